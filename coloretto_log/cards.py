@@ -1,0 +1,62 @@
+"""Card names, the colour order of each edition, and deck composition.
+
+Cards are plain strings, exactly the names of the log format
+(LOG_FORMAT.md §2). A *kind* index gives every card name a fixed position so
+that collections can be stored as count tuples.
+"""
+
+from __future__ import annotations
+
+ORANGE = "orange"
+BLUE = "blue"
+BROWN = "brown"
+YELLOW = "yellow"
+GREY = "grey"
+GREEN = "green"
+RED = "red"
+PURPLE = "purple"
+JOKER = "joker"
+GOLDEN_JOKER = "golden_joker"
+PLUS2 = "plus2"
+LAST_ROUND = "last_round"
+
+#: Every colour of every edition, in one fixed order (classic order, then purple).
+ALL_COLOURS: tuple[str, ...] = (ORANGE, BLUE, BROWN, YELLOW, GREY, GREEN, RED, PURPLE)
+#: Jokers of either kind.
+JOKERS: tuple[str, ...] = (JOKER, GOLDEN_JOKER)
+#: Every card a collection can hold, in kind order.
+KINDS: tuple[str, ...] = ALL_COLOURS + (JOKER, GOLDEN_JOKER, PLUS2)
+#: Every name the log format knows.
+CARD_NAMES: tuple[str, ...] = KINDS + (LAST_ROUND,)
+
+KIND_INDEX: dict[str, int] = {name: i for i, name in enumerate(KINDS)}
+N_KINDS = len(KINDS)
+JOKER_INDEX = KIND_INDEX[JOKER]
+GOLDEN_INDEX = KIND_INDEX[GOLDEN_JOKER]
+PLUS2_INDEX = KIND_INDEX[PLUS2]
+
+CARDS_PER_COLOUR = 9
+
+#: A collection with no cards.
+EMPTY_COUNTS: tuple[int, ...] = (0,) * N_KINDS
+
+
+def is_colour(name: str) -> bool:
+    """True for a colour of any edition."""
+    return name in ALL_COLOURS
+
+
+def counts_of(cards: "tuple[str, ...] | list[str]") -> tuple[int, ...]:
+    """Count cards by kind (``last_round`` is not a kind and is rejected)."""
+    counts = [0] * N_KINDS
+    for card in cards:
+        counts[KIND_INDEX[card]] += 1
+    return tuple(counts)
+
+
+def cards_of(counts: tuple[int, ...]) -> tuple[str, ...]:
+    """The cards of a count tuple, in kind order."""
+    out: list[str] = []
+    for kind, n in zip(KINDS, counts):
+        out.extend([kind] * n)
+    return tuple(out)

@@ -1,0 +1,60 @@
+"""SplitMix64 with explicit state, and the operations LOG_FORMAT.md §4 builds on it.
+
+The generator is a small mutable object owned by whoever created it; nothing
+here is global. ``shuffle`` returns a new list.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence, TypeVar
+
+T = TypeVar("T")
+
+MASK64 = (1 << 64) - 1
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+
+
+class SplitMix64:
+    """SplitMix64 (Steele, Lea, Flood 2014) exactly as LOG_FORMAT.md §4 states it."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        if not 0 <= seed <= MASK64:
+            raise ValueError(f"seed must satisfy 0 <= seed < 2^64, got {seed}")
+        self.state = seed
+
+    def next(self) -> int:
+        """The next 64-bit output."""
+        s = (self.state + GOLDEN_GAMMA) & MASK64
+        self.state = s
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """An unbiased integer in ``0 <= r < n`` by rejection sampling."""
+        if n <= 0:
+            raise ValueError("below(n) needs n >= 1")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            r = self.next()
+            if r < limit:
+                return r % n
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        """Fisher–Yates from the last index down, as a new list."""
+        a = list(items)
+        for i in range(len(a) - 1, 0, -1):
+            j = self.below(i + 1)
+            a[i], a[j] = a[j], a[i]
+        return a
+
+
+def game_generator(seed: int, game: int) -> SplitMix64:
+    """Game ``game``'s generator: seeded with the match generator's (game+1)-th output."""
+    match = SplitMix64(seed)
+    value = 0
+    for _ in range(game + 1):
+        value = match.next()
+    return SplitMix64(value)
