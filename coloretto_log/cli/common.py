@@ -1,0 +1,36 @@
+"""What every command shares: exit codes, JSON output, one-line errors."""
+
+from __future__ import annotations
+
+import enum
+import json
+import sys
+from typing import Any, NoReturn
+
+import typer
+
+
+class ExitCode(enum.IntEnum):
+    """The exit codes of every command (README, "Exit codes")."""
+
+    OK = 0
+    INVALID = 1  # a log breaks the format or the rules
+    USAGE = 2  # wrong options or arguments
+    UNREADABLE = 3  # a file or database that cannot be read or written
+    CLAIM_DISAGREES = 4  # score: a claimed score or choice differs from the optimum
+    INTERNAL = 70  # a bug: please report it with --debug output
+
+
+def emit_json(value: Any) -> None:
+    """Stable, indented JSON on stdout: keys in the order built, no markup."""
+    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def fail(message: str, code: ExitCode = ExitCode.INVALID) -> NoReturn:
+    """One ``Error:`` line on stderr and the exit code."""
+    typer.secho(f"Error: {message}", err=True, fg=typer.colors.RED)
+    raise typer.Exit(code=int(code))
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (words or word + 's')}"

@@ -1,0 +1,100 @@
+"""``coloretto-log validate``: check logs against the format and the rules."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from ..logs import LoadedMatch, Unreadable, load
+from . import app
+from .common import ExitCode, emit_json, plural
+
+
+def match_json(m: LoadedMatch) -> dict[str, Any]:
+    """The stable JSON shape of one checked match."""
+    r = m.report
+    return {
+        "file": m.file,
+        "line": m.line,
+        "match_id": r.match_id,
+        "valid": r.valid,
+        "complete": r.complete,
+        "games": [{"game": g.number, "complete": g.complete} for g in r.games],
+        "findings": [f.as_json() for f in m.findings()],
+    }
+
+
+@app.command()
+def validate(
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            help="Log files (.json: one match; .jsonl: one match a line), folders (searched recursively), or - for standard input.",
+            show_default=False,
+        ),
+    ],
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON report for programs instead of lines.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors and the summary (no warnings).")] = False,
+) -> None:
+    """Check match logs against the log format and the rules of the game.
+
+    Every finding is one line, FILE[:LINE]: game G, move M: error [rule-id] message,
+    followed by one summary line. After an error in a game, checking goes on with
+    the next game and the next file. Rule ids are listed in docs/rules.md.
+
+    Exit codes: 0 no error (warnings allowed), 1 at least one error, 2 usage error,
+    3 a file that cannot be read.
+
+    Example: coloretto-log validate sample_logs/
+    """
+    matches: list[dict[str, Any]] = []
+    unreadable: list[dict[str, str]] = []
+    files: set[str] = set()
+    n_matches = n_invalid = n_errors = n_warnings = 0
+    for item in load(paths):
+        if isinstance(item, Unreadable):
+            unreadable.append({"file": item.file, "error": item.message})
+            if not json_out:
+                typer.secho(f"{item.message}", err=True, fg=typer.colors.RED)
+            continue
+        files.add(item.file)
+        n_matches += 1
+        findings = item.findings()
+        errors = sum(1 for f in findings if f.severity == "error")
+        n_errors += errors
+        n_warnings += len(findings) - errors
+        n_invalid += errors > 0
+        if json_out:
+            matches.append(match_json(item))
+            continue
+        for f in findings:
+            if quiet and f.severity != "error":
+                continue
+            colour = typer.colors.RED if f.severity == "error" else typer.colors.YELLOW
+            typer.secho(f.line(item.label), fg=colour)
+    summary = {
+        "files": len(files),
+        "matches": n_matches,
+        "valid": n_matches - n_invalid,
+        "invalid": n_invalid,
+        "errors": n_errors,
+        "warnings": n_warnings,
+        "unreadable": len(unreadable),
+    }
+    if json_out:
+        emit_json({"matches": matches, "unreadable": unreadable, "summary": summary})
+    else:
+        text = (
+            f"{plural(n_matches, 'match', 'matches')} in {plural(len(files), 'file')}: "
+            f"{n_matches - n_invalid} valid, {n_invalid} invalid; "
+            f"{plural(n_errors, 'error')}, {plural(n_warnings, 'warning')}"
+        )
+        if unreadable:
+            text += f"; {plural(len(unreadable), 'file')} could not be read"
+        ok = not n_invalid and not unreadable
+        typer.secho(text, fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True)
+    if unreadable:
+        raise typer.Exit(int(ExitCode.UNREADABLE))
+    if n_invalid:
+        raise typer.Exit(int(ExitCode.INVALID))

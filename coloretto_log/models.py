@@ -1,0 +1,284 @@
+"""pydantic v2 models of the match log, version 1 (LOG_FORMAT.md).
+
+Unknown fields are forbidden and every value is strict: ``1.0`` and ``true``
+are not integers, ``"1"`` is not a number. The JSON Schema under
+``schemas/`` is generated from these models (``json_schema()``).
+
+``rule_of_error`` maps a pydantic error to the rule id of LOG_FORMAT.md §3.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StringConstraints,
+    Tag,
+    TypeAdapter,
+    field_validator,
+)
+from pydantic_core import ErrorDetails, PydanticCustomError
+
+FORMAT_NAME = "coloretto-log"
+FORMAT_VERSION = 1
+SEED_LIMIT = 1 << 64
+MAX_GAMES = 100
+
+Colour = Literal["orange", "blue", "brown", "yellow", "grey", "green", "red", "purple"]
+CardName = Literal[
+    "orange",
+    "blue",
+    "brown",
+    "yellow",
+    "grey",
+    "green",
+    "red",
+    "purple",
+    "joker",
+    "golden_joker",
+    "plus2",
+    "last_round",
+]
+PlayerName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+Notes = Annotated[str, StringConstraints(max_length=100_000)]
+ClaimColour = Annotated[str, StringConstraints(max_length=40)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Rules(_Model):
+    """The ruleset of a match; every field has its default (RULES.md)."""
+
+    edition: Literal["classic", "anniversary"] = "classic"
+    scoring: Literal["standard", "alternative"] = "standard"
+    games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = 4
+    under_last_round: Annotated[int | None, Field(ge=15)] = Field(
+        default=None,
+        description="cards under the last-round card; default 15 (classic) or 16 (anniversary)",
+    )
+
+
+class Setup(_Model):
+    """A game's starting conditions; absent fields follow from the seed."""
+
+    removed: list[Colour] | None = None
+    starting: dict[PlayerName, list[Colour]] | None = None
+    first: PlayerName | None = None
+    deck: list[CardName] | None = Field(default=None, max_length=200)
+
+
+class DrawMove(_Model):
+    """The player turned over ``card`` and put it in ``row``."""
+
+    player: PlayerName
+    action: Literal["draw"]
+    row: int
+    card: CardName | None = None
+    last_round: bool | None = None
+    notes: Notes | None = None
+
+
+class TakeMove(_Model):
+    """The player took ``row`` (``extra``: the golden joker's extra card)."""
+
+    player: PlayerName
+    action: Literal["take"]
+    row: int
+    extra: CardName | None = None
+    last_round: bool | None = None
+    notes: Notes | None = None
+
+
+LogMove = Annotated[
+    Union[Annotated[DrawMove, Tag("draw")], Annotated[TakeMove, Tag("take")]],
+    Discriminator("action"),
+]
+
+
+class Claim(_Model):
+    """What a player wrote down at the end of a game. Checked, never trusted."""
+
+    score: Annotated[int, Field(ge=-10_000, le=10_000)] | None = None
+    jokers: Annotated[list[ClaimColour], Field(max_length=10)] | None = None
+    positive: Annotated[list[ClaimColour], Field(max_length=10)] | None = None
+
+
+class Game(_Model):
+    """One game: its setup, its moves in order, and optional claims."""
+
+    setup: Setup = Setup()
+    moves: Annotated[list[LogMove], Field(max_length=2000)] = []
+    claims: dict[PlayerName, Claim] | None = None
+    notes: Notes | None = None
+
+
+class Match(_Model):
+    """One match: rules, players in seat order, and its games in order."""
+
+    format: Literal["coloretto-log"]
+    version: Literal[1]
+    id: Annotated[str, StringConstraints(min_length=1, max_length=200)] | None = None
+    date: Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")] | None = None
+    rules: Rules = Rules()
+    players: Annotated[list[PlayerName], Field(min_length=2, max_length=5)]
+    seed: Annotated[int, Field(ge=0, lt=SEED_LIMIT)] | None = None
+    games: Annotated[list[Game], Field(max_length=MAX_GAMES + 1000)]
+    notes: Notes | None = None
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _exact_version(cls, value: Any) -> Any:
+        if type(value) is not int:  # 1.0 and true compare equal to 1
+            raise PydanticCustomError("bad_version", "should be the integer 1, not {value}", {"value": _short(value)})
+        return value
+
+    @field_validator("date")
+    @classmethod
+    def _real_date(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                _dt.date.fromisoformat(value)
+            except ValueError:
+                raise PydanticCustomError("bad_date", "{value} is not a real date", {"value": value}) from None
+        return value
+
+    @field_validator("players")
+    @classmethod
+    def _distinct(cls, value: list[str]) -> list[str]:
+        seen: set[str] = set()
+        for name in value:
+            if name in seen:
+                raise PydanticCustomError("duplicate_player", "{name!r} is given twice", {"name": name})
+            seen.add(name)
+        return value
+
+
+MOVE_ADAPTER: TypeAdapter[DrawMove | TakeMove] = TypeAdapter(LogMove)
+
+#: Match fields whose error stops the whole match (LOG_FORMAT.md §3).
+STOPPING_FIELDS = frozenset({"format", "version", "players", "rules", "seed"})
+
+_TYPE_ERRORS = frozenset(
+    {
+        "int_type",
+        "int_from_float",
+        "int_parsing",
+        "bool_type",
+        "bool_parsing",
+        "string_type",
+        "list_type",
+        "dict_type",
+        "model_type",
+        "model_attributes_type",
+        "none_required",
+        "is_instance_of",
+        "float_type",
+    }
+)
+_SETUP_RULES = {"removed": "bad-removed", "starting": "bad-starting", "deck": "bad-deck"}
+
+
+def rule_of_error(error: ErrorDetails) -> str:
+    """The LOG_FORMAT.md §3 rule id for one pydantic error."""
+    loc = error["loc"]
+    kind = error["type"]
+    if kind == "missing":
+        return "missing-field"
+    if kind == "extra_forbidden":
+        return "unknown-field"
+    if kind == "union_tag_not_found":
+        return "missing-field"
+    if kind == "union_tag_invalid":
+        return "bad-action"
+    if kind == "duplicate_player":
+        return "duplicate-player"
+    head = loc[0] if loc else None
+    if head == "format":
+        return "bad-format"
+    if head == "version":
+        return "bad-version"
+    if kind in _TYPE_ERRORS:
+        return "bad-type"
+    if head == "seed":
+        return "bad-seed"
+    if head == "players":
+        return "player-count" if len(loc) == 1 else "bad-player-name"
+    if head == "games" and len(loc) >= 4 and loc[2] == "setup":
+        return _SETUP_RULES.get(str(loc[3]), "bad-value")
+    return "bad-value"
+
+
+def describe_error(error: ErrorDetails, *, skip: int = 0) -> str:
+    """A one-line message for a pydantic error, naming the field (less ``skip`` leading parts)."""
+    loc = error["loc"][skip:]
+    field = _field_name(loc)
+    kind = error["type"]
+    if kind == "missing":
+        return f'"{field}" is required'
+    if kind == "extra_forbidden":
+        return f'"{field}" is not a field of the log format'
+    if kind == "union_tag_not_found":
+        return '"action" is required ("draw" or "take")'
+    if kind == "union_tag_invalid":
+        tag = error.get("ctx", {}).get("tag", "?")
+        return f'"action" is {json.dumps(tag)}: it must be "draw" or "take"'
+    value = error.get("input")
+    shown = _short(value)
+    if kind == "int_type" and isinstance(value, (bool, float)):
+        return f'"{field}" must be an integer, not {shown}'
+    msg = error["msg"]
+    if msg.startswith("Input should be "):
+        msg = "should be " + msg[len("Input should be ") :]
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]
+    if kind in _CUSTOM_ERRORS:
+        return f'"{field}" {msg}'
+    return f'"{field}" {msg[:1].lower()}{msg[1:]} (got {shown})'
+
+
+_CUSTOM_ERRORS = frozenset({"duplicate_player", "bad_date", "bad_version"})
+
+
+def _field_name(loc: tuple[int | str, ...]) -> str:
+    parts: list[str] = []
+    for item in loc:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif item in ("draw", "take") and (not parts or parts[-1].endswith("]")):
+            continue  # the union tag pydantic puts in the location
+        else:
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts) or "(match)"
+
+
+def _short(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of the match log, as published under ``schemas/``."""
+    schema = Match.model_json_schema()
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://coloretto-log.invalid/schemas/coloretto-log.v1.schema.json",
+        "title": "Coloretto match log, version 1",
+        **schema,
+    }
+    return schema
+
+
+def json_schema_text() -> str:
+    """The schema as the exact text checked in under ``schemas/``."""
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,452 @@
+"""Check a parsed match log against the format and the rules, by replaying it.
+
+``check_match(data)`` takes the parsed JSON of one match and returns a
+``MatchReport``: every finding (LOG_FORMAT.md §3) and, for every game, its
+setup, its resolved moves (cards of a seeded game filled in) and its final
+state. Replay is a fold of ``engine.apply`` over the moves. Nothing here
+raises for bad input: findings are collected, and the caller decides what to
+do with them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
+from . import engine
+from .cards import LAST_ROUND
+from .engine import Draw, GameState, Move, Take
+from .errors import Finding
+from .files import default_match_id
+from .models import MOVE_ADAPTER, STOPPING_FIELDS, Claim, DrawMove, Game, Match, Setup, describe_error, rule_of_error
+from .ruleset import LAYOUTS, RuleSet, max_under_last_round
+from .setup import Setup as DealtSetup
+from .setup import canonical_deck, seeded_setup
+
+
+@dataclass
+class GameRecord:
+    """One game as replayed."""
+
+    number: int  # from 1
+    seeded: bool = False
+    setup: DealtSetup | None = None  # None when the setup itself is invalid
+    moves: list[Move] = field(default_factory=list)  # resolved, up to the first error
+    final: GameState | None = None
+    claims: dict[str, Claim] | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def error(self) -> bool:
+        return any(f.severity == "error" for f in self.findings)
+
+    @property
+    def complete(self) -> bool:
+        """The last round ended after the last-round card came out."""
+        return self.final is not None and self.final.over and not self.error
+
+    def states(self) -> Iterator[GameState]:
+        """The state before the first move and after each resolved move."""
+        if self.setup is None or self.final is None:
+            return
+        state = self.initial_state()
+        yield state
+        for move in self.moves:
+            state = engine.apply(state, move)
+            yield state
+
+    def initial_state(self) -> GameState:
+        assert self.setup is not None and self.final is not None
+        s = self.setup
+        return engine.new_game(
+            self.final.rules, self.final.players, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck
+        )
+
+
+@dataclass
+class MatchReport:
+    """Everything ``check_match`` found about one match."""
+
+    match: Match | None = None  # None when the match could not be read as a whole
+    match_id: str | None = None
+    rules: RuleSet | None = None
+    players: tuple[str, ...] = ()
+    games: list[GameRecord] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)  # match-level ones
+
+    def all_findings(self) -> list[Finding]:
+        out = list(self.findings)
+        for g in self.games:
+            out.extend(g.findings)
+        return out
+
+    @property
+    def valid(self) -> bool:
+        return not any(f.severity == "error" for f in self.all_findings())
+
+    @property
+    def complete(self) -> bool:
+        """Every planned game is present and complete."""
+        return (
+            self.rules is not None
+            and len(self.games) == self.rules.games
+            and all(g.complete for g in self.games)
+        )
+
+
+ClaimChecker = Callable[[GameRecord, tuple[str, ...]], list[Finding]]
+
+
+def check_match(data: Any, *, claim_checker: ClaimChecker | None = None) -> MatchReport:
+    """Validate and replay one match given as parsed JSON."""
+    report = MatchReport()
+    if isinstance(data, dict):
+        report.match_id = data.get("id") if isinstance(data.get("id"), str) else default_match_id(data)
+    else:
+        report.findings.append(Finding("error", "bad-type", f"a match must be a JSON object, not {_json_type(data)}"))
+        return report
+    try:
+        match = Match.model_validate(data)
+        raw_games: list[Any] = [None] * len(match.games)
+        errors_by_game: dict[int, list[ErrorDetails]] = {}
+    except ValidationError as exc:
+        match_or_none, raw_games, errors_by_game = _partial(data, exc.errors(), report)
+        if match_or_none is None:
+            return report
+        match = match_or_none
+    report.match = match
+    report.players = tuple(match.players)
+    rules = RuleSet.of(
+        edition=match.rules.edition,
+        scoring=match.rules.scoring,
+        games=match.rules.games,
+        under_last_round=match.rules.under_last_round,
+    )
+    if not _check_rules(rules, len(match.players), report):
+        return report
+    report.rules = rules
+    if claim_checker is None:
+        from .claims import check_claims
+
+        claim_checker = check_claims
+    n_games = len(match.games)
+    for g in range(n_games):
+        record = GameRecord(number=g + 1)
+        report.games.append(record)
+        if g >= rules.games:
+            record.findings.append(
+                Finding(
+                    "error",
+                    "too-many-games",
+                    f"the match plans {rules.games} game{'s' if rules.games != 1 else ''} (rules.games) and this is game {g + 1}",
+                    game=g + 1,
+                )
+            )
+            break
+        _check_game(match, rules, g, match.games[g], raw_games[g], errors_by_game.get(g), record)
+        if not record.error:
+            if record.final is not None and not record.final.over:
+                last = g == n_games - 1
+                record.findings.append(
+                    Finding(
+                        "warning" if last else "error",
+                        "incomplete-game",
+                        f"the game stops after move {len(record.moves)}, before its last round has ended"
+                        + ("" if last else "; the next game starts anyway"),
+                        game=g + 1,
+                    )
+                )
+            elif record.claims:
+                record.findings.extend(claim_checker(record, report.players))
+    return report
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "null"
+
+
+def _partial(
+    data: dict[str, Any], errors: list[ErrorDetails], report: MatchReport
+) -> tuple[Match | None, list[Any], dict[int, list[ErrorDetails]]]:
+    """Split a failed validation into match-level findings and per-game errors.
+
+    Returns a ``Match`` whose broken games are replaced by empty ones (their
+    raw data is returned for a move-by-move look), or ``None`` when the match
+    cannot be checked further.
+    """
+    match_errors = [e for e in errors if not (len(e["loc"]) >= 2 and e["loc"][0] == "games" and isinstance(e["loc"][1], int))]
+    stop = False
+    for e in match_errors:
+        report.findings.append(Finding("error", rule_of_error(e), describe_error(e)))
+        head = e["loc"][0] if e["loc"] else "games"
+        if head in STOPPING_FIELDS or head == "games":
+            stop = True
+    if stop:
+        return None, [], {}
+    by_game: dict[int, list[ErrorDetails]] = {}
+    for e in errors:
+        loc = e["loc"]
+        if len(loc) >= 2 and loc[0] == "games" and isinstance(loc[1], int):
+            by_game.setdefault(loc[1], []).append(e)
+    cleaned = dict(data)
+    bad_top = {str(e["loc"][0]) for e in match_errors if e["loc"]}
+    for key in bad_top:
+        cleaned.pop(key, None)
+    raw_games = list(data["games"])
+    cleaned["games"] = [({} if g in by_game else raw) for g, raw in enumerate(raw_games)]
+    try:
+        match = Match.model_validate(cleaned)
+    except ValidationError as exc:  # pragma: no cover - defensive: every error was located above
+        for e in exc.errors():
+            report.findings.append(Finding("error", rule_of_error(e), describe_error(e)))
+        return None, [], {}
+    return match, raw_games, by_game
+
+
+def _check_rules(rules: RuleSet, players: int, report: MatchReport) -> bool:
+    under = rules.under_last_round
+    if under is None:
+        return True
+    edition = rules.edition
+    if under < edition.under_last_round:
+        report.findings.append(
+            Finding(
+                "error",
+                "bad-value",
+                f'"rules.under_last_round" is {under}: the {edition.name} edition needs at least {edition.under_last_round}',
+            )
+        )
+        return False
+    most = max_under_last_round(edition, players)
+    if under > most:
+        report.findings.append(
+            Finding(
+                "error",
+                "bad-value",
+                f'"rules.under_last_round" is {under}, beyond the deck: {players} players have {most} cards to deal',
+            )
+        )
+        return False
+    return True
+
+
+def _check_game(
+    match: Match,
+    rules: RuleSet,
+    g: int,
+    game: Game,
+    raw: Any,
+    errors: list[ErrorDetails] | None,
+    record: GameRecord,
+) -> None:
+    number = g + 1
+    moves: list[DrawMove | Any] = list(game.moves)
+    field_error: tuple[int, Finding] | None = None  # (move index, finding) of the first broken move
+    claim_error: Finding | None = None
+    if errors:
+        first_move = None
+        for e in errors:
+            loc = e["loc"]
+            if len(loc) >= 4 and loc[2] == "moves" and isinstance(loc[3], int):
+                if first_move is None or loc[3] < first_move[0]:
+                    first_move = (loc[3], e)
+            elif len(loc) >= 3 and loc[2] == "claims":
+                claim_error = claim_error or Finding("error", rule_of_error(e), describe_error(e, skip=2), game=number)
+            else:
+                record.findings.append(Finding("error", rule_of_error(e), describe_error(e, skip=2), game=number))
+                return
+        raw_game = raw if isinstance(raw, dict) else {}
+        try:
+            setup = Setup.model_validate(raw_game.get("setup", {}))
+        except ValidationError as exc:  # pragma: no cover - setup errors were caught above
+            e = exc.errors()[0]
+            record.findings.append(Finding("error", rule_of_error(e), describe_error(e), game=number))
+            return
+        raw_moves = raw_game.get("moves", [])
+        limit = first_move[0] if first_move is not None else len(raw_moves)
+        moves = [MOVE_ADAPTER.validate_python(m) for m in raw_moves[:limit]]
+        if first_move is not None:
+            idx, e = first_move
+            field_error = (idx, Finding("error", rule_of_error(e), describe_error(e, skip=4), game=number, move=idx + 1))
+        game_setup = setup
+    else:
+        game_setup = game.setup
+        record.claims = game.claims
+
+    dealt = _resolve_setup(match, rules, g, game_setup, record)
+    if dealt is None:
+        return
+    record.setup = dealt
+    record.seeded = dealt.deck is not None
+    players = tuple(match.players)
+    seat_of = {name: i for i, name in enumerate(players)}
+    state = engine.new_game(
+        rules, len(players), removed=dealt.removed, starting=dealt.starting, first=dealt.first, deck=dealt.deck
+    )
+    resolved_moves = record.moves
+    check, resolve, apply = engine.check, engine.resolve, engine.apply
+    for m_index, m in enumerate(moves):
+        seat = seat_of.get(m.player, -1)
+        if m.action == "draw":
+            move: Move = Draw(seat, m.row, m.card, m.last_round)
+        else:
+            move = Take(seat, m.row, m.extra, m.last_round)
+        violation = check(state, move)
+        if violation is not None:
+            record.final = state
+            record.findings.append(
+                Finding("error", violation.rule, _name_message(violation, m.player, state, players), game=number, move=m_index + 1)
+            )
+            return
+        move = resolve(state, move)
+        if move.last_round and state.turned != state.lr_expected_at:
+            record.findings.append(_lr_warning(state, number, m_index + 1))
+        state = apply(state, move)
+        resolved_moves.append(move)
+    record.final = state
+    if field_error is not None:
+        record.findings.append(field_error[1])
+        return
+    if claim_error is not None:
+        record.findings.append(claim_error)
+
+
+def _lr_warning(state: GameState, game: int, move: int) -> Finding:
+    return Finding(
+        "warning",
+        "last-round-position",
+        f"the last-round card came out as card {state.turned + 1} of the deck; with {state.rules.under} cards "
+        f"under it, it belongs at card {state.lr_expected_at + 1}",
+        game=game,
+        move=move,
+    )
+
+
+def _name_message(violation: engine.Violation, name: str, state: GameState, players: tuple[str, ...]) -> str:
+    if violation.rule == "unknown-player":
+        return f'"{name}" is not a player of this match'
+    if violation.rule == "not-your-turn":
+        if name in players and state.done[players.index(name)]:
+            return f"{name} has already taken a row this round; it is {players[state.current]}'s turn"
+        return f"it is {players[state.current]}'s turn, not {name}'s"
+    return violation.message
+
+
+def _resolve_setup(match: Match, rules: RuleSet, g: int, setup: Setup, record: GameRecord) -> DealtSetup | None:
+    """The game's setup, from the log and the seed; a finding and None when it is invalid."""
+    number = g + 1
+    players = tuple(match.players)
+    n = len(players)
+    layout = LAYOUTS[n]
+    edition = rules.edition
+    seed = match.seed
+
+    def fail(rule: str, message: str) -> None:
+        record.findings.append(Finding("error", rule, message, game=number))
+
+    if seed is None:
+        kind = "a game seeded only by its deck" if setup.deck is not None else "a recorded game"
+        for name in ("removed", "starting", "first"):
+            if getattr(setup, name) is None:
+                fail("missing-field", f'"setup.{name}" is required in {kind}')
+                return None
+
+    removed: tuple[str, ...] | None = None
+    if setup.removed is not None:
+        removed = tuple(setup.removed)
+        if len(removed) != layout.removed:
+            fail("bad-removed", f"{n} players remove {layout.removed} colour{'s' if layout.removed != 1 else ''}, not {len(removed)}")
+            return None
+        for c in removed:
+            if c not in edition.colours:
+                fail("bad-removed", f"{c} is not a colour of the {edition.name} edition")
+                return None
+        if len(set(removed)) != len(removed):
+            fail("bad-removed", "a colour is removed twice")
+            return None
+    drawn: DealtSetup | None = None
+    if seed is not None:
+        drawn = seeded_setup(rules, n, seed, g, removed=removed)
+        removed = drawn.removed
+    assert removed is not None
+
+    starting: tuple[tuple[str, ...], ...] | None = None
+    if setup.starting is not None:
+        for name in setup.starting:
+            if name not in players:
+                fail("bad-starting", f'"{name}" is not a player of this match')
+                return None
+        seen: set[str] = set()
+        by_seat = []
+        for name in players:
+            cards = setup.starting.get(name)
+            if cards is None:
+                fail("bad-starting", f"no starting cards for {name}")
+                return None
+            if len(cards) != layout.starting:
+                fail("bad-starting", f"{name} starts with {len(cards)} cards; with {n} players each starts with {layout.starting}")
+                return None
+            for c in cards:
+                if c not in edition.colours:
+                    fail("bad-starting", f"{name}'s starting {c} is not a colour of the {edition.name} edition")
+                    return None
+                if c in removed:
+                    fail("bad-starting", f"{name}'s starting {c} is a removed colour")
+                    return None
+                if c in seen:
+                    fail("bad-starting", f"{c} is given as a starting card twice; starting cards are all different colours")
+                    return None
+                seen.add(c)
+            by_seat.append(tuple(cards))
+        starting = tuple(by_seat)
+
+    first: int | None = None
+    if setup.first is not None:
+        if setup.first not in players:
+            fail("bad-first", f'"{setup.first}" is not a player of this match')
+            return None
+        first = players.index(setup.first)
+
+    if drawn is not None and seed is not None:
+        if starting is not None or first is not None:
+            drawn = seeded_setup(
+                rules, n, seed, g, removed=tuple(setup.removed) if setup.removed is not None else None, starting=starting, first=first
+            )
+        starting, first, deck = drawn.starting, drawn.first, drawn.deck
+    else:
+        deck = None
+    assert starting is not None and first is not None
+
+    if setup.deck is not None:
+        expected = Counter(canonical_deck(rules, removed, starting))
+        expected[LAST_ROUND] += 1
+        given = Counter(setup.deck)
+        if given != expected:
+            fail("bad-deck", _deck_difference(expected, given, edition_name=edition.name))
+            return None
+        deck = tuple(setup.deck)
+    return DealtSetup(removed, starting, first, deck)
+
+
+def _deck_difference(expected: Counter[str], given: Counter[str], *, edition_name: str) -> str:
+    missing = expected - given
+    extra = given - expected
+    parts = []
+    if extra:
+        parts.append("too many " + ", ".join(f"{card} (+{k})" for card, k in sorted(extra.items())))
+    if missing:
+        parts.append("too few " + ", ".join(f"{card} (-{k})" for card, k in sorted(missing.items())))
+    total = sum(expected.values())
+    return f"the deck must hold exactly the {total} cards in play and one last_round: " + "; ".join(parts)
