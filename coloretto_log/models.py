@@ -60,8 +60,8 @@ class Rules(_Model):
     edition: Literal["classic", "anniversary"] = "classic"
     scoring: Literal["standard", "alternative"] = "standard"
     games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = 4
-    under_last_round: Annotated[int | None, Field(ge=15)] = Field(
-        default=None,
+    under_last_round: Annotated[int, Field(ge=15)] = Field(
+        default=None,  # type: ignore[assignment]  # absent means the edition's default; null is refused
         description="cards under the last-round card; default 15 (classic) or 16 (anniversary)",
     )
 
@@ -69,10 +69,10 @@ class Rules(_Model):
 class Setup(_Model):
     """A game's starting conditions; absent fields follow from the seed."""
 
-    removed: list[Colour] | None = None
-    starting: dict[PlayerName, list[Colour]] | None = None
-    first: PlayerName | None = None
-    deck: list[CardName] | None = Field(default=None, max_length=200)
+    removed: list[Colour] = None  # type: ignore[assignment]
+    starting: dict[PlayerName, list[Colour]] = None  # type: ignore[assignment]
+    first: PlayerName = None  # type: ignore[assignment]
+    deck: Annotated[list[CardName], Field(max_length=200)] = None  # type: ignore[assignment]
 
 
 class DrawMove(_Model):
@@ -81,9 +81,9 @@ class DrawMove(_Model):
     player: PlayerName
     action: Literal["draw"]
     row: int
-    card: CardName | None = None
-    last_round: bool | None = None
-    notes: Notes | None = None
+    card: CardName = None  # type: ignore[assignment]
+    last_round: bool = None  # type: ignore[assignment]
+    notes: Notes = None  # type: ignore[assignment]
 
 
 class TakeMove(_Model):
@@ -92,9 +92,9 @@ class TakeMove(_Model):
     player: PlayerName
     action: Literal["take"]
     row: int
-    extra: CardName | None = None
-    last_round: bool | None = None
-    notes: Notes | None = None
+    extra: CardName = None  # type: ignore[assignment]
+    last_round: bool = None  # type: ignore[assignment]
+    notes: Notes = None  # type: ignore[assignment]
 
 
 LogMove = Annotated[
@@ -106,9 +106,9 @@ LogMove = Annotated[
 class Claim(_Model):
     """What a player wrote down at the end of a game. Checked, never trusted."""
 
-    score: Annotated[int, Field(ge=-10_000, le=10_000)] | None = None
-    jokers: Annotated[list[ClaimColour], Field(max_length=10)] | None = None
-    positive: Annotated[list[ClaimColour], Field(max_length=10)] | None = None
+    score: Annotated[int, Field(ge=-10_000, le=10_000)] = None  # type: ignore[assignment]
+    jokers: Annotated[list[ClaimColour], Field(max_length=10)] = None  # type: ignore[assignment]
+    positive: Annotated[list[ClaimColour], Field(max_length=10)] = None  # type: ignore[assignment]
 
 
 class Game(_Model):
@@ -116,8 +116,8 @@ class Game(_Model):
 
     setup: Setup = Setup()
     moves: Annotated[list[LogMove], Field(max_length=2000)] = []
-    claims: dict[PlayerName, Claim] | None = None
-    notes: Notes | None = None
+    claims: dict[PlayerName, Claim] = None  # type: ignore[assignment]
+    notes: Notes = None  # type: ignore[assignment]
 
 
 class Match(_Model):
@@ -125,13 +125,13 @@ class Match(_Model):
 
     format: Literal["coloretto-log"]
     version: Literal[1]
-    id: Annotated[str, StringConstraints(min_length=1, max_length=200)] | None = None
-    date: Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")] | None = None
+    id: Annotated[str, StringConstraints(min_length=1, max_length=200)] = None  # type: ignore[assignment]
+    date: Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")] = None  # type: ignore[assignment]
     rules: Rules = Rules()
     players: Annotated[list[PlayerName], Field(min_length=2, max_length=5)]
-    seed: Annotated[int, Field(ge=0, lt=SEED_LIMIT)] | None = None
+    seed: Annotated[int, Field(ge=0, lt=SEED_LIMIT)] = None  # type: ignore[assignment]
     games: Annotated[list[Game], Field(max_length=MAX_GAMES + 1000)]
-    notes: Notes | None = None
+    notes: Notes = None  # type: ignore[assignment]
 
     @field_validator("version", mode="before")
     @classmethod
@@ -270,6 +270,7 @@ def _short(value: Any) -> str:
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of the match log, as published under ``schemas/``."""
     schema = Match.model_json_schema()
+    schema.pop("title", None)
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://coloretto-log.invalid/schemas/coloretto-log.v1.schema.json",
