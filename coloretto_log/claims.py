@@ -1,0 +1,160 @@
+"""Claims are claims: compare what players wrote down with the optimum (LOG_FORMAT.md §2, §3).
+
+``verdicts(state, claims, players)`` gives one ``Verdict`` per player of a
+finished game; ``check_claims`` turns them into ``claim-score`` and
+``claim-choice`` warnings for validation. The optimum is computed from the
+cards, never from the claim.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .engine import GameState
+from .errors import Finding
+from .models import Claim
+from .scoring import Assignment, Hand, best_from_counts, evaluate_choice
+
+if TYPE_CHECKING:
+    from .replay import GameRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One way a claim differs from the optimum: its status and a sentence."""
+
+    status: str
+    message: str
+
+    @property
+    def rule(self) -> str:
+        """The validation rule id this problem is reported under."""
+        return "claim-score" if self.status in ("over-claimed", "under-claimed") else "claim-choice"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """How one player's claim compares with the optimum.
+
+    ``status`` is one of ``agrees``, ``under-claimed``, ``over-claimed``,
+    ``illegal-choice``, ``choice-below-optimum``, ``choice-not-claimed``,
+    ``no-claim``: the first that applies, in that order of seriousness
+    (``problems`` lists them all).
+    """
+
+    player: str
+    seat: int
+    optimal: Assignment
+    claim: Claim | None
+    choice_score: int | None  # what the declared jokers/positive score, when legal
+    illegal: str | None  # why the declared choice is not a legal choice
+    problems: tuple[Problem, ...]
+    status: str
+
+    @property
+    def agrees(self) -> bool:
+        return not self.problems
+
+    @property
+    def difference(self) -> int | None:
+        """Claimed score minus the optimum (positive: over-claimed)."""
+        if self.claim is None or self.claim.score is None:
+            return None
+        return self.claim.score - self.optimal.score
+
+    def as_json(self) -> dict[str, Any]:
+        claim = self.claim
+        return {
+            "player": self.player,
+            "status": self.status,
+            "agrees": self.agrees,
+            "claimed_score": None if claim is None else claim.score,
+            "claimed_jokers": None if claim is None else claim.jokers,
+            "claimed_positive": None if claim is None else claim.positive,
+            "optimal_score": self.optimal.score,
+            "difference": self.difference,
+            "choice_score": self.choice_score,
+            "illegal": self.illegal,
+            "problems": [{"status": p.status, "message": p.message} for p in self.problems],
+        }
+
+
+def optimal_for(state: GameState, seat: int) -> Assignment:
+    """The best assignment of ``seat``'s collection in ``state``'s game."""
+    return best_from_counts(state.collections[seat], state.colours, table=state.rules.table)
+
+
+def _fmt(assignment: Assignment) -> str:
+    jokers = ", ".join(assignment.jokers) if assignment.jokers else "none"
+    return f"jokers to {jokers}; positive {', '.join(assignment.positive) or 'none'}"
+
+
+def verdict(state: GameState, seat: int, player: str, claim: Claim | None) -> Verdict:
+    """One player's verdict in a finished game."""
+    optimal = optimal_for(state, seat)
+    if claim is None:
+        return Verdict(player, seat, optimal, None, None, None, (), "no-claim")
+    problems: list[Problem] = []
+    if claim.score is not None and claim.score != optimal.score:
+        diff = claim.score - optimal.score
+        kind = "over-claimed" if diff > 0 else "under-claimed"
+        problems.append(Problem(
+            kind,
+            f"{player} claims {claim.score} but the optimum is {optimal.score} "
+            f"({kind} by {abs(diff)}; {_fmt(optimal)})",
+        ))
+    choice_score: int | None = None
+    illegal: str | None = None
+    if claim.jokers is not None or claim.positive is not None:
+        hand = Hand.from_counts(state.collections[seat])
+        result = evaluate_choice(
+            hand, state.colours, jokers=claim.jokers, positive=claim.positive, table=state.rules.table
+        )
+        if result.illegal is not None:
+            illegal = result.illegal
+            problems.append(Problem("illegal-choice", f"{player}'s declared choice is not legal: {illegal}"))
+        else:
+            choice_score = result.score
+            assert choice_score is not None
+            if choice_score < optimal.score:
+                problems.append(Problem(
+                    "choice-below-optimum",
+                    f"{player}'s declared choice scores {choice_score}, below the optimum {optimal.score} ({_fmt(optimal)})",
+                ))
+            if claim.score is not None and choice_score != claim.score:
+                problems.append(Problem(
+                    "choice-not-claimed", f"{player}'s declared choice scores {choice_score}, not the claimed {claim.score}"
+                ))
+    order = ("illegal-choice", "over-claimed", "under-claimed", "choice-below-optimum", "choice-not-claimed")
+    statuses = {p.status for p in problems}
+    status = next((s for s in order if s in statuses), "agrees")
+    return Verdict(player, seat, optimal, claim, choice_score, illegal, tuple(problems), status)
+
+
+def verdicts(state: GameState, claims: dict[str, Claim] | None, players: tuple[str, ...]) -> list[Verdict]:
+    """Every player's verdict, in seat order (``no-claim`` where a player claimed nothing)."""
+    claims = claims or {}
+    return [verdict(state, seat, name, claims.get(name)) for seat, name in enumerate(players)]
+
+
+def check_claims(record: GameRecord, players: tuple[str, ...]) -> list[Finding]:
+    """Validation's view: ``claim-score`` / ``claim-choice`` warnings, unknown claimants as errors."""
+    findings: list[Finding] = []
+    claims = record.claims or {}
+    state = record.final
+    if state is None or not state.over:
+        return findings  # claims on an unfinished game are not checked
+    for name in claims:
+        if name not in players:
+            findings.append(
+                Finding("error", "unknown-player", f'claims name "{name}", who is not a player of this match', game=record.number)
+            )
+    if findings:
+        return findings
+    for v in verdicts(state, claims, players):
+        if v.claim is None:
+            continue
+        findings.extend(Finding("warning", p.rule, p.message, game=record.number) for p in v.problems)
+    return findings
+

@@ -1,0 +1,75 @@
+"""Shared pieces of terminal output (rich): cards in colour, collections, tables.
+
+Command modules build their own screens from these; nothing here prints.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from .cards import GOLDEN_JOKER, JOKER, KIND_INDEX, LAST_ROUND, PLUS2
+
+#: rich styles for every card name: a coloured block people recognise at a glance.
+CARD_STYLES: dict[str, str] = {
+    "orange": "bold black on dark_orange",
+    "blue": "bold white on blue",
+    "brown": "bold white on rgb(120,72,32)",
+    "yellow": "bold black on yellow",
+    "grey": "bold black on grey62",
+    "green": "bold white on green4",
+    "red": "bold white on red3",
+    "purple": "bold white on purple4",
+    JOKER: "bold black on white",
+    GOLDEN_JOKER: "bold black on gold1",
+    PLUS2: "bold white on grey23",
+    LAST_ROUND: "bold white on black",
+}
+
+#: short labels that fit a card: two letters where one would be ambiguous.
+CARD_LABELS: dict[str, str] = {
+    "orange": "or",
+    "blue": "bl",
+    "brown": "br",
+    "yellow": "ye",
+    "grey": "gy",
+    "green": "gr",
+    "red": "rd",
+    "purple": "pu",
+    JOKER: "J",
+    GOLDEN_JOKER: "GJ",
+    PLUS2: "+2",
+    LAST_ROUND: "LR",
+}
+
+
+def card_text(card: str, *, long: bool = False) -> Text:
+    """One card as a coloured block, ``[red]`` style (full name when ``long``)."""
+    label = card if long else CARD_LABELS.get(card, card)
+    return Text(f" {label} ", style=CARD_STYLES.get(card, "reverse"))
+
+
+def cards_text(cards: tuple[str, ...] | list[str], *, long: bool = False, empty: str = "(empty)") -> Text:
+    """A row of cards, separated by a space."""
+    if not cards:
+        return Text(empty, style="dim")
+    out = Text()
+    for i, card in enumerate(cards):
+        if i:
+            out.append(" ")
+        out.append_text(card_text(card, long=long))
+    return out
+
+
+def collection_text(counts: tuple[int, ...], colours: tuple[str, ...]) -> Text:
+    """A player's collection: ``red×3 blue×1 J×1 +2×2`` with coloured labels, colours in edition order."""
+    out = Text()
+    for name in (*colours, JOKER, GOLDEN_JOKER, PLUS2):
+        n = counts[KIND_INDEX[name]]
+        if n:
+            if out:
+                out.append(" ")
+            out.append_text(card_text(name, long=name in colours))
+            out.append(f"×{n}")
+    if not out:
+        out.append("(nothing yet)", style="dim")
+    return out
