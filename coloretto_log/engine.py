@@ -279,14 +279,15 @@ def _turn_over(state: GameState, card: str | None, last_round: bool | None) -> t
 
 
 def apply(state: GameState, move: Move) -> GameState:
-    """The state after a resolved, legal ``move`` (trusted: no checks)."""
+    """The state after a resolved, legal ``move`` (trusted: no checks).
+
+    Hot path of replay and simulation: states are built positionally.
+    """
+    (rules, players, removed, limits, rows, taken, done, collections, remaining,
+     lr_pending, turned, total, deck, current, round_, last_round, over, discarded) = state
     seat = move.seat
     i = move.row - 1
-    remaining = state.remaining
-    turned = state.turned
-    lr_pending = state.lr_pending
-    last_round = state.last_round
-    if isinstance(move, Draw):
+    if type(move) is Draw:
         card = move.card
         assert card is not None, "apply needs a resolved move"
         if move.last_round:
@@ -295,68 +296,50 @@ def apply(state: GameState, move: Move) -> GameState:
             last_round = True
         k = KIND_INDEX[card]
         remaining = remaining[:k] + (remaining[k] - 1,) + remaining[k + 1 :]
-        turned += 1
-        rows = state.rows[:i] + (state.rows[i] + (card,),) + state.rows[i + 1 :]
-        return state._replace(
-            rows=rows,
-            remaining=remaining,
-            turned=turned,
-            lr_pending=lr_pending,
-            last_round=last_round,
-            current=_next_seat(state.done, seat),
-        )
+        rows = rows[:i] + (rows[i] + (card,),) + rows[i + 1 :]
+        return _new(GameState, (
+            rules, players, removed, limits, rows, taken, done, collections, remaining,
+            lr_pending, turned + 1, total, deck, _next_seat(done, seat), round_, last_round, over, discarded,
+        ))
 
-    got = list(state.collections[seat])
-    for c in state.rows[i]:
+    got = list(collections[seat])
+    for c in rows[i]:
         got[KIND_INDEX[c]] += 1
-    if move.extra is not None:
+    extra = move.extra  # type: ignore[union-attr]
+    if extra is not None:
         if move.last_round:
             turned += 1
             lr_pending = False
             last_round = True
-        k = KIND_INDEX[move.extra]
+        k = KIND_INDEX[extra]
         remaining = remaining[:k] + (remaining[k] - 1,) + remaining[k + 1 :]
         got[k] += 1
         turned += 1
-    collections = state.collections[:seat] + (tuple(got),) + state.collections[seat + 1 :]
-    done = state.done[:seat] + (True,) + state.done[seat + 1 :]
-    taken = state.taken[:i] + (True,) + state.taken[i + 1 :]
-    rows = state.rows[:i] + ((),) + state.rows[i + 1 :]
+    collections = collections[:seat] + (tuple(got),) + collections[seat + 1 :]
+    done = done[:seat] + (True,) + done[seat + 1 :]
+    taken = taken[:i] + (True,) + taken[i + 1 :]
+    rows = rows[:i] + ((),) + rows[i + 1 :]
     if not all(done):
-        return state._replace(
-            rows=rows,
-            taken=taken,
-            done=done,
-            collections=collections,
-            remaining=remaining,
-            turned=turned,
-            lr_pending=lr_pending,
-            last_round=last_round,
-            current=_next_seat(done, seat),
-        )
+        return _new(GameState, (
+            rules, players, removed, limits, rows, taken, done, collections, remaining,
+            lr_pending, turned, total, deck, _next_seat(done, seat), round_, last_round, over, discarded,
+        ))
     # The round ends: rows not taken (2 players) leave the game.
-    discarded = state.discarded
     leftovers = [c for cards in rows for c in cards]
     if leftovers:
         d = list(discarded)
         for c in leftovers:
             d[KIND_INDEX[c]] += 1
         discarded = tuple(d)
-    n_rows = len(state.limits)
-    return state._replace(
-        rows=((),) * n_rows,
-        taken=(False,) * n_rows,
-        done=(False,) * state.players,
-        collections=collections,
-        remaining=remaining,
-        turned=turned,
-        lr_pending=lr_pending,
-        last_round=last_round,
-        current=seat,
-        round=state.round if last_round else state.round + 1,
-        over=last_round,
-        discarded=discarded,
-    )
+    n_rows = len(limits)
+    return _new(GameState, (
+        rules, players, removed, limits, ((),) * n_rows, (False,) * n_rows, (False,) * players, collections,
+        remaining, lr_pending, turned, total, deck, seat, round_ if last_round else round_ + 1, last_round,
+        last_round, discarded,
+    ))
+
+
+_new = tuple.__new__
 
 
 def _next_seat(done: tuple[bool, ...], seat: int) -> int:

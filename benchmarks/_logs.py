@@ -1,0 +1,39 @@
+"""Reproducible match logs for the benchmarks: random legal play from fixed seeds."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from coloretto_log import engine
+from coloretto_log.logwriter import match_json, move_json, setup_json
+from coloretto_log.rng import SplitMix64
+from coloretto_log.ruleset import RuleSet
+from coloretto_log.setup import seeded_setup
+
+NAMES = ("Aiko", "Boris", "Chloe", "Dae", "Emil")
+
+
+def random_match(seed: int, *, players: int = 4, games: int = 4, edition: str = "classic", recorded: bool = False) -> dict[str, Any]:
+    """A complete match played by uniformly random legal moves (cards left out unless ``recorded``)."""
+    rules = RuleSet.of(edition=edition, games=games)
+    names = NAMES[:players]
+    rng = random.Random(seed)
+    out_games = []
+    for g in range(games):
+        setup = seeded_setup(rules, players, seed, g)
+        state = engine.new_game(rules, players, removed=setup.removed, starting=setup.starting, first=setup.first, deck=setup.deck)
+        moves = []
+        while not state.over:
+            actions = engine.legal_actions(state)
+            # prefer drawing a little, so rows fill as in real play
+            move = rng.choice(actions)
+            state, resolved = engine.play(state, move)
+            moves.append(move_json(resolved, names, cards=recorded))
+        out_games.append({"setup": setup_json(setup, names, explicit=recorded), "moves": moves})
+    return match_json(rules=rules, players=names, games=out_games, seed=None if recorded else seed)
+
+
+def match_seeds(seed: int, n: int) -> list[int]:
+    g = SplitMix64(seed)
+    return [g.next() for _ in range(n)]

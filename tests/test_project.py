@@ -1,0 +1,145 @@
+"""The project's frame: schema in sync, README and CI in agreement, purity of the core, CLI basics."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from coloretto_log.cli import app, main
+from coloretto_log.models import json_schema_text
+
+from .conftest import ROOT
+from .vectors import make_vectors
+
+runner = CliRunner()
+
+
+def test_checked_in_schema_equals_the_models() -> None:
+    assert (ROOT / "schemas" / "coloretto-log.v1.schema.json").read_text(encoding="utf-8") == json_schema_text()
+
+
+def test_schema_command_prints_the_schema() -> None:
+    result = runner.invoke(app, ["schema"])
+    assert result.exit_code == 0
+    assert result.stdout == json_schema_text()
+    assert json.loads(result.stdout)["title"] == "Coloretto match log, version 1"
+
+
+def readme_test_command() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```bash\n(.*?)\n```", readme, flags=re.S)
+    commands = [b for b in blocks if "pytest" in b]
+    assert len(commands) == 1, "the README has one test command"
+    return commands[0].strip()
+
+
+def test_ci_runs_the_readme_test_command_word_for_word() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert readme_test_command() in ci.splitlines()
+
+
+def test_every_command_is_documented_in_the_readme_and_has_an_example() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    names = sorted(c.name or c.callback.__name__ for c in app.registered_commands)  # type: ignore[union-attr]
+    assert names, "commands are registered"
+    for name in names:
+        assert f"`{name}`" in readme, f"README does not document `{name}`"
+        result = runner.invoke(app, [name, "--help"])
+        assert result.exit_code == 0, name
+        assert "Example:" in result.stdout, f"{name} --help has no example"
+
+
+def test_core_is_pure() -> None:
+    code = (
+        "import sys\n"
+        "import coloretto_log.cards, coloretto_log.ruleset, coloretto_log.rng, coloretto_log.setup\n"
+        "import coloretto_log.engine, coloretto_log.scoring\n"
+        "bad = [m for m in ('pydantic', 'duckdb', 'typer', 'rich', 'click') if m in sys.modules]\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("hashseed", ["0", "1", "12345"])
+def test_validation_is_deterministic_across_processes(hashseed: str) -> None:
+    env = dict(os.environ, PYTHONHASHSEED=hashseed)
+    sample = ROOT / "tests" / "vectors" / "seeded-setups.json"
+    code = (
+        "import json, sys\n"
+        "from coloretto_log.cli.deal import deal_json\n"
+        "from coloretto_log.setup import seeded_setup\n"
+        "from coloretto_log.ruleset import RuleSet\n"
+        "out = [deal_json(seeded_setup(RuleSet.of(edition=e), p, 20261129, 1), seed=20261129, players=p, edition=e, game=1)"
+        " for e in ('classic', 'anniversary') for p in (2, 3, 4, 5)]\n"
+        "print(json.dumps(out))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    vectors = json.loads(sample.read_text(encoding="utf-8"))
+    expected = [v for v in vectors if v["seed"] == 20261129 and v["game"] == 1]
+    key = lambda v: (v["edition"], v["players"])  # noqa: E731
+    assert sorted(json.loads(out.stdout), key=key) == sorted(expected, key=key)
+
+
+def test_deal_json_matches_every_published_vector() -> None:
+    for vector in json.loads(make_vectors.PATH.read_text(encoding="utf-8")):
+        args = ["deal", "--seed", str(vector["seed"]), "--players", str(vector["players"]),
+                "--edition", vector["edition"], "--game", str(vector["game"]), "--json"]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0
+        assert json.loads(result.stdout) == vector
+
+
+def test_deal_text_lists_the_deck_top_first() -> None:
+    result = runner.invoke(app, ["deal", "--seed", "42", "--players", "4"])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert "Seat 0 starts with: green" in lines
+    assert "First player: seat 2" in lines
+    assert lines[lines.index("Deck, top card first (73 cards, last-round card included):") + 1].strip() == "1. orange"
+    assert "58. last_round  <- last-round card" in [line.strip() for line in lines]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deal", "--seed", "-1", "--players", "4"],
+        ["deal", "--seed", str(2**64), "--players", "4"],
+        ["deal", "--seed", "1", "--players", "6"],
+        ["deal", "--seed", "1", "--players", "4", "--edition", "deluxe"],
+        ["deal", "--players", "4"],
+        ["no-such-command"],
+    ],
+)
+def test_usage_errors_exit_2(args: list[str]) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+def test_module_entry_point_and_version() -> None:
+    out = subprocess.run([sys.executable, "-m", "coloretto_log", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.startswith("coloretto-log ")
+
+
+def test_internal_error_is_one_line_and_exit_70(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import coloretto_log.cli.deal as deal_module
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(deal_module, "seeded_setup", boom)
+    with pytest.raises(SystemExit) as exc:
+        main(["deal", "--seed", "1", "--players", "4"])
+    assert exc.value.code == 70
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "internal error: RuntimeError: simulated bug" in err and "--debug" in err
+    with pytest.raises(SystemExit):
+        main(["--debug", "deal", "--seed", "1", "--players", "4"])
+    assert "Traceback" in capsys.readouterr().err
