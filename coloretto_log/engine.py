@@ -20,7 +20,7 @@ be in it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 from .cards import EMPTY_COUNTS, GOLDEN_JOKER, KIND_INDEX, LAST_ROUND, N_KINDS
 from .ruleset import LAYOUTS, RuleSet, colours_in_play, deck_counts
@@ -350,6 +350,101 @@ def _next_seat(done: tuple[bool, ...], seat: int) -> int:
         if not done[s]:
             return s
     return seat
+
+
+def fast_forward(state: GameState, moves: Sequence[Move], start: int, out: list[Move]) -> tuple[GameState, int]:
+    """Apply ``moves[start:]`` while each is plainly legal; stop before the first that is not.
+
+    The fast path of replay (python-chess's ``push`` beside ``parse_san``):
+    one loop over mutable locals instead of ``check`` + ``resolve`` +
+    ``apply`` per move. It stops, without applying, at any move that breaks a
+    rule *or* needs a closer look: the last-round card, a golden joker's row,
+    anything unusual. The caller handles that move with ``check`` and goes on.
+    Resolved moves are appended to ``out``; returns the state reached and the
+    index of the first move not applied. Equal to the checked path by test.
+    """
+    (rules, players, removed, limits, rows_t, taken_t, done_t, collections_t, remaining_t,
+     lr_pending, turned, total, deck, current, round_, last_round, over, discarded) = state
+    rows = [list(r) for r in rows_t]
+    taken = list(taken_t)
+    done = list(done_t)
+    cols = [list(c) for c in collections_t]
+    rem = list(remaining_t)
+    n_rows = len(limits)
+    kind_index = KIND_INDEX
+    deck_len = len(deck) if deck is not None else 0
+    i = start
+    n = len(moves)
+    while i < n and not over:
+        m = moves[i]
+        seat = m.seat
+        if seat != current:
+            break
+        r = m.row - 1
+        if r < 0 or r >= n_rows or taken[r]:
+            break
+        row = rows[r]
+        if type(m) is Draw:
+            if len(row) >= limits[r] or m.last_round:
+                break
+            if deck is not None:
+                if turned >= deck_len:
+                    break
+                card = deck[turned]
+                if card == LAST_ROUND or (m.card is not None and m.card != card):
+                    break
+            else:
+                card = m.card  # type: ignore[assignment]
+                if card is None or turned >= total:
+                    break
+            k = kind_index.get(card)
+            if k is None or rem[k] == 0:
+                break
+            rem[k] -= 1
+            turned += 1
+            row.append(card)
+            out.append(Draw(seat, m.row, card, False))
+        else:
+            if not row or GOLDEN_JOKER in row or m.extra is not None or m.last_round is not None:  # type: ignore[union-attr]
+                break
+            got = cols[seat]
+            for c in row:
+                got[kind_index[c]] += 1
+            rows[r] = []
+            taken[r] = True
+            done[seat] = True
+            out.append(m)
+            if all(done):
+                leftovers = [c for cards in rows for c in cards]
+                if leftovers:
+                    d = list(discarded)
+                    for c in leftovers:
+                        d[kind_index[c]] += 1
+                    discarded = tuple(d)
+                rows = [[] for _ in range(n_rows)]
+                taken = [False] * n_rows
+                done = [False] * players
+                if last_round:
+                    over = True
+                else:
+                    round_ += 1
+                current = seat
+                i += 1
+                continue
+        # next seat clockwise that has not taken a row this round
+        s = seat
+        for _ in range(players):
+            s = s + 1 if s + 1 < players else 0
+            if not done[s]:
+                break
+        current = s
+        i += 1
+    new = _new(GameState, (
+        rules, players, removed, limits, tuple(map(tuple, rows)), tuple(taken), tuple(done),
+        tuple(map(tuple, cols)), tuple(rem), lr_pending, turned, total, deck, current, round_,
+        last_round, over, discarded,
+    ))
+    return new, i
 
 
 def play(state: GameState, move: Move) -> tuple[GameState, Move]:

@@ -13,6 +13,8 @@ import datetime as _dt
 import json
 from typing import Annotated, Any, Literal, Union
 
+from typing_extensions import NotRequired, TypedDict
+
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -75,26 +77,32 @@ class Setup(_Model):
     deck: Annotated[list[CardName], Field(max_length=200)] = None  # type: ignore[assignment]
 
 
-class DrawMove(_Model):
-    """The player turned over ``card`` and put it in ``row``."""
+class DrawMove(TypedDict):
+    """The player turned over ``card`` and put it in ``row``.
 
+    Moves are typed dicts, not model instances: a match holds hundreds of
+    them, and validating into dicts is several times faster.
+    """
+
+    __pydantic_config__ = ConfigDict(extra="forbid", strict=True)  # type: ignore[misc]
     player: PlayerName
     action: Literal["draw"]
     row: int
-    card: CardName = None  # type: ignore[assignment]
-    last_round: bool = None  # type: ignore[assignment]
-    notes: Notes = None  # type: ignore[assignment]
+    card: NotRequired[CardName]
+    last_round: NotRequired[bool]
+    notes: NotRequired[Notes]
 
 
-class TakeMove(_Model):
+class TakeMove(TypedDict):
     """The player took ``row`` (``extra``: the golden joker's extra card)."""
 
+    __pydantic_config__ = ConfigDict(extra="forbid", strict=True)  # type: ignore[misc]
     player: PlayerName
     action: Literal["take"]
     row: int
-    extra: CardName = None  # type: ignore[assignment]
-    last_round: bool = None  # type: ignore[assignment]
-    notes: Notes = None  # type: ignore[assignment]
+    extra: NotRequired[CardName]
+    last_round: NotRequired[bool]
+    notes: NotRequired[Notes]
 
 
 LogMove = Annotated[

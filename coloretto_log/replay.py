@@ -22,7 +22,7 @@ from .cards import LAST_ROUND
 from .engine import Draw, GameState, Move, Take
 from .errors import Finding
 from .files import default_match_id
-from .models import MOVE_ADAPTER, STOPPING_FIELDS, Claim, DrawMove, Game, Match, Setup, describe_error, rule_of_error
+from .models import MOVE_ADAPTER, STOPPING_FIELDS, Claim, DrawMove, Game, Match, Setup, TakeMove, describe_error, rule_of_error
 from .ruleset import LAYOUTS, RuleSet, max_under_last_round
 from .setup import Setup as DealtSetup
 from .setup import canonical_deck, seeded_setup
@@ -72,11 +72,26 @@ class MatchReport:
     """Everything ``check_match`` found about one match."""
 
     match: Match | None = None  # None when the match could not be read as a whole
-    match_id: str | None = None
+    data: Any = None  # the parsed JSON the report is about
     rules: RuleSet | None = None
     players: tuple[str, ...] = ()
     games: list[GameRecord] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)  # match-level ones
+
+    @property
+    def match_id(self) -> str | None:
+        """The log's ``id``, or ``sha256-`` and 16 hex digits of its canonical JSON (docs/rules.md)."""
+        data = self.data
+        if not isinstance(data, dict):
+            return None
+        given = data.get("id")
+        if isinstance(given, str):
+            return given
+        if self._hash_id is None:
+            self._hash_id = default_match_id(data)
+        return self._hash_id
+
+    _hash_id: str | None = field(default=None, repr=False, compare=False)
 
     def all_findings(self) -> list[Finding]:
         out = list(self.findings)
@@ -101,12 +116,15 @@ class MatchReport:
 ClaimChecker = Callable[[GameRecord, tuple[str, ...]], list[Finding]]
 
 
-def check_match(data: Any, *, claim_checker: ClaimChecker | None = None) -> MatchReport:
-    """Validate and replay one match given as parsed JSON."""
-    report = MatchReport()
-    if isinstance(data, dict):
-        report.match_id = data.get("id") if isinstance(data.get("id"), str) else default_match_id(data)
-    else:
+def check_match(data: Any, *, claim_checker: ClaimChecker | None = None, fast: bool = True) -> MatchReport:
+    """Validate and replay one match given as parsed JSON.
+
+    ``fast=False`` checks every move with ``engine.check`` (the reference
+    path); the default replays plainly legal moves with ``engine.fast_forward``
+    and gives the same report.
+    """
+    report = MatchReport(data=data)
+    if not isinstance(data, dict):
         report.findings.append(Finding("error", "bad-type", f"a match must be a JSON object, not {_json_type(data)}"))
         return report
     try:
@@ -147,7 +165,7 @@ def check_match(data: Any, *, claim_checker: ClaimChecker | None = None) -> Matc
                 )
             )
             break
-        _check_game(match, rules, g, match.games[g], raw_games[g], errors_by_game.get(g), record)
+        _check_game(match, rules, g, match.games[g], raw_games[g], errors_by_game.get(g), record, fast=fast)
         if not record.error:
             if record.final is not None and not record.final.over:
                 last = g == n_games - 1
@@ -250,9 +268,11 @@ def _check_game(
     raw: Any,
     errors: list[ErrorDetails] | None,
     record: GameRecord,
+    *,
+    fast: bool,
 ) -> None:
     number = g + 1
-    moves: list[DrawMove | Any] = list(game.moves)
+    moves: list[DrawMove | TakeMove] = list(game.moves)
     field_error: tuple[int, Finding] | None = None  # (move index, finding) of the first broken move
     claim_error: Finding | None = None
     if errors:
@@ -296,25 +316,33 @@ def _check_game(
         rules, len(players), removed=dealt.removed, starting=dealt.starting, first=dealt.first, deck=dealt.deck
     )
     resolved_moves = record.moves
-    check, resolve, apply = engine.check, engine.resolve, engine.apply
-    for m_index, m in enumerate(moves):
-        seat = seat_of.get(m.player, -1)
-        if m.action == "draw":
-            move: Move = Draw(seat, m.row, m.card, m.last_round)
+    engine_moves: list[Move] = []
+    for m in moves:
+        if m["action"] == "draw":
+            engine_moves.append(Draw(seat_of.get(m["player"], -1), m["row"], m.get("card"), m.get("last_round")))
         else:
-            move = Take(seat, m.row, m.extra, m.last_round)
-        violation = check(state, move)
+            engine_moves.append(Take(seat_of.get(m["player"], -1), m["row"], m.get("extra"), m.get("last_round")))
+    i, n = 0, len(engine_moves)
+    while i < n:
+        if fast:
+            state, i = engine.fast_forward(state, engine_moves, i, resolved_moves)
+            if i == n:
+                break
+        move = engine_moves[i]
+        violation = engine.check(state, move)
         if violation is not None:
             record.final = state
+            name = moves[i]["player"]
             record.findings.append(
-                Finding("error", violation.rule, _name_message(violation, m.player, state, players), game=number, move=m_index + 1)
+                Finding("error", violation.rule, _name_message(violation, name, state, players), game=number, move=i + 1)
             )
             return
-        move = resolve(state, move)
+        move = engine.resolve(state, move)
         if move.last_round and state.turned != state.lr_expected_at:
-            record.findings.append(_lr_warning(state, number, m_index + 1))
-        state = apply(state, move)
+            record.findings.append(_lr_warning(state, number, i + 1))
+        state = engine.apply(state, move)
         resolved_moves.append(move)
+        i += 1
     record.final = state
     if field_error is not None:
         record.findings.append(field_error[1])
