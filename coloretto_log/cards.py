@@ -46,7 +46,7 @@ def is_colour(name: str) -> bool:
     return name in ALL_COLOURS
 
 
-def counts_of(cards: "tuple[str, ...] | list[str]") -> tuple[int, ...]:
+def counts_of(cards: tuple[str, ...] | list[str]) -> tuple[int, ...]:
     """Count cards by kind (``last_round`` is not a kind and is rejected)."""
     counts = [0] * N_KINDS
     for card in cards:

@@ -20,7 +20,8 @@ be in it.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from .cards import EMPTY_COUNTS, GOLDEN_JOKER, KIND_INDEX, LAST_ROUND, N_KINDS
 from .ruleset import LAYOUTS, RuleSet, colours_in_play, deck_counts
@@ -284,7 +285,7 @@ def apply(state: GameState, move: Move) -> GameState:
     Hot path of replay and simulation: states are built positionally.
     """
     (rules, players, removed, limits, rows, taken, done, collections, remaining,
-     lr_pending, turned, total, deck, current, round_, last_round, over, discarded) = state
+     lr_pending, turned, total, deck, _current, round_, last_round, over, discarded) = state
     seat = move.seat
     i = move.row - 1
     if type(move) is Draw:

@@ -12,9 +12,10 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO
 
 from .errors import Finding, UnreadableFileError
 

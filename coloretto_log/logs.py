@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from .errors import Finding, UnreadableFileError
 from .files import STDIN, expand_paths, read_bytes, read_stream, sources_from_bytes

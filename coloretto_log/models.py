@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-from typing import Annotated, Any, Literal, Union
-
-from typing_extensions import NotRequired, TypedDict
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -26,6 +24,7 @@ from pydantic import (
     field_validator,
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
+from typing_extensions import NotRequired, TypedDict
 
 FORMAT_NAME = "coloretto-log"
 FORMAT_VERSION = 1
@@ -106,7 +105,7 @@ class TakeMove(TypedDict):
 
 
 LogMove = Annotated[
-    Union[Annotated[DrawMove, Tag("draw")], Annotated[TakeMove, Tag("take")]],
+    Annotated[DrawMove, Tag("draw")] | Annotated[TakeMove, Tag("take")],
     Discriminator("action"),
 ]
 
@@ -245,8 +244,7 @@ def describe_error(error: ErrorDetails, *, skip: int = 0) -> str:
     msg = error["msg"]
     if msg.startswith("Input should be "):
         msg = "should be " + msg[len("Input should be ") :]
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, ") :]
+    msg = msg.removeprefix("Value error, ")
     if kind in _CUSTOM_ERRORS:
         return f'"{field}" {msg}'
     return f'"{field}" {msg[:1].lower()}{msg[1:]} (got {shown})'

@@ -11,8 +11,9 @@ do with them.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
@@ -22,7 +23,18 @@ from .cards import LAST_ROUND
 from .engine import Draw, GameState, Move, Take
 from .errors import Finding
 from .files import default_match_id
-from .models import MOVE_ADAPTER, STOPPING_FIELDS, Claim, DrawMove, Game, Match, Setup, TakeMove, describe_error, rule_of_error
+from .models import (
+    MOVE_ADAPTER,
+    STOPPING_FIELDS,
+    Claim,
+    DrawMove,
+    Game,
+    Match,
+    Setup,
+    TakeMove,
+    describe_error,
+    rule_of_error,
+)
 from .ruleset import LAYOUTS, RuleSet, max_under_last_round
 from .setup import Setup as DealtSetup
 from .setup import canonical_deck, seeded_setup
@@ -460,7 +472,7 @@ def _resolve_setup(match: Match, rules: RuleSet, g: int, setup: Setup, record: G
     if setup.deck is not None:
         expected = Counter(canonical_deck(rules, removed, starting))
         expected[LAST_ROUND] += 1
-        given = Counter(setup.deck)
+        given: Counter[str] = Counter(setup.deck)
         if given != expected:
             fail("bad-deck", _deck_difference(expected, given, edition_name=edition.name))
             return None

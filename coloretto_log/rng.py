@@ -6,7 +6,8 @@ here is global. ``shuffle`` returns a new list.
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 

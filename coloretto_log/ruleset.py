@@ -67,7 +67,7 @@ class ScoringTable:
 
     def value(self, n: int) -> int:
         """Points for ``n`` cards of one colour (before its sign)."""
-        return self.points[n if n < 6 else 6]
+        return self.points[min(6, n)]
 
 
 STANDARD = ScoringTable("standard", (0, 1, 3, 6, 10, 15, 21))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coloretto_log import engine as E
 from coloretto_log.cards import KIND_INDEX, LAST_ROUND

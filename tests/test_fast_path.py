@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coloretto_log.replay import check_match
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from _logs import random_match  # noqa: E402
+from _logs import random_match
 
 CARDS = ["red", "blue", "purple", "joker", "golden_joker", "plus2", "last_round", "grey"]
 

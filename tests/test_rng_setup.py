@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from coloretto_log.cards import LAST_ROUND
 from coloretto_log.rng import MASK64, SplitMix64, game_generator
