@@ -220,10 +220,14 @@ def test_parse_removed() -> None:
         (["grey", "gray"], "--removed: grey is given twice"),
         (["pink"], '--removed: "pink" is not a colour'),
         (["joker"], '--removed: "joker" is not a colour'),
-        (["purple"], "--removed: purple is not a colour of the classic edition "
-                     "(orange, blue, brown, yellow, grey, green, red)"),
-        (["red,blue,green"], "--removed: 3 colours; at most 2 are removed (2 players), "
-                             "one with 3 players, none with 4 or 5"),
+        (
+            ["purple"],
+            "--removed: purple is not a colour of the classic edition (orange, blue, brown, yellow, grey, green, red)",
+        ),
+        (
+            ["red,blue,green"],
+            "--removed: 3 colours; at most 2 are removed (2 players), one with 3 players, none with 4 or 5",
+        ),
     ]:
         with pytest.raises(HandError) as info:
             parse_removed(names, edition=CLASSIC)
