@@ -1,0 +1,328 @@
+"""``coloretto-log score``: exact final scores, rankings and claim verdicts; the table-side calculator."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..cards import GOLDEN_JOKER, JOKER, KIND_INDEX
+from ..claims import Verdict
+from ..logs import Unreadable, load
+from ..render import card_text, collection_text
+from ..scorecard import GameScore, HandError, HandScore, MatchScore, calculate, score_match
+from ..scoring import Assignment
+from . import app
+from .common import ExitCode, emit_json, fail, plural
+
+_MINUS = "\u2212"  # a real minus sign, as wide as the plus
+_CHIP = len(" purple ")  # the widest colour chip, for aligned columns
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"{_MINUS}{-n}"
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+# --------------------------------------------------------------------------- pieces of a screen
+
+
+def points_text(a: Assignment) -> Text:
+    """``▲green 6 +21  ▲yellow 4+1J +15  ▼blue 2 −3  +2×1 +2  = 41``: positive colours marked ▲."""
+    out = Text()
+    for row in a.breakdown:
+        if out:
+            out.append("  ")
+        positive = row.sign > 0
+        out.append("▲" if positive else "▼", style="bold green" if positive else "dim")
+        out.append_text(card_text(row.colour, long=True))
+        count = f"{row.cards}+{row.jokers}J={row.effective}" if row.jokers else f"{row.cards}"
+        out.append(f" {count} ", style="" if positive else "dim")
+        out.append(_signed(row.points), style="bold" if positive else "dim")
+    if a.plus2_points:
+        if out:
+            out.append("  ")
+        out.append_text(card_text("plus2"))
+        out.append(f"×{a.plus2_points // 2} {_signed(a.plus2_points)}")
+    if out:
+        out.append("  ")
+    out.append(f"= {a.score}", style="bold")
+    return out
+
+
+def jokers_text(a: Assignment, counts: tuple[int, ...]) -> Text:
+    """The jokers and the colour each one becomes: ``J→yellow GJ→red`` (golden jokers last)."""
+    kinds = [JOKER] * counts[KIND_INDEX[JOKER]] + [GOLDEN_JOKER] * counts[KIND_INDEX[GOLDEN_JOKER]]
+    out = Text()
+    for kind, colour in zip(kinds, a.jokers):
+        if out:
+            out.append(" ")
+        out.append_text(card_text(kind))
+        out.append("→")
+        out.append_text(card_text(colour, long=True))
+    if not out:
+        out.append("none", style="dim")
+    return out
+
+
+def _choice(jokers: list[str] | None, positive: list[str] | None) -> str:
+    parts = []
+    if jokers is not None:
+        parts.append(f"jokers {', '.join(jokers) if jokers else 'none'}")
+    if positive is not None:
+        parts.append(f"positive {', '.join(positive) if positive else 'none'}")
+    return "; ".join(parts)
+
+
+def verdict_lines(v: Verdict) -> list[Text]:
+    """The claim and what is wrong with it; a dispute in bold red."""
+    claim = v.claim
+    assert claim is not None
+    said = [] if claim.score is None else [f"{claim.score}"]
+    choice = _choice(claim.jokers, claim.positive)
+    if choice:
+        said.append(choice)
+    head = Text("claim    ", style="bold")
+    head.append(" · ".join(said) if said else "(empty)")
+    if v.agrees:
+        head.append("  ✓ agrees", style="bold green")
+        return [head]
+    head.append(f"  ✗ {v.status}", style="bold red")
+    if v.difference is not None and v.difference:
+        head.append(f" by {abs(v.difference)}", style="bold red")
+    return [head] + [Text(f"         {p.message}", style="red") for p in v.problems]
+
+
+def _game_lines(match: MatchScore, game: GameScore) -> list[Text]:
+    assert match.rules is not None
+    state = "complete" if game.complete else "in progress: scores as the cards stand, not in the totals"
+    head = Text(f"Game {game.number}", style="bold")
+    head.append(f" ({state}); colours in play: {' '.join(game.colours)}")
+    lines = [head]
+    for p in game.ranking():
+        name = Text(f"  {p.rank}. ", style="bold")
+        name.append(p.player, style="bold red" if p.disputed else "bold")
+        name.append(f"  {p.score}", style="bold")
+        if p.disputed:
+            name.append("  DISPUTED", style="bold white on red")
+        lines.append(name)
+        cards = Text("     cards    ")
+        cards.append_text(collection_text(p.counts, game.colours))
+        lines.append(cards)
+        if p.optimal.jokers:
+            jokers = Text("     jokers   ")
+            jokers.append_text(jokers_text(p.optimal, p.counts))
+            lines.append(jokers)
+        points = Text("     points   ")
+        points.append_text(points_text(p.optimal))
+        lines.append(points)
+        if p.verdict is not None:
+            for line in verdict_lines(p.verdict):
+                lines.append(Text("     ").append_text(line))
+    if game.unchecked_claims:
+        lines.append(Text("  claims on an unfinished game are not checked", style="yellow"))
+    return lines
+
+
+def match_lines(m: MatchScore) -> list[Text]:
+    """A scored match for people: every game, then the match totals."""
+    assert m.rules is not None
+    r = m.rules
+    head = Text(f"{m.label}", style="bold underline")
+    if m.match_id:
+        head.append(f"  match {m.match_id}", style="bold")
+    head.append(f"  {r.edition.name} edition, {r.table.name} table, {plural(len(m.players), 'player')}")
+    lines = [head]
+    for g in m.games:
+        lines.extend(_game_lines(m, g))
+    missing = r.games - m.games_counted
+    status = (
+        f"complete, {plural(r.games, 'game')}"
+        if m.complete
+        else f"incomplete: {m.games_counted} of {plural(r.games, 'game')} finished, {missing} missing"
+    )
+    total = Text("Match totals", style="bold")
+    total.append(f" ({status})", style="" if m.complete else "yellow")
+    lines.append(total)
+    ranking = Text(" ")
+    for s in sorted(m.standings, key=lambda s: (s.rank, s.seat)):
+        ranking.append(f" {s.rank}. ", style="bold")
+        ranking.append(s.player, style="bold" if s.rank == 1 else "")
+        ranking.append(f" {s.total} ")
+    lines.append(ranking)
+    return lines
+
+
+def hand_lines(h: HandScore) -> list[Text]:
+    """The calculator's answer in one glance."""
+    a = h.optimal
+    head = Text("Hand     ", style="bold")
+    head.append_text(collection_text(h.counts, h.colours))
+    rules = f"   ({h.edition.name} edition, {h.table.name} table"
+    rules += f", removed {', '.join(h.removed)})" if h.removed else ")"
+    head.append(rules, style="dim")
+    lines = [head]
+    if a.jokers:
+        jokers = Text("Jokers   ", style="bold")
+        jokers.append_text(jokers_text(a, h.counts))
+        lines.append(jokers)
+    positive = Text("Positive ", style="bold")
+    positive.append(", ".join(a.positive) if a.positive else "none")
+    lines.append(positive)
+    for row in a.breakdown:
+        mark = "▲" if row.sign > 0 else "▼"
+        line = Text(f"  {mark} ", style="bold green" if row.sign > 0 else "dim")
+        chip = card_text(row.colour, long=True)
+        line.append_text(chip)
+        count = f"{row.cards}+{row.jokers}J={row.effective}" if row.jokers else f"{row.cards}"
+        line.append(" " * (_CHIP - len(chip)) + f" {count:<9}{_signed(row.points):>5}",
+                    style="" if row.sign > 0 else "dim")
+        lines.append(line)
+    if a.plus2_points:
+        line = Text("    ")
+        chip = card_text("plus2")
+        line.append_text(chip)
+        line.append(" " * (_CHIP - len(chip)) + f" ×{a.plus2_points // 2:<8}{_signed(a.plus2_points):>5}")
+        lines.append(line)
+    lines.append(Text(f"Score    {a.score}", style="bold"))
+    return lines
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _score_logs(paths: list[str], *, json_out: bool) -> None:
+    console = _console()
+    matches: list[dict[str, Any]] = []
+    unreadable: list[dict[str, str]] = []
+    files: set[str] = set()
+    n_matches = n_invalid = n_claims = n_disputes = 0
+    for item in load(paths):
+        if isinstance(item, Unreadable):
+            unreadable.append({"file": item.file, "error": item.message})
+            if not json_out:
+                typer.secho(f"{item.message}", err=True, fg=typer.colors.RED)
+            continue
+        files.add(item.file)
+        n_matches += 1
+        m = score_match(item)
+        if json_out:
+            matches.append(m.as_json())
+        if not m.valid:
+            n_invalid += 1
+            if not json_out:  # exactly as validate reports it
+                for f in m.findings:
+                    colour = typer.colors.RED if f.severity == "error" else typer.colors.YELLOW
+                    typer.secho(f.line(item.label), fg=colour)
+            continue
+        n_claims += len(m.verdicts())
+        n_disputes += m.disputes
+        if not json_out:
+            for f in m.findings:
+                if not f.rule.startswith("claim-"):  # the verdicts say it better
+                    typer.secho(f.line(item.label), fg=typer.colors.YELLOW, err=True)
+            for line in match_lines(m):
+                console.print(line)
+            console.print()
+    summary = {
+        "files": len(files),
+        "matches": n_matches,
+        "scored": n_matches - n_invalid,
+        "invalid": n_invalid,
+        "claims": n_claims,
+        "agree": n_claims - n_disputes,
+        "disagree": n_disputes,
+        "unreadable": len(unreadable),
+    }
+    if json_out:
+        emit_json({"matches": matches, "unreadable": unreadable, "summary": summary})
+    else:
+        text = (
+            f"{plural(n_matches, 'match', 'matches')} in {plural(len(files), 'file')}: "
+            f"{n_matches - n_invalid} scored, {n_invalid} invalid; "
+            f"{plural(n_claims, 'claim')}: {n_claims - n_disputes} agree, {n_disputes} disagree"
+        )
+        if unreadable:
+            text += f"; {plural(len(unreadable), 'file')} could not be read"
+        ok = not (n_invalid or n_disputes or unreadable)
+        typer.secho(text, fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True)
+    if unreadable:
+        raise typer.Exit(int(ExitCode.UNREADABLE))
+    if n_invalid:
+        raise typer.Exit(int(ExitCode.INVALID))
+    if n_disputes:
+        raise typer.Exit(int(ExitCode.CLAIM_DISAGREES))
+
+
+@app.command()
+def score(
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Log files (.json: one match; .jsonl: one match a line), folders (searched recursively), "
+            "or - for standard input.",
+            show_default=False,
+        ),
+    ] = None,
+    hand: Annotated[
+        str | None,
+        typer.Option(
+            "--hand",
+            help='Score one hand instead of logs: "green=6 yellow=4 red=3 blue=2 joker=1 +2=1" '
+            "(also gray, j, golden/gj, plus2; a bare name is one card).",
+            show_default=False,
+        ),
+    ] = None,
+    table: Annotated[
+        str | None, typer.Option("--table", help="With --hand: standard (default) or alternative.", show_default=False)
+    ] = None,
+    edition: Annotated[
+        str | None, typer.Option("--edition", help="With --hand: classic (default) or anniversary.", show_default=False)
+    ] = None,
+    removed: Annotated[
+        list[str] | None,
+        typer.Option("--removed", help="With --hand: a colour removed at setup (repeat, or separate by commas).", show_default=False),
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON for programs (shape in docs/score.md).")] = False,
+) -> None:
+    """Score finished games exactly and settle disputed claims; or score one hand at the table.
+
+    For every game of every log: each player's cards, the best joker assignment and
+    positive colours with the points they give, the score and the ranking (tied players
+    share a rank); the match totals over its finished games; and a verdict on every claim
+    the log records (agrees, under- or over-claimed, an illegal or a miscounted choice).
+    Invalid logs are reported as validate reports them and not scored.
+
+    Exit codes: 0 every claim agrees (or there are none), 1 an invalid log, 2 usage error
+    or an impossible hand, 3 a file that cannot be read, 4 a claim that disagrees.
+
+    Example: coloretto-log score --hand "green=6 yellow=4 red=3 blue=2 joker=1 +2=1"
+    """
+    if hand is None:
+        if not paths:
+            fail('give log files to score, or a hand with --hand "green=6 joker=1 ..."', ExitCode.USAGE)
+        given = [name for name, value in (("--table", table), ("--edition", edition), ("--removed", removed)) if value]
+        if given:
+            verb = "goes" if len(given) == 1 else "go"
+            fail(f"{', '.join(given)} {verb} with --hand only; a log states its own rules", ExitCode.USAGE)
+        _score_logs(paths, json_out=json_out)
+        return
+    if paths:
+        fail("give either log files or --hand, not both", ExitCode.USAGE)
+    try:
+        result = calculate(
+            hand, edition=edition or "classic", table=table or "standard", removed=removed or ()
+        )
+    except HandError as e:
+        fail(str(e), ExitCode.USAGE)
+    if json_out:
+        emit_json(result.as_json())
+        return
+    console = _console()
+    for line in hand_lines(result):
+        console.print(line)
