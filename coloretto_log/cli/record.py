@@ -1,0 +1,458 @@
+"""``coloretto-log record``: keep the log of a match played with real cards.
+
+The session is ``recorder.Recorder``; this module reads lines (from a
+terminal with prompts and a rich table view, or piped in with neither),
+shows the recorder's events, saves after every change and turns Ctrl-C,
+SIGTERM and SIGHUP into a save and a one-line message.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+import signal
+import sys
+from pathlib import Path
+from types import FrameType
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from ..errors import UnreadableFileError
+from ..recorder import (
+    ClaimVerdicts,
+    Event,
+    GameOver,
+    GameStart,
+    Help,
+    InputError,
+    LockedError,
+    LogFile,
+    MatchOver,
+    Note,
+    Recorder,
+    Refused,
+    ResumeError,
+    Standing,
+    parse_players,
+)
+from ..render import cards_text, collection_text
+from ..ruleset import EDITIONS, TABLES, RuleSet
+from ..scoring import Assignment
+from . import app
+from .common import ExitCode, fail
+
+#: Exit code after a signal: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
+SIGNAL_WORDS = {signal.SIGINT: "Interrupted", signal.SIGTERM: "Terminated", signal.SIGHUP: "Hung up"}
+
+
+class _Stop(Exception):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _SignalGuard:
+    """Signals stop the session, but never in the middle of a change and its save."""
+
+    def __init__(self) -> None:
+        self.critical = False
+        self.pending: int | None = None
+        self._old: dict[int, Any] = {}
+
+    def _handler(self, signum: int, frame: FrameType | None) -> None:
+        if self.critical:
+            self.pending = self.pending or signum
+            return
+        raise _Stop(signum)
+
+    def install(self) -> None:
+        for sig in SIGNAL_WORDS:
+            self._old[sig] = signal.signal(sig, self._handler)
+
+    def restore(self) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+        self._old = {}
+
+    def enter(self) -> None:
+        self.critical = True
+
+    def leave(self) -> None:
+        self.critical = False
+        if self.pending is not None:
+            raise _Stop(self.pending)
+
+
+# --------------------------------------------------------------------------- plain text of events
+
+
+def assignment_text(a: Assignment) -> str:
+    """``41 = green 6 (+21), yellow 3+1J (+10), ... , "+2" x1 (+2)``."""
+    parts = []
+    for cs in a.breakdown:
+        jokers = f"+{cs.jokers}J" if cs.jokers else ""
+        parts.append(f"{cs.colour} {cs.cards}{jokers} ({cs.points:+d})")
+    if a.plus2_points:
+        parts.append(f'"+2" x{a.plus2_points // 2} ({a.plus2_points:+d})')
+    return f"{a.score} = " + (", ".join(parts) if parts else "no cards")
+
+
+def standings_lines(rows: tuple[Standing, ...]) -> list[str]:
+    width = max(len(s.player) for s in rows)
+    return [
+        f"  {s.rank}. {s.player:<{width}} {s.total:>4}" + (f"  ({', '.join(map(str, s.games))})" if len(s.games) > 1 else "")
+        for s in rows
+    ]
+
+
+def event_lines(event: Event) -> list[str]:
+    """An event as plain lines (piped mode, and the text of the terminal's panels)."""
+    if isinstance(event, GameOver):
+        width = max(len(p) for p in event.players)
+        out = [f"Game {event.game} is over. Best scores (jokers and positive colours chosen optimally):"]
+        for name, a in zip(event.players, event.scores):
+            out.append(f"  {name:<{width}} {assignment_text(a)}")
+        n = len(event.standings[0].games) if event.standings else 0
+        out.append(f"Match after {n} game{'s' if n != 1 else ''}:")
+        out.extend(standings_lines(event.standings))
+        return out
+    if isinstance(event, ClaimVerdicts):
+        out = [f"Written scores, game {event.game}:"]
+        for v in event.verdicts:
+            claim = v.claim.score if v.claim is not None else None
+            if v.agrees:
+                out.append(f"  {v.player} wrote {claim}: agrees with the optimum")
+            else:
+                out.append(f"  {v.player} wrote {claim}: {v.status}. {v.problems[0].message}")
+        return out
+    if isinstance(event, MatchOver):
+        return ["The match is complete. Totals and ranking:", *standings_lines(event.standings)]
+    if isinstance(event, GameStart):
+        return [f"Game {event.game} of {event.games}: new setup."]
+    if isinstance(event, Help):
+        return event.text.splitlines()
+    if isinstance(event, Refused):
+        return [event.line()]
+    return [event.text]
+
+
+# --------------------------------------------------------------------------- the two ways to talk
+
+
+class _Piped:
+    """Standard input is not a terminal: lines in, results out, no prompts, no colours."""
+
+    def __init__(self) -> None:
+        self.line_no = 0
+        self.refused = 0
+        self._last = ""
+
+    def before_prompt(self, rec: Recorder) -> None:
+        pass
+
+    def read(self, rec: Recorder) -> str | None:
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        self.line_no += 1
+        self._last = line.rstrip("\r\n")
+        return self._last
+
+    def show(self, events: tuple[Event, ...]) -> None:
+        for event in events:
+            if isinstance(event, Refused):
+                self.refused += 1
+                typer.echo(f"line {self.line_no} ({self._last.strip()}): {event.line()}", err=True)
+            elif isinstance(event, (Note, GameStart)):
+                continue
+            else:
+                for line in event_lines(event):
+                    typer.echo(line)
+
+    def message(self, text: str) -> None:
+        typer.echo(text, err=True)
+
+
+class _Terminal:
+    """A person at the keyboard: the table, coloured cards, prompts."""
+
+    def __init__(self) -> None:
+        self.console = Console(highlight=False)
+        self.refused = 0
+        self._events: list[Event] = []
+
+    def before_prompt(self, rec: Recorder) -> None:
+        if rec.phase in ("move", "extra"):
+            self.console.clear()
+            self.console.print(table_view(rec))
+        for event in self._events:
+            self._print(event)
+        self._events = []
+
+    def _print(self, event: Event) -> None:
+        if isinstance(event, Refused):
+            self.console.print(Text(event.line(), style="bold red"))
+        elif isinstance(event, Note):
+            self.console.print(Text(event.text, style="green"))
+        elif isinstance(event, (GameOver, MatchOver, ClaimVerdicts, GameStart)):
+            lines = event_lines(event)
+            self.console.print(Text(lines[0], style="bold"))
+            for line in lines[1:]:
+                self.console.print(Text(line))
+        else:
+            for line in event_lines(event):
+                self.console.print(Text(line))
+
+    def read(self, rec: Recorder) -> str | None:
+        p = rec.prompt()
+        prompt = Text()
+        prompt.append(p.text, style="bold")
+        if p.hint:
+            prompt.append(f"  ({p.hint})", style="dim")
+        prompt.append("\n> ")
+        try:
+            return self.console.input(prompt)
+        except EOFError:
+            return None
+
+    def show(self, events: tuple[Event, ...]) -> None:
+        self._events.extend(events)
+        self.refused += sum(1 for e in events if isinstance(e, Refused))
+
+    def message(self, text: str) -> None:
+        for event in self._events:
+            self._print(event)
+        self._events = []
+        typer.echo(text, err=True)
+
+
+def table_view(rec: Recorder) -> Group:
+    """The screen at a turn: rows, who took them, collections with best scores, the deck."""
+    state = rec.state
+    assert state is not None
+    rules = rec.rules
+    head = Text(
+        f"Game {rec.game_number} of {rules.games} · round {state.round} · "
+        f"{rules.edition.name} edition, {rules.table.name} table",
+        style="bold",
+    )
+    if state.lr_pending:
+        due = state.lr_expected_at - state.turned
+        if due > 0:
+            deck = f"{due} card{'s' if due != 1 else ''} to turn over before the last-round card ({rules.under} under it)"
+        else:
+            deck = f"the last-round card is due (it comes with {rules.under} cards under it)"
+    else:
+        deck = "Last round: the last-round card is out"
+    rows = Table(box=None, show_header=False, padding=(0, 1))
+    rows.add_column("row", style="bold")
+    rows.add_column("cards")
+    rows.add_column("status", style="dim")
+    taken_by = rec.taken_by()
+    for i, cards in enumerate(state.rows):
+        if state.taken[i]:
+            rows.add_row(f"Row {i + 1}", Text("-", style="dim"), f"taken by {taken_by[i] or '?'}")
+        else:
+            limit = state.limits[i]
+            status = "full" if len(cards) >= limit else f"{len(cards)}/{limit}"
+            rows.add_row(f"Row {i + 1}", cards_text(cards, long=True), status)
+    people = Table(box=None, padding=(0, 1))
+    people.add_column("")
+    people.add_column("player", style="bold")
+    people.add_column("collection")
+    people.add_column("best", justify="right")
+    best = rec.best_scores()
+    took = {name: i + 1 for i, name in enumerate(taken_by) if name is not None}
+    for seat, name in enumerate(rec.players):
+        if seat == state.current and not state.over:
+            mark = Text("▶", style="bold green")
+        elif name in took:
+            mark = Text(f"took {took[name]}", style="dim")
+        else:
+            mark = Text("")
+        people.add_row(mark, name, collection_text(state.collections[seat], state.colours), str(best[seat]))
+    return Group(head, Text(deck, style="italic"), Text(""), rows, Text(""), people, Text(""))
+
+
+# --------------------------------------------------------------------------- the command
+
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _bad(param: str, message: str) -> typer.BadParameter:
+    return typer.BadParameter(message, param_hint=param)
+
+
+@app.command()
+def record(
+    file: Annotated[
+        Path,
+        typer.Argument(help="The match log to write (.json). An existing log is resumed where it stopped.", show_default=False),
+    ],
+    players: Annotated[
+        str | None,
+        typer.Option(help='Players in seat order, clockwise, separated by commas: "Aiko,Boris,Chloe,Dae". Asked if missing.'),
+    ] = None,
+    edition: Annotated[str | None, typer.Option(help="classic (default) or anniversary.", show_default=False)] = None,
+    table: Annotated[str | None, typer.Option(help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
+    games: Annotated[int | None, typer.Option(help="Games in the match (default 4).", show_default=False)] = None,
+    date: Annotated[str | None, typer.Option(help="The date played, YYYY-MM-DD (default: today).", show_default=False)] = None,
+) -> None:
+    """Record a match played at the table, move by move, saving after every move.
+
+    Asks for what is missing (players, the removed colour with 3 players,
+    starting cards, who starts), shows the table and takes each move in a few
+    keys: d red 2 (drew red into row 2), t 3 (took row 3), l (the last-round
+    card came out), u (undo), ? (help), q (save and stop). Illegal moves are
+    refused with their rule id. With standard input not a terminal, the same
+    commands are read line by line, without prompts. See docs/record.md.
+
+    Exit codes: 0 saved (match complete, q, or end of input), 1 a piped line
+    was refused or the existing log has an error, 2 usage error, 3 the file
+    cannot be read, written or locked (another recorder has it), 129/130/143
+    stopped by SIGHUP/Ctrl-C/SIGTERM after saving.
+
+    Example: coloretto-log record kitchen.json --players "Aiko,Boris,Chloe,Dae"
+    """
+    if file.suffix != ".json":
+        raise _bad("FILE", "the log must be a .json file (one match)")
+    if edition is not None and edition not in EDITIONS:
+        raise _bad("--edition", "must be classic or anniversary")
+    if table is not None and table not in TABLES:
+        raise _bad("--table", "must be standard or alternative")
+    if games is not None and not 1 <= games <= 100:
+        raise _bad("--games", "must be 1 to 100")
+    if date is not None:
+        try:
+            if not _DATE.fullmatch(date):
+                raise ValueError
+            _dt.date.fromisoformat(date)
+        except ValueError:
+            raise _bad("--date", "must be a real date, YYYY-MM-DD") from None
+    names: tuple[str, ...] | None = None
+    if players is not None:
+        try:
+            names = parse_players(players)
+        except InputError as e:
+            raise _bad("--players", e.message) from None
+    if not file.parent.is_dir():
+        fail(f"{file.parent}: no such folder", ExitCode.UNREADABLE)
+
+    log = LogFile(file)
+    try:
+        strays = log.lock()
+    except LockedError as e:
+        fail(str(e), ExitCode.UNREADABLE)
+    except UnreadableFileError as e:
+        fail(str(e), ExitCode.UNREADABLE)
+    try:
+        ui: _Piped | _Terminal = _Terminal() if sys.stdin.isatty() else _Piped()
+        if strays:
+            ui.message(f"Removed {len(strays)} temporary file{'s' if len(strays) != 1 else ''} left by a crash: "
+                       + ", ".join(p.name for p in strays))
+        rec = _open(log, names, edition, table, games, date)
+        code = _session(rec, log, ui)
+    finally:
+        log.release()
+    if code:
+        raise typer.Exit(code)
+
+
+def _open(
+    log: LogFile, names: tuple[str, ...] | None, edition: str | None, table: str | None, games: int | None, date: str | None
+) -> Recorder:
+    try:
+        data = log.read()
+    except UnreadableFileError as e:
+        fail(str(e), ExitCode.UNREADABLE)
+    except ResumeError as e:
+        fail(f"{log.path}: {e}", ExitCode.INVALID)
+    if data is None:
+        when = date or _dt.date.today().isoformat()
+        rules = RuleSet.of(edition=edition or "classic", scoring=table or "standard", games=games or 4)
+        rec = Recorder(rules=rules, players=names, match_id=f"{when}-{log.path.stem}", date=when)
+        if rec.data is not None:
+            _save(log, rec)
+        return rec
+    try:
+        rec = Recorder.resume(data)
+    except ResumeError as e:
+        fail(f"{log.path}: {e}", ExitCode.INVALID)
+    differ = [
+        what
+        for what, given, have in (
+            ("--players", names, rec.players),
+            ("--edition", edition, rec.rules.edition.name),
+            ("--table", table, rec.rules.table.name),
+            ("--games", games, rec.rules.games),
+            ("--date", date, data.get("date")),
+        )
+        if given is not None and given != have
+    ]
+    if differ:
+        fail(
+            f"{log.path} already holds a match with other {', '.join(differ)}; leave "
+            f"{'it' if len(differ) == 1 else 'them'} out to resume it, or record to another file",
+            ExitCode.USAGE,
+        )
+    return rec
+
+
+def _save(log: LogFile, rec: Recorder) -> None:
+    assert rec.data is not None
+    try:
+        log.save(rec.data)
+    except UnreadableFileError as e:
+        fail(f"{e} (the last move is not saved)", ExitCode.UNREADABLE)
+
+
+def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal) -> int:
+    """The read-feed-save loop; returns the exit code."""
+    path = log.path
+    if rec.data is not None and rec.data["games"]:
+        ui.message(f"Resuming {path}: {rec.progress()}.")
+    ui.show(rec.opening_events())
+    if rec.phase == "done":
+        ui.before_prompt(rec)
+        ui.message(f"{path}: the match is complete; nothing to record.")
+        return 0
+    guard = _SignalGuard()
+    guard.install()
+    try:
+        while True:
+            ui.before_prompt(rec)
+            line = ui.read(rec)
+            guard.enter()
+            if line is None:
+                if rec.data is not None:
+                    _save(log, rec)
+                ui.message(f"Input ended: {path} is saved ({rec.progress()}); run the same command to continue.")
+                break
+            reply = rec.feed(line)
+            if reply.changed:
+                _save(log, rec)
+            ui.show(reply.events)
+            if reply.stop:
+                if rec.data is not None:
+                    _save(log, rec)
+                if rec.phase == "done":
+                    ui.before_prompt(rec)
+                    ui.message(f"Match complete: {path} is saved.")
+                else:
+                    ui.message(f"Saved {path} ({rec.progress()}); run the same command to resume.")
+                break
+            guard.leave()
+    except _Stop as stop:
+        guard.critical = True  # a second signal must not break the last save
+        if rec.data is not None:
+            _save(log, rec)
+        word = SIGNAL_WORDS.get(signal.Signals(stop.signum), "Stopped")
+        ui.message(f"{word}: {path} is saved ({rec.progress()}); run the same command to resume.")
+        return 128 + stop.signum
+    finally:
+        guard.restore()
+    return int(ExitCode.INVALID) if isinstance(ui, _Piped) and ui.refused else 0
