@@ -52,6 +52,7 @@ def _root(
 from . import deal as _deal  # noqa: E402,F401
 from . import record as _record  # noqa: E402,F401
 from . import schema as _schema  # noqa: E402,F401
+from . import score as _score  # noqa: E402,F401
 from . import validate as _validate  # noqa: E402,F401
 
 
