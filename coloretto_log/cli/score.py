@@ -87,7 +87,7 @@ def verdict_lines(v: Verdict) -> list[Text]:
     choice = _choice(claim.jokers, claim.positive)
     if choice:
         said.append(choice)
-    head = Text("claim    ", style="bold")
+    head = Text().append("claim    ", style="bold")
     head.append(" · ".join(said) if said else "(empty)")
     if v.agrees:
         head.append("  ✓ agrees", style="bold green")
@@ -101,11 +101,11 @@ def verdict_lines(v: Verdict) -> list[Text]:
 def _game_lines(match: MatchScore, game: GameScore) -> list[Text]:
     assert match.rules is not None
     state = "complete" if game.complete else "in progress: scores as the cards stand, not in the totals"
-    head = Text(f"Game {game.number}", style="bold")
+    head = Text().append(f"Game {game.number}", style="bold")
     head.append(f" ({state}); colours in play: {' '.join(game.colours)}")
     lines = [head]
     for p in game.ranking():
-        name = Text(f"  {p.rank}. ", style="bold")
+        name = Text().append(f"  {p.rank}. ", style="bold")
         name.append(p.player, style="bold red" if p.disputed else "bold")
         name.append(f"  {p.score}", style="bold")
         if p.disputed:
@@ -133,7 +133,7 @@ def match_lines(m: MatchScore) -> list[Text]:
     """A scored match for people: every game, then the match totals."""
     assert m.rules is not None
     r = m.rules
-    head = Text(f"{m.label}", style="bold underline")
+    head = Text().append(f"{m.label}", style="bold underline")
     if m.match_id:
         head.append(f"  match {m.match_id}", style="bold")
     head.append(f"  {r.edition.name} edition, {r.table.name} table, {plural(len(m.players), 'player')}")
@@ -146,7 +146,7 @@ def match_lines(m: MatchScore) -> list[Text]:
         if m.complete
         else f"incomplete: {m.games_counted} of {plural(r.games, 'game')} finished, {missing} missing"
     )
-    total = Text("Match totals", style="bold")
+    total = Text().append("Match totals", style="bold")
     total.append(f" ({status})", style="" if m.complete else "yellow")
     lines.append(total)
     ranking = Text(" ")
@@ -161,22 +161,22 @@ def match_lines(m: MatchScore) -> list[Text]:
 def hand_lines(h: HandScore) -> list[Text]:
     """The calculator's answer in one glance."""
     a = h.optimal
-    head = Text("Hand     ", style="bold")
+    head = Text().append("Hand     ", style="bold")
     head.append_text(collection_text(h.counts, h.colours))
     rules = f"   ({h.edition.name} edition, {h.table.name} table"
     rules += f", removed {', '.join(h.removed)})" if h.removed else ")"
     head.append(rules, style="dim")
     lines = [head]
     if a.jokers:
-        jokers = Text("Jokers   ", style="bold")
+        jokers = Text().append("Jokers   ", style="bold")
         jokers.append_text(jokers_text(a, h.counts))
         lines.append(jokers)
-    positive = Text("Positive ", style="bold")
+    positive = Text().append("Positive ", style="bold")
     positive.append(", ".join(a.positive) if a.positive else "none")
     lines.append(positive)
     for row in a.breakdown:
         mark = "▲" if row.sign > 0 else "▼"
-        line = Text(f"  {mark} ", style="bold green" if row.sign > 0 else "dim")
+        line = Text().append(f"  {mark} ", style="bold green" if row.sign > 0 else "dim")
         chip = card_text(row.colour, long=True)
         line.append_text(chip)
         count = f"{row.cards}+{row.jokers}J={row.effective}" if row.jokers else f"{row.cards}"
