@@ -1,0 +1,406 @@
+"""Seeded matches between bots: play them, write their logs, measure the bots' strength.
+
+Everything follows from one run seed ``S`` (LOG_FORMAT.md §4's SplitMix64):
+
+- match ``i`` (from 0) has the seed ``match_seed(S, i)``: the (i+1)-th output
+  of ``SplitMix64(S)``; that seed deals its games as §4 says;
+- the bot in seat ``s`` draws its random numbers in game ``g`` from
+  ``SplitMix64(bot_seed(m, g, s))``, where ``bot_seed(m, g, s)`` is the
+  (5g + s + 1)-th output of ``SplitMix64(m XOR BOT_SALT)`` for the match
+  seed ``m``.
+
+So a match is a function of (rules, bots, its seed): it is the same played
+alone or among thousands, in one process or many, and its seeded log (the
+seed and the decisions) replays to the same game.
+
+``run(plan, n, jobs=J)`` yields ``Outcome``s in match order, whatever ``J``;
+``Tally`` turns outcomes into the strength report (win rates with Wilson
+95% intervals, average scores, sample sizes). Nothing here prints or writes
+files: the ``simulate`` command does.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from . import engine
+from .bots import BOTS, Bot, make_bot, turn
+from .engine import GameState, Move
+from .errors import UsageError
+from .logwriter import dumps_line, match_json, move_json, setup_json
+from .rng import GOLDEN_GAMMA, MASK64, SplitMix64
+from .ruleset import EDITIONS, LAYOUTS, MAX_PLAYERS, TABLES, RuleSet
+from .scoring import best_from_counts
+from .setup import Setup, seeded_setup
+
+__all__ = [
+    "BOT_SALT",
+    "DEFAULT_BOTS",
+    "BotStats",
+    "Outcome",
+    "Plan",
+    "PlayedGame",
+    "PlayedMatch",
+    "Tally",
+    "bot_seed",
+    "default_bots",
+    "make_plan",
+    "match_log",
+    "match_seed",
+    "outcome",
+    "play_game",
+    "play_match",
+    "run",
+    "wilson",
+]
+
+#: XOR-ed into a match seed to start the bots' generators (ASCII "bot-seed").
+BOT_SALT = 0x626F742D73656564
+#: The bots of ``--bots``' default, seat by seat (cut to the number of players).
+DEFAULT_BOTS = ("strong", "greedy", "random", "greedy", "random")
+#: z for a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+# --------------------------------------------------------------------------- seeds
+
+
+def match_seed(run_seed: int, index: int) -> int:
+    """The seed of match ``index`` (from 0): the (index+1)-th output of ``SplitMix64(run_seed)``."""
+    return SplitMix64((run_seed + index * GOLDEN_GAMMA) & MASK64).next()
+
+
+def bot_seed(seed: int, game: int, seat: int) -> int:
+    """The seed of seat ``seat``'s generator in game ``game`` (from 0) of the match seeded ``seed``.
+
+    The (5·game + seat + 1)-th output of ``SplitMix64(seed XOR BOT_SALT)``.
+    """
+    k = game * MAX_PLAYERS + seat
+    return SplitMix64(((seed ^ BOT_SALT) + k * GOLDEN_GAMMA) & MASK64).next()
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What every match of a run shares."""
+
+    rules: RuleSet
+    bots: tuple[str, ...]  # by seat
+    seed: int = 0  # the run seed
+    recorded: bool = False  # write every card and the setups, no seed
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Player names: the bot and the seat, ``strong-1``, ``greedy-2``, ..."""
+        return tuple(f"{bot}-{seat + 1}" for seat, bot in enumerate(self.bots))
+
+
+def default_bots(players: int) -> tuple[str, ...]:
+    """``DEFAULT_BOTS`` cut to ``players`` seats."""
+    return DEFAULT_BOTS[:players]
+
+
+def make_plan(
+    *,
+    players: int = 4,
+    bots: Sequence[str] | None = None,
+    edition: str = "classic",
+    table: str = "standard",
+    games: int = 4,
+    seed: int = 0,
+    recorded: bool = False,
+) -> Plan:
+    """A checked plan; ``UsageError`` with a one-line reason for a bad value.
+
+    ``bots``: one name per seat, or a single name for every seat; ``None``
+    for ``default_bots(players)``.
+    """
+    if players not in LAYOUTS:
+        raise UsageError(f"--players must be 2, 3, 4 or 5, not {players}")
+    if bots is None:
+        names = default_bots(players)
+    else:
+        names = tuple(b.strip() for b in bots)
+        unknown = [b for b in names if b not in BOTS]
+        if unknown:
+            raise UsageError(f"unknown bot {unknown[0]!r}: the bots are {', '.join(BOTS)}")
+        if len(names) == 1:
+            names = names * players
+        if len(names) != players:
+            raise UsageError(f"--bots names {len(names)} bots for {players} players (give one per seat, or one for all)")
+    if edition not in EDITIONS:
+        raise UsageError(f"--edition must be {' or '.join(EDITIONS)}, not {edition!r}")
+    if table not in TABLES:
+        raise UsageError(f"--table must be {' or '.join(TABLES)}, not {table!r}")
+    if not 1 <= games <= 100:
+        raise UsageError(f"--games must be 1 to 100, not {games}")
+    if not 0 <= seed <= MASK64:
+        raise UsageError(f"--seed must satisfy 0 <= seed < 2^64, not {seed}")
+    return Plan(RuleSet.of(edition=edition, scoring=table, games=games), names, seed, recorded)
+
+
+# --------------------------------------------------------------------------- playing
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """One game as played: its setup, resolved moves, final state and scores by seat."""
+
+    setup: Setup
+    moves: tuple[Move, ...]
+    final: GameState
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMatch:
+    """One match as played."""
+
+    index: int
+    seed: int
+    games: tuple[PlayedGame, ...]
+
+    @property
+    def scores(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(g.scores for g in self.games)
+
+
+def play_game(rules: RuleSet, bots: Sequence[Bot], setup: Setup, rngs: Sequence[SplitMix64]) -> PlayedGame:
+    """Play one seeded game to its end; seat ``s`` is ``bots[s]`` drawing from ``rngs[s]``."""
+    state = engine.new_game(
+        rules, len(bots), removed=setup.removed, starting=setup.starting, first=setup.first, deck=setup.deck
+    )
+    moves: list[Move] = []
+    apply = engine.apply
+    while not state.over:
+        seat = state.current
+        move = turn(bots[seat], state, rngs[seat])
+        moves.append(move)
+        state = apply(state, move)
+    colours, table = state.colours, rules.table
+    scores = tuple(best_from_counts(c, colours, table=table).score for c in state.collections)
+    return PlayedGame(setup, tuple(moves), state, scores)
+
+
+def play_match(plan: Plan, index: int) -> PlayedMatch:
+    """Match ``index`` of the run: every game of ``plan.rules.games``."""
+    seed = match_seed(plan.seed, index)
+    bots = [make_bot(name) for name in plan.bots]
+    n = len(bots)
+    games = []
+    for g in range(plan.rules.games):
+        setup = seeded_setup(plan.rules, n, seed, g)
+        rngs = [SplitMix64(bot_seed(seed, g, s)) for s in range(n)]
+        games.append(play_game(plan.rules, bots, setup, rngs))
+    return PlayedMatch(index, seed, tuple(games))
+
+
+def match_log(plan: Plan, played: PlayedMatch) -> dict[str, Any]:
+    """The match as a log (LOG_FORMAT.md): seeded form, or recorded with ``plan.recorded``.
+
+    Seeded: the match ``seed``, ``setup: {}`` and moves without cards.
+    Recorded: no seed, explicit setups, every card drawn and extra card.
+    """
+    names = plan.players
+    recorded = plan.recorded
+    games = [
+        {
+            "setup": setup_json(g.setup, names, explicit=recorded),
+            "moves": [move_json(m, names, cards=recorded) for m in g.moves],
+        }
+        for g in played.games
+    ]
+    return match_json(
+        rules=plan.rules,
+        players=names,
+        games=games,
+        seed=None if recorded else played.seed,
+        notes=f"simulated: coloretto-log simulate --seed {plan.seed}, match {played.index}",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a run keeps of one match: its log line and its scores."""
+
+    index: int
+    seed: int
+    line: str  # the match as one line of JSON Lines, without the newline
+    scores: tuple[tuple[int, ...], ...]  # by game, by seat
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Match score by seat: the sum over its games."""
+        return tuple(sum(col) for col in zip(*self.scores))
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the highest total (more than one: a shared win, RULES.md §6)."""
+        totals = self.totals
+        top = max(totals)
+        return tuple(s for s, t in enumerate(totals) if t == top)
+
+
+def outcome(plan: Plan, index: int) -> Outcome:
+    """Play match ``index`` and keep its line and scores."""
+    played = play_match(plan, index)
+    return Outcome(index, played.seed, dumps_line(match_log(plan, played)), played.scores)
+
+
+def run(plan: Plan, matches: int, *, jobs: int = 1, start: int = 0) -> Iterator[Outcome]:
+    """Matches ``start`` .. ``start + matches - 1``, in order, on ``jobs`` processes.
+
+    The outcomes do not depend on ``jobs``: each match is a function of the
+    plan and its index.
+    """
+    if matches < 0 or jobs < 1:
+        raise ValueError("matches must be >= 0 and jobs >= 1")
+    indices = range(start, start + matches)
+    if jobs == 1 or matches <= 1:
+        for i in indices:
+            yield outcome(plan, i)
+        return
+    chunk = max(1, min(32, matches // (jobs * 16)))
+    with multiprocessing.get_context().Pool(jobs) as pool:
+        yield from pool.imap(partial(outcome, plan), indices, chunksize=chunk)
+
+
+# --------------------------------------------------------------------------- strength report
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for ``k`` successes in ``n`` trials; (0, 1) when ``n`` is 0."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True, slots=True)
+class BotStats:
+    """One bot's results over a run (all the seats it held)."""
+
+    bot: str
+    seats: int  # seats it held in every match
+    entries: int  # seat-matches: the sample size of the win rate
+    wins: int  # seat-matches it won, shared wins included
+    shared: int  # of those, wins shared with another seat
+    games: int  # seat-games
+    points: int  # points over every game
+    low: float  # Wilson 95% interval of the win rate
+    high: float
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.entries if self.entries else 0.0
+
+    @property
+    def mean_match(self) -> float:
+        """Average match total of one seat."""
+        return self.points / self.entries if self.entries else 0.0
+
+    @property
+    def mean_game(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "bot": self.bot,
+            "seats": self.seats,
+            "entries": self.entries,
+            "wins": self.wins,
+            "shared_wins": self.shared,
+            "win_rate": round(self.rate, 4),
+            "win_rate_ci95": [round(self.low, 4), round(self.high, 4)],
+            "games": self.games,
+            "mean_match_score": round(self.mean_match, 2),
+            "mean_game_score": round(self.mean_game, 2),
+        }
+
+
+@dataclass
+class Tally:
+    """Adds up outcomes, seat by seat, into per-bot statistics."""
+
+    plan: Plan
+    matches: int = 0
+    games: int = 0
+    shared_matches: int = 0
+    wins: list[int] = field(default_factory=list)  # by seat
+    shared: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        n = len(self.plan.bots)
+        self.wins, self.shared, self.points = [0] * n, [0] * n, [0] * n
+
+    def add(self, outcome: Outcome) -> None:
+        self.matches += 1
+        self.games += len(outcome.scores)
+        winners = outcome.winners
+        if len(winners) > 1:
+            self.shared_matches += 1
+        for s in winners:
+            self.wins[s] += 1
+            if len(winners) > 1:
+                self.shared[s] += 1
+        for s, total in enumerate(outcome.totals):
+            self.points[s] += total
+
+    def stats(self) -> list[BotStats]:
+        """One entry per bot, in order of first seat; sorted by ``ranking`` for the report."""
+        out = []
+        for bot in dict.fromkeys(self.plan.bots):
+            seats = [s for s, b in enumerate(self.plan.bots) if b == bot]
+            entries = self.matches * len(seats)
+            wins = sum(self.wins[s] for s in seats)
+            low, high = wilson(wins, entries)
+            out.append(
+                BotStats(
+                    bot=bot,
+                    seats=len(seats),
+                    entries=entries,
+                    wins=wins,
+                    shared=sum(self.shared[s] for s in seats),
+                    games=self.games * len(seats),
+                    points=sum(self.points[s] for s in seats),
+                    low=low,
+                    high=high,
+                )
+            )
+        return out
+
+    def ranking(self) -> list[tuple[BotStats, bool | None]]:
+        """Bots by win rate (then mean score), each with whether its interval lies wholly
+        above the next bot's (``None`` for the last)."""
+        ranked = sorted(self.stats(), key=lambda b: (-b.rate, -b.mean_game))
+        return [
+            (b, None if i + 1 == len(ranked) else b.low > ranked[i + 1].high)
+            for i, b in enumerate(ranked)
+        ]
+
+    def summary_json(self) -> dict[str, Any]:
+        """The machine-readable summary (stable key order)."""
+        plan = self.plan
+        return {
+            "matches": self.matches,
+            "games": self.games,
+            "players": list(plan.players),
+            "rules": {"edition": plan.rules.edition.name, "scoring": plan.rules.table.name, "games": plan.rules.games},
+            "seed": plan.seed,
+            "form": "recorded" if plan.recorded else "seeded",
+            "shared_wins": self.shared_matches,
+            "bots": [
+                dict(b.as_json(), above_next=separated) for b, separated in self.ranking()
+            ],
+        }
