@@ -51,6 +51,7 @@ def _root(
 # Commands register themselves on ``app`` when imported.
 from . import deal as _deal  # noqa: E402,F401
 from . import record as _record  # noqa: E402,F401
+from . import replay as _replay  # noqa: E402,F401
 from . import schema as _schema  # noqa: E402,F401
 from . import score as _score  # noqa: E402,F401
 from . import validate as _validate  # noqa: E402,F401

@@ -1,0 +1,389 @@
+"""A checked match as a timeline: every state of every game, one narrative line a move.
+
+``build(report, label=...)`` takes the ``MatchReport`` of ``replay.check_match``
+(or ``from_loaded`` a ``logs.LoadedMatch``) and returns a ``MatchTimeline``:
+for every game the state before the first move and after each move, the move
+that led there (resolved: the cards of a seeded game filled in), a one-line
+narrative of it, and every player's best score at that point
+(``scoring.best_from_counts``). A game with an error is replayed up to its
+first error, which the timeline keeps (``GameTimeline.error``).
+
+``MatchTimeline.as_json()`` is the stable, documented shape (docs/replay.md)
+that ``replay --json`` prints and the HTML viewer embeds. Nothing here reads
+files or prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, cards_of
+from .engine import Draw, GameState, Move, Take
+from .errors import Finding
+from .logs import LoadedMatch
+from .replay import GameRecord, MatchReport
+from .ruleset import RuleSet
+from .scoring import Assignment, best_from_counts
+from .setup import Setup
+
+__all__ = [
+    "GameTimeline",
+    "MatchTimeline",
+    "Step",
+    "build",
+    "card_name",
+    "from_loaded",
+    "scores_line",
+    "winners",
+]
+
+#: How a card is named in narrative lines.
+_CARD_WORDS = {JOKER: "joker", GOLDEN_JOKER: "golden joker", PLUS2: "+2"}
+
+
+def card_name(card: str) -> str:
+    """A card as people say it: ``red``, ``joker``, ``golden joker``, ``+2``."""
+    return _CARD_WORDS.get(card, card)
+
+
+def _cards_words(cards: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(card_name(c) for c in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One point of a game: the state after move ``number`` (0: before the first move)."""
+
+    number: int
+    move: Move | None  # resolved; None for the setup
+    before: GameState | None  # the state the move was played in; None for the setup
+    state: GameState
+    narrative: str
+    scores: tuple[Assignment, ...]  # each seat's best assignment in ``state``
+    taken_by: tuple[int | None, ...]  # per row, the seat that took it this round
+
+
+@dataclass(frozen=True, slots=True)
+class GameTimeline:
+    """One game, replayed up to its end or its first error."""
+
+    number: int  # from 1
+    players: tuple[str, ...]
+    seeded: bool
+    setup: Setup | None  # None when the setup itself is invalid (no step then)
+    steps: tuple[Step, ...]
+    complete: bool
+    findings: tuple[Finding, ...]
+
+    @property
+    def error(self) -> Finding | None:
+        """The first error of the game: where and why play broke off."""
+        return next((f for f in self.findings if f.severity == "error"), None)
+
+    @property
+    def moves(self) -> int:
+        """Moves replayed (the steps after the setup)."""
+        return max(0, len(self.steps) - 1)
+
+    @property
+    def final_scores(self) -> tuple[int, ...] | None:
+        """Each seat's score at the end of a complete game; None otherwise."""
+        if not self.complete or not self.steps:
+            return None
+        return tuple(a.score for a in self.steps[-1].scores)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTimeline:
+    """Every game of one match (one file, or one line of a ``.jsonl`` file)."""
+
+    label: str  # FILE or FILE:LINE, as findings are reported
+    file: str | None
+    line: int | None
+    match_id: str | None
+    players: tuple[str, ...]
+    rules: RuleSet | None
+    games: tuple[GameTimeline, ...]
+    findings: tuple[Finding, ...]  # about the match as a whole
+
+    @property
+    def valid(self) -> bool:
+        """No error anywhere in the match."""
+        every = list(self.findings)
+        for g in self.games:
+            every.extend(g.findings)
+        return not any(f.severity == "error" for f in every)
+
+    @property
+    def match_error(self) -> Finding | None:
+        return next((f for f in self.findings if f.severity == "error"), None)
+
+    def totals(self) -> tuple[tuple[int, ...], int] | None:
+        """Each seat's total over the complete games, and how many games that is (None if none)."""
+        finals = [s for s in (g.final_scores for g in self.games) if s is not None]
+        if not finals:
+            return None
+        return tuple(sum(col) for col in zip(*finals)), len(finals)
+
+    def as_json(self) -> dict[str, Any]:
+        """The stable shape printed by ``replay --json`` (docs/replay.md)."""
+        totals = self.totals()
+        return {
+            "file": self.file,
+            "line": self.line,
+            "match_id": self.match_id,
+            "players": list(self.players),
+            "rules": None if self.rules is None else _rules_json(self.rules),
+            "valid": self.valid,
+            "error": _error_json(self.match_error, self.label),
+            "findings": [f.as_json() for f in self.findings],
+            "games": [_game_json(g, self.label) for g in self.games],
+            "totals": None
+            if totals is None
+            else {
+                "games": totals[1],
+                "scores": [{"player": p, "score": s} for p, s in zip(self.players, totals[0])],
+                "winners": list(winners(self.players, totals[0])),
+            },
+        }
+
+
+def winners(players: tuple[str, ...], scores: tuple[int, ...]) -> tuple[str, ...]:
+    """The players with the highest score, in seat order (ties share the rank)."""
+    best = max(scores)
+    return tuple(p for p, s in zip(players, scores) if s == best)
+
+
+def scores_line(players: tuple[str, ...], scores: tuple[int, ...], *, final: bool = True) -> str:
+    """``Aiko 41 · Boris 37 — Aiko wins`` (``Aiko and Boris tie``; ``Aiko leads`` when not ``final``)."""
+    body = " · ".join(f"{p} {s}" for p, s in zip(players, scores))
+    top = winners(players, scores)
+    if len(top) == 1:
+        verdict = f"{top[0]} {'wins' if final else 'leads'}"
+    else:
+        verdict = ", ".join(top[:-1]) + f" and {top[-1]} tie"
+    return f"{body} — {verdict}"
+
+
+# --------------------------------------------------------------------------- building
+
+
+def from_loaded(item: LoadedMatch) -> MatchTimeline:
+    """The timeline of one loaded match."""
+    return build(item.report, label=item.label, file=item.file, line=item.line)
+
+
+def build(
+    report: MatchReport, *, label: str = "<match>", file: str | None = None, line: int | None = None
+) -> MatchTimeline:
+    """Replay every game of a checked match into its timeline."""
+    players = report.players
+    games = tuple(_game(record, players) for record in report.games)
+    return MatchTimeline(
+        label=label,
+        file=file,
+        line=line,
+        match_id=report.match_id,
+        players=players,
+        rules=report.rules,
+        games=games,
+        findings=tuple(report.findings),
+    )
+
+
+def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
+    states = list(record.states())
+    steps: list[Step] = []
+    if states:
+        first = states[0]
+        nobody: tuple[int | None, ...] = (None,) * len(first.rows)
+        taken_by = nobody
+        steps.append(
+            Step(
+                0, None, None, first, _setup_line(first, record, players), _scores(first), taken_by
+            )
+        )
+        for n, (move, before, after) in enumerate(zip(record.moves, states, states[1:]), start=1):
+            if isinstance(move, Take):
+                i = move.row - 1
+                taken_by = (
+                    nobody
+                    if after.round != before.round or after.over
+                    else taken_by[:i] + (move.seat,) + taken_by[i + 1 :]
+                )
+            line = narrate(move, before, after, players)
+            steps.append(Step(n, move, before, after, line, _scores(after), taken_by))
+    return GameTimeline(
+        number=record.number,
+        players=players,
+        seeded=record.seeded,
+        setup=record.setup,
+        steps=tuple(steps),
+        complete=record.complete,
+        findings=tuple(record.findings),
+    )
+
+
+def _scores(state: GameState) -> tuple[Assignment, ...]:
+    colours, table = state.colours, state.rules.table
+    return tuple(best_from_counts(counts, colours, table=table) for counts in state.collections)
+
+
+def _setup_line(state: GameState, record: GameRecord, players: tuple[str, ...]) -> str:
+    assert record.setup is not None
+    setup = record.setup
+    parts = [f"game {record.number}"]
+    if setup.removed:
+        parts.append(f"{' and '.join(setup.removed)} removed")
+    parts.append(
+        "starting cards: "
+        + ", ".join(f"{players[s]} {' and '.join(cards)}" for s, cards in enumerate(setup.starting))
+    )
+    parts.append(f"{players[state.current]} starts")
+    return " · ".join(parts)
+
+
+def narrate(move: Move, before: GameState, after: GameState, players: tuple[str, ...]) -> str:
+    """One line for one resolved move, e.g. ``round 3 · Aiko draws red → row 2``."""
+    who = players[move.seat]
+    head = f"round {before.round}"
+    if isinstance(move, Draw):
+        card = card_name(move.card or "?")
+        if move.last_round:
+            return f"{head} · last-round card! {who} draws again: {card} → row {move.row}"
+        return f"{head} · {who} draws {card} → row {move.row}"
+    i = move.row - 1
+    text = f"{head} · {who} takes row {move.row}: {_cards_words(before.rows[i])}"
+    if move.extra is not None:
+        if move.last_round:
+            text += f"; golden joker extra: last-round card! then {card_name(move.extra)}"
+        else:
+            text += f"; golden joker extra: {card_name(move.extra)}"
+    round_over = after.over or after.round != before.round
+    if round_over:
+        for k, cards in enumerate(before.rows):
+            if k != i and not before.taken[k] and cards:
+                text += f" · row {k + 1} discarded: {_cards_words(cards)}"
+        text += " · end of the game" if after.over else f" · end of round {before.round}"
+    return text
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _rules_json(rules: RuleSet) -> dict[str, Any]:
+    return {
+        "edition": rules.edition.name,
+        "scoring": rules.table.name,
+        "games": rules.games,
+        "under_last_round": rules.under,
+    }
+
+
+def _error_json(finding: Finding | None, label: str) -> dict[str, Any] | None:
+    if finding is None:
+        return None
+    return {
+        "game": finding.game,
+        "move": finding.move,
+        "rule": finding.rule,
+        "message": finding.message,
+        "line": finding.line(label),
+    }
+
+
+def _kinds(state: GameState) -> tuple[str, ...]:
+    """The collection keys of a game: its colours in play, then jokers and "+2"."""
+    specials = (JOKER, GOLDEN_JOKER) if state.rules.edition.golden_jokers else (JOKER,)
+    return state.colours + specials + (PLUS2,)
+
+
+def _move_json(move: Move, before: GameState, players: tuple[str, ...]) -> dict[str, Any]:
+    if isinstance(move, Draw):
+        return {
+            "player": players[move.seat],
+            "action": "draw",
+            "row": move.row,
+            "card": move.card,
+            "last_round": bool(move.last_round),
+        }
+    assert isinstance(move, Take)
+    return {
+        "player": players[move.seat],
+        "action": "take",
+        "row": move.row,
+        "cards": list(before.rows[move.row - 1]),
+        "extra": move.extra,
+        "last_round": bool(move.last_round),
+    }
+
+
+def _assignment_json(a: Assignment) -> dict[str, Any]:
+    return {"score": a.score, "jokers": list(a.jokers), "positive": list(a.positive)}
+
+
+def step_json(step: Step, players: tuple[str, ...]) -> dict[str, Any]:
+    """One state of a game, in the documented shape (docs/replay.md)."""
+    s = step.state
+    kinds = _kinds(s)
+    return {
+        "move": step.number,
+        "action": None
+        if step.move is None or step.before is None
+        else _move_json(step.move, step.before, players),
+        "narrative": step.narrative,
+        "round": s.round,
+        "last_round": s.last_round,
+        "over": s.over,
+        "next": None if s.over else players[s.current],
+        "deck": s.cards_left,
+        "rows": [
+            {
+                "row": i + 1,
+                "limit": s.limits[i],
+                "cards": list(cards),
+                "taken": s.taken[i],
+                "taken_by": None if by is None else players[by],
+            }
+            for i, (cards, by) in enumerate(zip(s.rows, step.taken_by))
+        ],
+        "discarded": list(cards_of(s.discarded)),
+        "players": [
+            {
+                "player": name,
+                "collection": {k: s.collections[seat][KIND_INDEX[k]] for k in kinds},
+                "taken": s.done[seat],
+                **_assignment_json(step.scores[seat]),
+            }
+            for seat, name in enumerate(players)
+        ],
+    }
+
+
+def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
+    players = g.players
+    setup = g.setup
+    final = g.final_scores
+    first = g.steps[0].state if g.steps else None
+    return {
+        "game": g.number,
+        "seeded": g.seeded,
+        "complete": g.complete,
+        "setup": None
+        if setup is None
+        else {
+            "removed": list(setup.removed),
+            "starting": {players[seat]: list(cards) for seat, cards in enumerate(setup.starting)},
+            "first": players[setup.first],
+        },
+        "colours": [] if first is None else list(first.colours),
+        "moves": g.moves,
+        "error": _error_json(g.error, label),
+        "findings": [f.as_json() for f in g.findings],
+        "states": [step_json(step, players) for step in g.steps],
+        "scores": None
+        if final is None
+        else [{"player": p, "score": s} for p, s in zip(players, final)],
+        "winners": None if final is None else list(winners(players, final)),
+    }

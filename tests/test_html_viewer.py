@@ -1,0 +1,447 @@
+"""The HTML viewer: a self-contained page, and the page stepped through in a real headless Chromium.
+
+The browser is driven over the DevTools protocol on a pipe (``--remote-debugging-pipe``:
+JSON messages ended by a NUL byte on file descriptors 3 and 4), with the standard
+library only. The test skips, saying why, where no Chromium can be found; set
+COLORETTO_CHROMIUM to use another binary. The screenshot it takes is kept under
+test-artifacts/ (not in the repository).
+"""
+
+from __future__ import annotations
+
+import base64
+import fcntl
+import json
+import os
+import random
+import re
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from coloretto_log.cards import KINDS
+from coloretto_log.htmlview import CARD_COLOURS, embed_json, render_html
+from coloretto_log.replay import check_match
+from coloretto_log.scoring import best_from_counts
+from coloretto_log.timeline import build
+
+from .test_timeline import TWO_PLAYER, random_match
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def match_with_players(
+    players: int, games: int = 2, seed: int = 2024
+) -> tuple[dict[str, Any], list[list[Any]]]:
+    log, _, states, _ = random_match(seed, players, "classic", games, random.Random(seed))
+    return log, states
+
+
+def page_for(
+    log: dict[str, Any], title: str = "m.json", start: dict[str, int] | None = None
+) -> str:
+    return render_html([build(check_match(log), label=title, file=title)], title=title, start=start)
+
+
+def embedded(page: str) -> Any:
+    m = re.search(
+        r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.DOTALL
+    )
+    assert m is not None
+    return json.loads(m.group(1))
+
+
+# --------------------------------------------------------------------------- the page as text
+
+
+def test_page_is_self_contained() -> None:
+    log, _ = match_with_players(4, games=1)
+    page = page_for(log)
+    assert page.startswith("<!DOCTYPE html>")
+    lowered = page.lower()
+    for needle in ("http:", "https:", "//cdn", "<link", "@import", "url(", " src=", "@font-face"):
+        assert needle not in lowered, needle
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert "default-src 'none'" in page  # the page may not fetch anything
+    assert page.count("<script") == 2  # the data and the inline script, nothing loaded
+
+
+def test_embedded_data_is_the_timeline_json() -> None:
+    log, _ = match_with_players(3, games=1)
+    t = build(check_match(log), label="m.json", file="m.json")
+    data = embedded(render_html([t], title="m.json", start={"match": 1, "game": 1, "move": 5}))
+    assert data["matches"] == [t.as_json()]
+    assert data["start"] == {"match": 1, "game": 1, "move": 5}
+    assert set(data["labels"]) == set(KINDS)
+
+
+def test_hostile_names_cannot_break_out_of_the_script() -> None:
+    log = json.loads(json.dumps(TWO_PLAYER))
+    evil = "</script><b>&"
+    log["players"] = [evil, "Boris"]
+    game = log["games"][0]
+    game["setup"]["starting"] = {evil: ["orange", "blue"], "Boris": ["brown", "yellow"]}
+    game["setup"]["first"] = evil
+    for m in game["moves"]:
+        if m["player"] == "Aiko":
+            m["player"] = evil
+    page = page_for(log, title="<x>.json")
+    assert "</script><b>" not in page.split('id="replay-data">', 1)[1].split("</script>", 1)[0]
+    assert embedded(page)["matches"][0]["players"][0] == evil
+    assert "<title>Coloretto replay · &lt;x&gt;.json</title>" in page
+    assert embed_json("a</script>&\u2028") == '"a\\u003c/script\\u003e\\u0026\\u2028"'
+
+
+# --------------------------------------------------------------------------- a real browser
+
+
+def find_chromium() -> str | None:
+    env = os.environ.get("COLORETTO_CHROMIUM")
+    if env:
+        return env if os.access(env, os.X_OK) else None
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if os.access("/usr/bin/chromium", os.X_OK) else None
+
+
+class CDPError(RuntimeError):
+    pass
+
+
+def _high(fd: int) -> int:
+    """A copy of ``fd`` numbered 10 or more (the original is closed)."""
+    copy = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
+    os.close(fd)
+    return copy
+
+
+class Browser:
+    """Headless Chromium over the DevTools protocol on a pipe (fd 3: commands in, fd 4: replies out)."""
+
+    TIMEOUT = 30.0
+
+    def __init__(self, binary: str, profile: str) -> None:
+        to_chrome_r, self._to_chrome = os.pipe()
+        self._from_chrome, from_chrome_w = os.pipe()
+        # Chromium's ends move above 9 so that putting them on 3 and 4 cannot clobber one another.
+        to_chrome_r, from_chrome_w = (_high(fd) for fd in (to_chrome_r, from_chrome_w))
+        args = [
+            binary,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--hide-scrollbars",
+            "--remote-debugging-pipe",
+            f"--user-data-dir={profile}",
+            "about:blank",
+        ]
+        # A small Python trampoline puts the pipe ends on descriptors 3 and 4, where Chromium looks.
+        trampoline = "import os, sys; os.dup2(int(sys.argv[1]), 3); os.dup2(int(sys.argv[2]), 4); os.execv(sys.argv[3], sys.argv[3:])"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", trampoline, str(to_chrome_r), str(from_chrome_w), *args],
+            pass_fds=(to_chrome_r, from_chrome_w),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self._buffer = b""
+        self._id = 0
+        self.events: list[dict[str, Any]] = []
+        self.session: str | None = None
+
+    def send(
+        self, method: str, params: dict[str, Any] | None = None, *, session: bool = True
+    ) -> dict[str, Any]:
+        self._id += 1
+        message: dict[str, Any] = {"id": self._id, "method": method, "params": params or {}}
+        if session and self.session is not None:
+            message["sessionId"] = self.session
+        os.write(self._to_chrome, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + self.TIMEOUT
+        while True:
+            reply = self._read(deadline)
+            if reply.get("id") == self._id:
+                if "error" in reply:
+                    raise CDPError(f"{method}: {reply['error']}")
+                result: dict[str, Any] = reply.get("result", {})
+                return result
+            if "method" in reply:
+                self.events.append(reply)
+
+    def _read(self, deadline: float) -> dict[str, Any]:
+        while b"\0" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise CDPError("no answer from Chromium in time")
+            ready, _, _ = select.select([self._from_chrome], [], [], left)
+            if ready:
+                chunk = os.read(self._from_chrome, 1 << 16)
+                if not chunk:
+                    raise CDPError("Chromium closed the pipe")
+                self._buffer += chunk
+        raw, self._buffer = self._buffer.split(b"\0", 1)
+        message: dict[str, Any] = json.loads(raw)
+        return message
+
+    def open(self, url: str, *, width: int, height: int, mobile: bool) -> None:
+        target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+        self.session = self.send(
+            "Target.attachToTarget", {"targetId": target, "flatten": True}, session=False
+        )["sessionId"]
+        self.send("Network.enable")
+        self.send(
+            "Emulation.setDeviceMetricsOverride",
+            {
+                "width": width,
+                "height": height,
+                "deviceScaleFactor": 2 if mobile else 1,
+                "mobile": mobile,
+            },
+        )
+        self.send("Page.enable")
+        self.send("Page.navigate", {"url": url})
+        self.wait_for("document.body && document.body.dataset.ready === 'true'")
+
+    def eval(self, expression: str) -> Any:
+        result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        if "exceptionDetails" in result:
+            raise CDPError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression: str) -> None:
+        deadline = time.monotonic() + self.TIMEOUT
+        while not self.eval(f"!!({expression})"):
+            if time.monotonic() > deadline:
+                raise CDPError(f"timed out waiting for {expression}")
+            time.sleep(0.05)
+
+    KEYS: ClassVar[dict[str, int]] = {
+        "ArrowRight": 39,
+        "ArrowLeft": 37,
+        "Home": 36,
+        "End": 35,
+        "]": 221,
+        "[": 219,
+    }
+
+    def press(self, key: str, times: int = 1) -> None:
+        code = self.KEYS[key]
+        for _ in range(times):
+            down: dict[str, Any] = {
+                "type": "keyDown",
+                "key": key,
+                "windowsVirtualKeyCode": code,
+                "nativeVirtualKeyCode": code,
+            }
+            if len(key) == 1:
+                down["text"] = key
+            else:
+                down["code"] = key
+            self.send("Input.dispatchKeyEvent", down)
+            self.send(
+                "Input.dispatchKeyEvent",
+                {"type": "keyUp", "key": key, "windowsVirtualKeyCode": code},
+            )
+
+    def screenshot(self, path: Path) -> None:
+        png = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})[
+            "data"
+        ]
+        path.write_bytes(base64.b64decode(png))
+
+    def close(self) -> None:
+        try:
+            self.send("Browser.close", session=False)
+        except (CDPError, OSError):
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        os.close(self._to_chrome)
+        os.close(self._from_chrome)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    binary = find_chromium()
+    if binary is None:
+        pytest.skip(
+            "no Chromium found: install Debian's chromium package (.ci/install-browser) or set COLORETTO_CHROMIUM"
+        )
+    return binary
+
+
+@pytest.fixture
+def browser(chromium: str) -> Any:
+    with tempfile.TemporaryDirectory(prefix="coloretto-chromium-") as profile:
+        b = Browser(chromium, profile)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+SHOWN = """(() => ({
+  game: document.body.dataset.game,
+  move: Number(document.body.dataset.move),
+  counter: document.getElementById('counter').textContent,
+  narrative: document.getElementById('narrative').textContent,
+  status: document.getElementById('status').textContent,
+  rows: [...document.querySelectorAll('#rows .row')].map(r => ({
+    row: Number(r.dataset.row), taken: r.dataset.taken === 'true', text: r.textContent,
+    cards: [...r.querySelectorAll('.card')].map(c => c.dataset.card)})),
+  players: [...document.querySelectorAll('#players .player')].map(p => ({
+    name: p.dataset.player, score: Number(p.querySelector('.score').textContent), next: p.classList.contains('next'),
+    chips: Object.fromEntries([...p.querySelectorAll('.chip')].map(c => [c.dataset.card, Number(c.textContent.split('\u00d7').pop())]))})),
+  final: document.getElementById('final').hidden ? null : document.getElementById('final').innerText,
+  error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
+}))()"""
+
+
+def check_shown(
+    shown: dict[str, Any], state: Any, players: tuple[str, ...], move: int, moves: int
+) -> None:
+    """What the page shows equals the engine's state at that move."""
+    assert shown["move"] == move
+    assert shown["counter"] == ("setup" if move == 0 else f"move {move}") + f" / {moves}"
+    assert shown["status"].startswith(f"round {state.round} · ")
+    assert ("last round!" in shown["status"]) == state.last_round
+    assert f"{state.cards_left} card" in shown["status"]
+    if not state.over:
+        assert f"{players[state.current]} to play" in shown["status"]
+    assert [r["row"] for r in shown["rows"]] == list(range(1, len(state.rows) + 1))
+    for r, cards, taken in zip(shown["rows"], state.rows, state.taken):
+        assert r["taken"] == taken
+        assert r["cards"] == ([] if taken else list(cards))
+    for p, seat in zip(shown["players"], range(len(players))):
+        assert p["name"] == players[seat]
+        best = best_from_counts(state.collections[seat], state.colours, table=state.rules.table)
+        assert p["score"] == best.score
+        held = {k: n for k, n in zip(KINDS, state.collections[seat]) if n}
+        assert p["chips"] == held
+        assert p["next"] == (not state.over and seat == state.current)
+
+
+def test_stepping_through_a_real_page(browser: Browser, tmp_path: Path) -> None:
+    log, states = match_with_players(4, games=2)
+    players = tuple(log["players"])
+    timeline = build(check_match(log), label="m.json", file="m.json")
+    page = tmp_path / "replay.html"
+    page.write_text(render_html([timeline], title="m.json"), encoding="utf-8")
+    browser.open(page.as_uri(), width=412, height=915, mobile=True)
+    game1 = states[0]
+    n1 = len(game1) - 1
+
+    shown = browser.eval(SHOWN)
+    assert shown["game"] == "1"
+    check_shown(shown, game1[0], players, 0, n1)
+    assert shown["narrative"] == timeline.games[0].steps[0].narrative
+
+    browser.press("ArrowRight", 12)
+    shown = browser.eval(SHOWN)
+    check_shown(shown, game1[12], players, 12, n1)
+    assert shown["narrative"] == timeline.games[0].steps[12].narrative
+
+    browser.press("ArrowLeft", 3)
+    shown = browser.eval(SHOWN)
+    check_shown(shown, game1[9], players, 9, n1)
+    assert shown["narrative"] == timeline.games[0].steps[9].narrative
+    assert shown["final"] is None
+
+    browser.press("ArrowLeft", 20)  # stops at the setup
+    check_shown(browser.eval(SHOWN), game1[0], players, 0, n1)
+
+    # a red card is drawn red
+    browser.press("End")
+    shown = browser.eval(SHOWN)
+    check_shown(shown, game1[-1], players, n1, n1)
+    final = timeline.games[0].final_scores
+    assert final is not None
+    assert shown["final"] is not None and "Final scores" in shown["final"]
+    for name, score in zip(players, final):
+        assert re.search(rf"{name}\s+{score}\b", shown["final"]), (name, score, shown["final"])
+    assert "Match totals" in shown["final"]
+
+    # the next game, by keyboard; then a mid-game position
+    browser.press("]")
+    shown = browser.eval(SHOWN)
+    game2 = states[1]
+    n2 = len(game2) - 1
+    assert shown["game"] == "2"
+    check_shown(shown, game2[0], players, 0, n2)
+    mid = n2 // 2
+    browser.press("ArrowRight", mid)
+    shown = browser.eval(SHOWN)
+    check_shown(shown, game2[mid], players, mid, n2)
+    assert shown["narrative"] == timeline.games[1].steps[mid].narrative
+
+    # cards are drawn in their colours
+    colours = browser.eval(
+        "Object.fromEntries([...document.querySelectorAll('[data-card]')].map(c => [c.dataset.card, getComputedStyle(c).backgroundColor]))"
+    )
+    for name, rgb in colours.items():
+        if name not in ("joker",):
+            hexa = CARD_COLOURS[name][0].lstrip("#")
+            want = tuple(int(hexa[i : i + 2], 16) for i in (0, 2, 4))
+            assert rgb == "rgb({}, {}, {})".format(*want), (name, rgb)
+    # the slider follows the keyboard; the page fits a phone's width
+    assert browser.eval("Number(document.getElementById('slider').value)") == mid
+    assert browser.eval("document.documentElement.scrollWidth <= window.innerWidth")
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "replay-viewer-mid-game.png"
+    browser.screenshot(shot)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+    # nothing was fetched but the page itself
+    urls = [
+        e["params"]["request"]["url"]
+        for e in browser.events
+        if e.get("method") == "Network.requestWillBeSent"
+    ]
+    assert urls == [page.as_uri()]
+
+
+def test_the_page_opens_at_the_asked_move_and_shows_where_play_broke_off(
+    browser: Browser, tmp_path: Path
+) -> None:
+    log = json.loads(json.dumps(TWO_PLAYER))
+    log["games"][0]["moves"][4] = {"player": "Aiko", "action": "draw", "row": 1, "card": "green"}
+    timeline = build(check_match(log), label="bad.json", file="bad.json")
+    page = tmp_path / "bad.html"
+    page.write_text(
+        render_html([timeline], title="bad.json", start={"match": 1, "game": 1, "move": 2}),
+        encoding="utf-8",
+    )
+    browser.open(page.as_uri(), width=1000, height=800, mobile=False)
+    shown = browser.eval(SHOWN)
+    states = [s.state for s in timeline.games[0].steps]
+    check_shown(shown, states[2], ("Aiko", "Boris"), 2, 4)
+    assert shown["error"] is None
+    browser.press("End")
+    shown = browser.eval(SHOWN)
+    check_shown(shown, states[4], ("Aiko", "Boris"), 4, 4)
+    assert shown["error"] == (
+        "Play broke off at move 5: bad.json: game 1, move 5: error [row-full] row 1 already holds 1 card"
+    )
+    assert "Scores so far" in shown["final"]
