@@ -150,6 +150,7 @@ _PAGE = """<!DOCTYPE html>
 
 _CSS = """
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 html{-webkit-text-size-adjust:100%}
 body{margin:0 auto;max-width:60rem;padding:.6rem .8rem 2rem;background:#f3efe6;color:#1d1d1d;
   font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",Arial,sans-serif}

@@ -3,7 +3,8 @@
 The browser is driven over the DevTools protocol on a pipe (``--remote-debugging-pipe``:
 JSON messages ended by a NUL byte on file descriptors 3 and 4), with the standard
 library only. The test skips, saying why, where no Chromium can be found; set
-COLORETTO_CHROMIUM to use another binary. The screenshot it takes is kept under
+COLORETTO_CHROMIUM to use another binary, and COLORETTO_REQUIRE_BROWSER=1 to make a
+missing browser a failure (CI). The screenshot it takes is kept under
 test-artifacts/ (not in the repository).
 """
 
@@ -285,9 +286,13 @@ class Browser:
 def chromium() -> str:
     binary = find_chromium()
     if binary is None:
-        pytest.skip(
-            "no Chromium found: install Debian's chromium package (.ci/install-browser) or set COLORETTO_CHROMIUM"
+        reason = (
+            "no Chromium found: install Debian's chromium package (.ci/install-browser) "
+            "or set COLORETTO_CHROMIUM"
         )
+        if os.environ.get("COLORETTO_REQUIRE_BROWSER"):
+            pytest.fail(f"COLORETTO_REQUIRE_BROWSER is set, but {reason}")
+        pytest.skip(reason)
     return binary
 
 
@@ -371,7 +376,16 @@ def test_stepping_through_a_real_page(browser: Browser, tmp_path: Path) -> None:
     browser.press("ArrowLeft", 20)  # stops at the setup
     check_shown(browser.eval(SHOWN), game1[0], players, 0, n1)
 
-    # a red card is drawn red
+    # the buttons and the slider move too
+    browser.eval("document.getElementById('next').click()")
+    check_shown(browser.eval(SHOWN), game1[1], players, 1, n1)
+    browser.eval(
+        "(s => { s.value = '20'; s.dispatchEvent(new Event('input')); })(document.getElementById('slider'))"
+    )
+    check_shown(browser.eval(SHOWN), game1[20], players, 20, n1)
+    browser.eval("document.getElementById('prev').click()")
+    check_shown(browser.eval(SHOWN), game1[19], players, 19, n1)
+
     browser.press("End")
     shown = browser.eval(SHOWN)
     check_shown(shown, game1[-1], players, n1, n1)
