@@ -175,6 +175,7 @@ def test_unreadable_file_exits_3(tmp_path: Path) -> None:
     result = invoke(str(tmp_path / "missing.json"))
     assert result.exit_code == 3
     assert "missing.json" in result.stderr
+    assert invoke(str(tmp_path / "missing.json"), "--match", "2").exit_code == 3
 
 
 def test_html_file_is_written(tmp_path: Path) -> None:

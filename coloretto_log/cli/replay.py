@@ -101,6 +101,8 @@ def replay(
             unreadable = True
             continue
         timelines.append(from_loaded(item))
+    if unreadable and not timelines:
+        raise typer.Exit(int(ExitCode.UNREADABLE))
     if match is not None:
         if match > len(timelines):
             fail(
@@ -112,7 +114,7 @@ def replay(
     selected = [(t, _select(t, game, move)) for t in timelines]
 
     if html is not None:
-        start = _html_start(timelines, game, move)
+        start = _html_start(game, move)
         try:
             atomic_write_text(html, render_html(timelines, title=path, start=start))
         except OSError as e:
@@ -156,9 +158,7 @@ def _select(t: MatchTimeline, game: int | None, move: int | None) -> list[GameTi
     return games
 
 
-def _html_start(
-    timelines: list[MatchTimeline], game: int | None, move: int | None
-) -> dict[str, int] | None:
+def _html_start(game: int | None, move: int | None) -> dict[str, int] | None:
     if game is None and move is None:
         return None
     return {"match": 1, "game": game or 1, "move": -1 if move is None else move}
