@@ -49,6 +49,7 @@ def _root(
 
 
 # Commands register themselves on ``app`` when imported.
+from . import db as _db  # noqa: E402,F401
 from . import deal as _deal  # noqa: E402,F401
 from . import record as _record  # noqa: E402,F401
 from . import replay as _replay  # noqa: E402,F401

@@ -1,0 +1,1079 @@
+"""The match database: ``MatchStore`` over an embedded DuckDB file.
+
+The JSON logs stay the source of truth; the database is a cache of what
+``validate`` and ``score`` say about them, laid out for questions across many
+matches (docs/database.md lists every table and column).
+
+* :class:`MatchStore` opens (or creates) a database and ingests checked
+  matches: :meth:`MatchStore.ingest` takes what ``logs.load`` yields, scores
+  every complete game with ``claims.verdicts`` (the optimiser of
+  ``scoring``), and bulk-loads the rows through Arrow, one transaction per
+  batch. A match already stored with the same content is skipped; one whose
+  content changed is reported and left alone unless ``replace=True``; an
+  invalid match stores nothing.
+* :func:`rebuild` recreates a database from the logs into a new file and
+  swaps it in only when it is complete.
+* :func:`run_query` runs one read-only ``SELECT`` in a sandbox: the file
+  opened read-only, no file or network access, no extensions, the
+  configuration locked, no Python variables visible, a timeout and a row
+  limit.
+* :meth:`MatchStore.export_parquet` writes every table as Parquet,
+  partitioned by month (hive style); :meth:`MatchStore.bgstats_plays` gives
+  finished matches as BG Stats plays.
+
+Every failure to open, read or write the database raises a
+:class:`DatabaseError` with a one-line message saying what to do; the CLI
+turns it into exit code 3.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import errno
+import os
+import re
+import shutil
+import threading
+import time
+from array import array
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import accumulate
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import duckdb
+import pyarrow as pa  # type: ignore[import-untyped]
+from typing_extensions import Self
+
+from .cards import ALL_COLOURS, GOLDEN_INDEX, JOKER_INDEX, KIND_INDEX, PLUS2_INDEX
+from .claims import verdicts
+from .engine import Take
+from .errors import ColorettoLogError
+from .files import content_hash
+from .logs import LoadedMatch, Unreadable
+from .ruleset import colours_in_play
+
+__all__ = [
+    "APP",
+    "DEFAULT_DB",
+    "ENV_DB",
+    "SCHEMA_VERSION",
+    "TABLES",
+    "Column",
+    "DatabaseError",
+    "IngestEvent",
+    "IngestSummary",
+    "MatchStore",
+    "QueryError",
+    "QueryResult",
+    "default_db_path",
+    "rebuild",
+    "run_query",
+]
+
+APP = "coloretto-log"
+SCHEMA_VERSION = 1
+DEFAULT_DB = "coloretto.duckdb"
+ENV_DB = "COLORETTO_DB"
+#: Matches are committed in batches of about this many games (one transaction each).
+BATCH_GAMES = 5000
+META_TABLE = "coloretto_meta"
+
+
+def default_db_path() -> Path:
+    """``$COLORETTO_DB`` when set, else ``coloretto.duckdb`` in the current folder."""
+    return Path(os.environ.get(ENV_DB) or DEFAULT_DB)
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class DatabaseError(ColorettoLogError):
+    """The database cannot be opened, read or written; the message says what to do."""
+
+
+class QueryError(ColorettoLogError):
+    """A ``query`` refused by the sandbox, wrong, or stopped at its timeout."""
+
+
+_REBUILD_HINT = "recreate it from the logs with `coloretto-log ingest --rebuild LOGS...`"
+
+
+def _db_error(path: Path, exc: BaseException, *, writing: bool = False) -> DatabaseError:
+    """One line for what went wrong with the database file, and what to do."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    low = text.lower()
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        low = "no space left on device"
+    if "could not set lock" in low or "conflicting lock" in low:
+        pid = re.search(r"\(PID (\d+)\)", text)
+        who = f"another process (PID {pid.group(1)})" if pid else "another process"
+        return DatabaseError(f"{path}: the database is in use by {who}; wait for it to finish and try again")
+    if "not a valid duckdb database" in low:
+        return DatabaseError(f"{path}: not a DuckDB database (a foreign or damaged file); use another --db, or {_REBUILD_HINT}")
+    if "corrupt" in low or "checksum" in low:
+        return DatabaseError(f"{path}: the database file is damaged ({text}); {_REBUILD_HINT}")
+    if "does not exist" in low and "read-only" in low:
+        return DatabaseError(f"{path}: no such database; create it with `coloretto-log ingest LOGS...`")
+    if any(s in low for s in ("no space left", "disk full", "file too large", "disk quota")):
+        return DatabaseError(
+            f"{path}: the disk is full; nothing of the batch being written was kept; "
+            "free some space and run the command again"
+        )
+    if "permission denied" in low:
+        return DatabaseError(f"{path}: permission denied; check the file's and its folder's permissions")
+    if "serialization" in low or "version" in low and "storage" in low:
+        return DatabaseError(f"{path}: written by an incompatible DuckDB version; {_REBUILD_HINT}")
+    action = "write" if writing else "read"
+    return DatabaseError(f"{path}: cannot {action} the database: {text}")
+
+
+# --------------------------------------------------------------------------- schema
+
+
+class Column(NamedTuple):
+    """One column of a table: name, DuckDB type, Arrow type, meaning (docs/database.md)."""
+
+    name: str
+    sql: str
+    arrow: pa.DataType
+    doc: str
+
+
+_STR = pa.string()
+_I32 = pa.int32()
+_BOOL = pa.bool_()
+_STRS = pa.list_(pa.string())
+
+
+def _colour_columns(prefix: str, doc: str) -> tuple[Column, ...]:
+    return tuple(Column(f"{prefix}{c}", "INTEGER", _I32, doc.format(colour=c)) for c in ALL_COLOURS)
+
+
+#: Every table, its columns in order. docs/database.md documents each one.
+TABLES: dict[str, tuple[Column, ...]] = {
+    "matches": (
+        Column("match_id", "VARCHAR NOT NULL", _STR, "the log's `id`, or `sha256-` and 16 hex digits of its canonical JSON"),
+        Column("content_hash", "VARCHAR NOT NULL", _STR, "SHA-256 of the match's canonical JSON: same hash, same content"),
+        Column("date", "DATE", pa.date32(), "the log's `date`; NULL when absent"),
+        Column("edition", "VARCHAR NOT NULL", _STR, "`classic` or `anniversary`"),
+        Column("scoring", "VARCHAR NOT NULL", _STR, "`standard` or `alternative`"),
+        Column("games_planned", "INTEGER NOT NULL", _I32, "`rules.games`"),
+        Column("under_last_round", "INTEGER NOT NULL", _I32, "cards under the last-round card (the rule in force)"),
+        Column("players", "VARCHAR[] NOT NULL", _STRS, "player names in seat order"),
+        Column("n_players", "INTEGER NOT NULL", _I32, "number of players"),
+        Column("seed", "UBIGINT", pa.uint64(), "the match seed; NULL for a recorded match"),
+        Column("source_file", "VARCHAR NOT NULL", _STR, "the log file it was read from (`<stdin>` for standard input)"),
+        Column("source_line", "INTEGER", _I32, "its line in a `.jsonl` file; NULL for a `.json` file"),
+        Column("games_played", "INTEGER NOT NULL", _I32, "games in the log"),
+        Column("games_complete", "INTEGER NOT NULL", _I32, "games finished (the ones scored)"),
+        Column("complete", "BOOLEAN NOT NULL", _BOOL, "every planned game is present and finished"),
+        Column("winners", "VARCHAR[]", _STRS, "players with the highest total over the complete games; NULL unless the match is complete"),
+    ),
+    "games": (
+        Column("match_id", "VARCHAR NOT NULL", _STR, "the match"),
+        Column("game", "INTEGER NOT NULL", _I32, "game number in the match, from 1"),
+        Column("n_players", "INTEGER NOT NULL", _I32, "number of players"),
+        Column("complete", "BOOLEAN NOT NULL", _BOOL, "the last round ended after the last-round card came out"),
+        Column("seeded", "BOOLEAN NOT NULL", _BOOL, "the deck order is known (match seed or `setup.deck`)"),
+        Column("removed", "VARCHAR[] NOT NULL", _STRS, "colours removed at setup"),
+        Column("first_seat", "INTEGER NOT NULL", _I32, "seat of the first player (from 0)"),
+        Column("first_player", "VARCHAR NOT NULL", _STR, "name of the first player"),
+        Column("rounds", "INTEGER NOT NULL", _I32, "rounds played (begun, for an unfinished game)"),
+        Column("moves", "INTEGER NOT NULL", _I32, "moves played"),
+        Column("winners", "VARCHAR[]", _STRS, "players with the best score (several on a tie); NULL for an unfinished game"),
+        Column("top_score", "INTEGER", _I32, "the best score; NULL for an unfinished game"),
+    ),
+    "game_players": (
+        Column("match_id", "VARCHAR NOT NULL", _STR, "the match"),
+        Column("game", "INTEGER NOT NULL", _I32, "game number, from 1"),
+        Column("seat", "INTEGER NOT NULL", _I32, "seat, from 0, in the order of the match's `players`"),
+        Column("player", "VARCHAR NOT NULL", _STR, "player name"),
+        Column("n_players", "INTEGER NOT NULL", _I32, "number of players"),
+        Column("turn", "INTEGER NOT NULL", _I32, "place in the first round's turn order: 1 for the first player"),
+        *_colour_columns("", "{colour} cards held at the end (starting card included); NULL when {colour} is not in play"),
+        Column("jokers", "INTEGER NOT NULL", _I32, "plain jokers held"),
+        Column("golden_jokers", "INTEGER NOT NULL", _I32, "golden jokers held (anniversary)"),
+        Column("plus2", "INTEGER NOT NULL", _I32, '"+2" cards held'),
+        Column("complete", "BOOLEAN NOT NULL", _BOOL, "the game is finished; every column below is NULL when it is not"),
+        Column("score", "INTEGER", _I32, "the optimal score (the score `score` reports)"),
+        Column("rank", "INTEGER", _I32, "1 for the best score; tied players share a rank, the next is skipped"),
+        Column("win", "BOOLEAN", _BOOL, "rank 1 (a shared win included)"),
+        Column("shared_win", "BOOLEAN", _BOOL, "rank 1 together with another player"),
+        Column("joker_colours", "VARCHAR[]", _STRS, "the optimal assignment's colour for each joker, edition order"),
+        Column("positive", "VARCHAR[]", _STRS, "the optimal assignment's positive colours, edition order"),
+        *_colour_columns(
+            "points_", "signed points {colour} scores in the optimal assignment (0 when not held); NULL when not in play"
+        ),
+        Column("plus2_points", "INTEGER", _I32, 'points from "+2" cards'),
+        Column("claimed_score", "INTEGER", _I32, "the score the log claims; NULL when none"),
+        Column("claimed_jokers", "VARCHAR[]", _STRS, "the claimed joker colours; NULL when none"),
+        Column("claimed_positive", "VARCHAR[]", _STRS, "the claimed positive colours; NULL when none"),
+        Column(
+            "verdict",
+            "VARCHAR",
+            _STR,
+            "`agrees`, `under-claimed`, `over-claimed`, `illegal-choice`, `choice-below-optimum`, "
+            "`choice-not-claimed` or `no-claim` (as `score` reports)",
+        ),
+    ),
+    "match_players": (
+        Column("match_id", "VARCHAR NOT NULL", _STR, "the match"),
+        Column("seat", "INTEGER NOT NULL", _I32, "seat, from 0"),
+        Column("player", "VARCHAR NOT NULL", _STR, "player name"),
+        Column("n_players", "INTEGER NOT NULL", _I32, "number of players"),
+        Column("games_counted", "INTEGER NOT NULL", _I32, "complete games, the ones the total adds up"),
+        Column("total", "INTEGER NOT NULL", _I32, "sum of the player's scores over the complete games"),
+        Column("rank", "INTEGER NOT NULL", _I32, "rank by total (ties share a rank)"),
+        Column("win", "BOOLEAN", _BOOL, "rank 1 in a complete match; NULL while the match is not complete"),
+    ),
+    "moves": (
+        Column("match_id", "VARCHAR NOT NULL", _STR, "the match"),
+        Column("game", "INTEGER NOT NULL", _I32, "game number, from 1"),
+        Column("move", "INTEGER NOT NULL", _I32, "move number in the game, from 1"),
+        Column("round", "INTEGER NOT NULL", _I32, "round number, from 1"),
+        Column("seat", "INTEGER NOT NULL", _I32, "seat of the player who moved, from 0"),
+        Column("player", "VARCHAR NOT NULL", _STR, "player name"),
+        Column("action", "VARCHAR NOT NULL", _STR, "`draw` or `take`"),
+        Column("row", "INTEGER NOT NULL", _I32, "row number, from 1"),
+        Column("card", "VARCHAR", _STR, "the card drawn (NULL for a take, or a recorded draw whose card is unknown)"),
+        Column("extra", "VARCHAR", _STR, "a take of the golden joker's row: the extra card taken from the deck"),
+        Column("last_round", "BOOLEAN NOT NULL", _BOOL, "the last-round card came out just before this card"),
+    ),
+}
+
+#: The Arrow tables ingest builds: the tables' own columns, except for moves, whose
+#: action / card / extra are derived in SQL from a ``take`` flag and the card turned over.
+_ARROW_SCHEMAS: dict[str, pa.Schema] = {
+    name: pa.schema([pa.field(c.name, c.arrow) for c in cols]) for name, cols in TABLES.items()
+}
+_ARROW_SCHEMAS["matches"] = _ARROW_SCHEMAS["matches"].append(pa.field("mi", _I32))  # position in the batch
+_ARROW_SCHEMAS["moves"] = pa.schema(
+    [
+        pa.field("mi", _I32),  # the match's position in the batch: match_id and player come from a join
+        pa.field("game", _I32),
+        pa.field("move", _I32),
+        pa.field("round", _I32),
+        pa.field("seat", _I32),
+        pa.field("row", _I32),
+        pa.field("take", _BOOL),
+        pa.field("cx", _STR),  # the card a draw places, or the extra card of a take
+        pa.field("last_round", _BOOL),
+    ]
+)
+#: How each table's rows are selected from its Arrow table (``{view}``; ``{matches}``: the batch's matches).
+_INSERT_SELECT: dict[str, str] = {
+    name: "SELECT " + ", ".join(f'"{c.name}"' for c in cols) + " FROM {view}" for name, cols in TABLES.items()
+}
+_INSERT_SELECT["moves"] = (
+    "SELECT m.match_id, v.game, v.move, v.round, v.seat, m.players[v.seat + 1] AS player, "
+    "CASE WHEN v.take THEN 'take' ELSE 'draw' END AS action, v.row, "
+    "CASE WHEN v.take THEN NULL ELSE v.cx END AS card, CASE WHEN v.take THEN v.cx END AS extra, "
+    "coalesce(v.last_round, false) AS last_round "
+    "FROM {view} v JOIN {matches} m ON m.mi = v.mi ORDER BY v.mi, v.game, v.move"
+)
+#: Integer columns without NULLs are filled as ``array('i')`` and handed to Arrow without a copy.
+_INT_ARRAYS = array("i").itemsize == 4
+
+
+#: Tables holding one match's rows, the matches table last (rows are deleted in this order).
+_CHILD_TABLES = ("games", "game_players", "match_players", "moves")
+
+
+def schema_sql() -> list[str]:
+    """The ``CREATE TABLE`` statements of the schema."""
+    out = [f"CREATE TABLE {META_TABLE} (key VARCHAR NOT NULL, value VARCHAR NOT NULL)"]
+    for name, cols in TABLES.items():
+        body = ",\n  ".join(f'"{c.name}" {c.sql}' for c in cols)
+        out.append(f"CREATE TABLE {name} (\n  {body}\n)")
+    return out
+
+
+# --------------------------------------------------------------------------- ingest: events and summary
+
+
+@dataclass(frozen=True, slots=True)
+class IngestEvent:
+    """What happened to one match (or one unreadable file) during ingest.
+
+    ``kind``: ``stored``, ``replaced``, ``skipped`` (same content already
+    stored), ``changed`` (stored with other content, left alone), ``invalid``
+    (the findings say why; nothing stored) or ``unreadable``.
+    """
+
+    kind: str
+    label: str
+    match_id: str | None = None
+    games: int = 0
+    loaded: LoadedMatch | None = None  # invalid matches: the checked match, for its findings
+    message: str = ""  # unreadable: why; changed: where the stored one came from
+
+
+@dataclass
+class IngestSummary:
+    """Counts of one ingest run."""
+
+    stored: int = 0
+    replaced: int = 0
+    skipped: int = 0
+    changed: int = 0
+    invalid: int = 0
+    unreadable: int = 0
+    games: int = 0  # games stored or replaced
+    batches: int = 0  # transactions committed
+
+    def add(self, event: IngestEvent) -> None:
+        setattr(self, event.kind, getattr(self, event.kind) + 1)
+        if event.kind in ("stored", "replaced"):
+            self.games += event.games
+
+    def as_json(self) -> dict[str, int]:
+        return {
+            "stored": self.stored,
+            "replaced": self.replaced,
+            "skipped": self.skipped,
+            "changed": self.changed,
+            "invalid": self.invalid,
+            "unreadable": self.unreadable,
+            "games": self.games,
+            "batches": self.batches,
+        }
+
+
+# --------------------------------------------------------------------------- ingest: rows
+
+
+class _Rows:
+    """Column lists of one table, filled row by row and turned into one Arrow table."""
+
+    __slots__ = ("cols", "n", "name")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.cols: dict[str, Any] = {
+            f.name: array("i") if _INT_ARRAYS and f.type == _I32 and not f.nullable else []
+            for f in _ARROW_SCHEMAS[name]
+        }
+        self.n = 0
+
+    def arrow(self) -> pa.Table:
+        schema = _ARROW_SCHEMAS[self.name]
+        arrays = []
+        for f in schema:
+            values = self.cols[f.name]
+            if isinstance(values, array):
+                arrays.append(pa.Array.from_buffers(_I32, len(values), [None, pa.py_buffer(values)]))
+            else:
+                arrays.append(pa.array(values, type=f.type))
+        return pa.Table.from_arrays(arrays, schema=schema)
+
+
+@dataclass
+class _Batch:
+    """The rows of the matches of one transaction."""
+
+    tables: dict[str, _Rows] = field(default_factory=lambda: {name: _Rows(name) for name in TABLES})
+    ids: list[str] = field(default_factory=list)  # every match id of the batch, in order
+    pending: list[tuple[LoadedMatch, str, str]] = field(default_factory=list)  # (match, id, hash)
+    games: int = 0
+
+    def __len__(self) -> int:
+        return len(self.pending)
+
+
+def _ranks(values: Sequence[int]) -> list[int]:
+    return [1 + sum(1 for other in values if other > v) for v in values]
+
+
+def _append_match(batch: _Batch, item: LoadedMatch, match_id: str, digest: str) -> int:
+    """Add the rows of one valid match to ``batch``; returns its number of games."""
+    report = item.report
+    match = report.match
+    rules = report.rules
+    assert match is not None and rules is not None
+    players = report.players
+    n = len(players)
+    edition = rules.edition
+    t = batch.tables
+    ma = t["matches"].cols
+    mi = t["matches"].n
+
+    totals = [0] * n
+    counted = 0
+    gm, gp, mv = t["games"].cols, t["game_players"].cols, t["moves"].cols
+    for record in report.games:
+        setup, final = record.setup, record.final
+        assert setup is not None and final is not None
+        g = record.number
+        complete = record.complete
+        colours = colours_in_play(edition, setup.removed)
+        # moves, column-wise: Draw and Take share their layout (seat, row, card or extra, last_round)
+        moves = record.moves
+        k = len(moves)
+        if k:
+            seats, rows, cx, lrs = zip(*moves)
+            is_take = [type(m) is Take for m in moves]
+            before = list(accumulate(is_take, initial=0))  # rows taken before each move
+            mv["mi"].extend([mi] * k)
+            mv["game"].extend([g] * k)
+            mv["move"].extend(range(1, k + 1))
+            mv["round"].extend([1 + b // n for b in before[:k]])
+            mv["seat"].extend(seats)
+            mv["take"].extend(is_take)
+            mv["row"].extend(rows)
+            mv["cx"].extend(cx)
+            mv["last_round"].extend(lrs)
+            t["moves"].n += k
+        rounds = final.round if k else 0
+
+        scores: list[int] | None = None
+        verdict_list = verdicts(final, record.claims, players) if complete else None
+        if verdict_list is not None:
+            scores = [v.optimal.score for v in verdict_list]
+            rank = _ranks(scores)
+            top = max(scores)
+            winners = [p for p, r in zip(players, rank) if r == 1]
+            counted += 1
+            for seat, s in enumerate(scores):
+                totals[seat] += s
+        gm["match_id"].append(match_id)
+        gm["game"].append(g)
+        gm["n_players"].append(n)
+        gm["complete"].append(complete)
+        gm["seeded"].append(record.seeded)
+        gm["removed"].append([c for c in edition.colours if c in setup.removed])
+        gm["first_seat"].append(setup.first)
+        gm["first_player"].append(players[setup.first])
+        gm["rounds"].append(rounds)
+        gm["moves"].append(k)
+        gm["winners"].append(winners if scores is not None else None)
+        gm["top_score"].append(top if scores is not None else None)
+        t["games"].n += 1
+
+        for seat, name in enumerate(players):
+            counts = final.collections[seat]
+            gp["match_id"].append(match_id)
+            gp["game"].append(g)
+            gp["seat"].append(seat)
+            gp["player"].append(name)
+            gp["n_players"].append(n)
+            gp["turn"].append((seat - setup.first) % n + 1)
+            for c in ALL_COLOURS:
+                gp[c].append(counts[KIND_INDEX[c]] if c in colours else None)
+            gp["jokers"].append(counts[JOKER_INDEX])
+            gp["golden_jokers"].append(counts[GOLDEN_INDEX])
+            gp["plus2"].append(counts[PLUS2_INDEX])
+            gp["complete"].append(complete)
+            if verdict_list is None or scores is None:
+                for col in _SCORE_COLUMNS:
+                    gp[col].append(None)
+                continue
+            v = verdict_list[seat]
+            a = v.optimal
+            gp["score"].append(a.score)
+            gp["rank"].append(rank[seat])
+            gp["win"].append(rank[seat] == 1)
+            gp["shared_win"].append(rank[seat] == 1 and len(winners) > 1)
+            gp["joker_colours"].append(list(a.jokers))
+            gp["positive"].append(list(a.positive))
+            points = {row.colour: row.points for row in a.breakdown}
+            for c in ALL_COLOURS:
+                gp[f"points_{c}"].append(points.get(c, 0) if c in colours else None)
+            gp["plus2_points"].append(a.plus2_points)
+            claim = v.claim
+            gp["claimed_score"].append(None if claim is None else claim.score)
+            gp["claimed_jokers"].append(None if claim is None or claim.jokers is None else list(claim.jokers))
+            gp["claimed_positive"].append(None if claim is None or claim.positive is None else list(claim.positive))
+            gp["verdict"].append(v.status)
+        t["game_players"].n += n
+
+    match_rank = _ranks(totals)
+    complete_match = report.complete
+    mp = t["match_players"].cols
+    for seat, name in enumerate(players):
+        mp["match_id"].append(match_id)
+        mp["seat"].append(seat)
+        mp["player"].append(name)
+        mp["n_players"].append(n)
+        mp["games_counted"].append(counted)
+        mp["total"].append(totals[seat])
+        mp["rank"].append(match_rank[seat])
+        mp["win"].append(match_rank[seat] == 1 if complete_match else None)
+    t["match_players"].n += n
+
+    ma["mi"].append(mi)
+    ma["match_id"].append(match_id)
+    ma["content_hash"].append(digest)
+    ma["date"].append(_dt.date.fromisoformat(match.date) if match.date else None)
+    ma["edition"].append(edition.name)
+    ma["scoring"].append(rules.table.name)
+    ma["games_planned"].append(rules.games)
+    ma["under_last_round"].append(rules.under)
+    ma["players"].append(list(players))
+    ma["n_players"].append(n)
+    ma["seed"].append(match.seed)
+    ma["source_file"].append(item.file)
+    ma["source_line"].append(item.line)
+    ma["games_played"].append(len(report.games))
+    ma["games_complete"].append(counted)
+    ma["complete"].append(complete_match)
+    ma["winners"].append([p for p, r in zip(players, match_rank) if r == 1] if complete_match else None)
+    t["matches"].n += 1
+    return len(report.games)
+
+
+_SCORE_COLUMNS = (
+    "score", "rank", "win", "shared_win", "joker_colours", "positive",
+    *(f"points_{c}" for c in ALL_COLOURS),
+    "plus2_points", "claimed_score", "claimed_jokers", "claimed_positive", "verdict",
+)
+
+
+def match_identity(item: LoadedMatch) -> tuple[str, str]:
+    """A match's id (``report.match_id``) and content hash (``files.content_hash`` of its parsed JSON).
+
+    A match without an ``id`` is named by the same hash (``files.default_match_id``),
+    so it is computed once.
+    """
+    data = item.report.data
+    digest = content_hash(data)
+    given = data.get("id") if isinstance(data, dict) else None
+    return (given if isinstance(given, str) else "sha256-" + digest[:16]), digest
+
+
+# --------------------------------------------------------------------------- the store
+
+
+class MatchStore:
+    """A coloretto-log database: open with :meth:`open`, close with :meth:`close` (or ``with``)."""
+
+    def __init__(self, path: Path, con: duckdb.DuckDBPyConnection, *, read_only: bool) -> None:
+        self.path = path
+        self.con = con
+        self.read_only = read_only
+
+    # ---- opening
+
+    @classmethod
+    def open(cls, path: str | Path | None = None, *, read_only: bool = False, create: bool = True) -> MatchStore:
+        """Open the database at ``path`` (default :func:`default_db_path`), creating it if allowed.
+
+        Raises :class:`DatabaseError` for a locked, damaged, foreign or
+        missing file.
+        """
+        db = Path(path) if path is not None else default_db_path()
+        if read_only and not db.exists():
+            raise DatabaseError(f"{db}: no such database; create it with `coloretto-log ingest LOGS...`")
+        if not read_only and not create and not db.exists():
+            raise DatabaseError(f"{db}: no such database; create it with `coloretto-log ingest LOGS...`")
+        if db.exists() and not db.is_file():
+            raise DatabaseError(f"{db}: not a regular file")
+        config: dict[str, str | bool | int | float | list[str]] = {
+            "autoinstall_known_extensions": False,
+            "autoload_known_extensions": False,
+        }
+        try:
+            con = duckdb.connect(str(db), read_only=read_only, config=config)
+        except duckdb.Error as e:
+            raise _db_error(db, e) from None
+        except OSError as e:
+            raise _db_error(db, e) from None
+        store = cls(db, con, read_only=read_only)
+        try:
+            store._check_schema()
+        except BaseException:
+            con.close()
+            raise
+        return store
+
+    def _check_schema(self) -> None:
+        try:
+            names = {r[0] for r in self.con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+            if not names and not self.read_only:
+                self._create_schema()
+                return
+            if META_TABLE not in names:
+                raise DatabaseError(
+                    f"{self.path}: a DuckDB database, but not one made by coloretto-log; use another --db, or {_REBUILD_HINT}"
+                )
+            meta = dict(self.con.execute(f"SELECT key, value FROM {META_TABLE}").fetchall())
+        except duckdb.Error as e:
+            raise _db_error(self.path, e) from None
+        if meta.get("app") != APP:
+            raise DatabaseError(f"{self.path}: a DuckDB database, but not one made by coloretto-log; use another --db")
+        version = meta.get("schema_version")
+        if version != str(SCHEMA_VERSION):
+            raise DatabaseError(
+                f"{self.path}: database schema version {version}, this coloretto-log reads version {SCHEMA_VERSION}; "
+                + _REBUILD_HINT
+            )
+        missing = [t for t in TABLES if t not in names]
+        if missing:
+            raise DatabaseError(f"{self.path}: the database lacks table {missing[0]}; it is damaged; {_REBUILD_HINT}")
+
+    def _create_schema(self) -> None:
+        con = self.con
+        con.execute("BEGIN TRANSACTION")
+        try:
+            for stmt in schema_sql():
+                con.execute(stmt)
+            con.executemany(
+                f"INSERT INTO {META_TABLE} VALUES (?, ?)",
+                [["app", APP], ["schema_version", str(SCHEMA_VERSION)]],
+            )
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        try:
+            self.con.close()
+        except duckdb.Error as e:  # closing checkpoints: a full disk shows here
+            raise _db_error(self.path, e, writing=True) from None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- small reads
+
+    def execute(self, sql: str, params: Any = None) -> duckdb.DuckDBPyConnection:
+        """Run trusted SQL (the library's own), turning DuckDB errors into :class:`DatabaseError`."""
+        try:
+            return self.con.execute(sql, params)
+        except duckdb.Error as e:
+            raise _db_error(self.path, e) from None
+
+    def scalar(self, sql: str, params: Any = None) -> Any:
+        """The first column of the first row of trusted SQL (None when no row)."""
+        row = self.execute(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table."""
+        return {t: int(self.scalar(f"SELECT count(*) FROM {t}")) for t in TABLES}
+
+    # ---- ingest
+
+    def ingest(
+        self,
+        items: Iterable[LoadedMatch | Unreadable],
+        *,
+        replace: bool = False,
+        batch_games: int = BATCH_GAMES,
+        on_event: Callable[[IngestEvent], None] | None = None,
+    ) -> IngestSummary:
+        """Store every valid match of ``items``; one transaction per batch of about ``batch_games`` games.
+
+        Events are reported through ``on_event`` as each batch commits
+        (``invalid`` and ``unreadable`` ones at once). An exception or
+        ``KeyboardInterrupt`` rolls the current batch back and propagates:
+        the batches committed before it stay, and running the same ingest
+        again picks up where it stopped (stored matches are skipped).
+        """
+        if self.read_only:
+            raise DatabaseError(f"{self.path}: opened read-only")
+        summary = IngestSummary()
+
+        def emit(event: IngestEvent) -> None:
+            summary.add(event)
+            if on_event is not None:
+                on_event(event)
+
+        batch = _Batch()
+        seen: set[str] = set()
+        for item in items:
+            if isinstance(item, Unreadable):
+                emit(IngestEvent("unreadable", item.file, message=item.message))
+                continue
+            report = item.report
+            if not report.valid or report.match is None:
+                emit(IngestEvent("invalid", item.label, report.match_id, loaded=item))
+                continue
+            match_id, digest = match_identity(item)
+            if match_id in seen:  # the same id twice in one batch: commit the first one before looking again
+                self._commit(batch, replace, emit, summary)
+                batch, seen = _Batch(), set()
+            seen.add(match_id)
+            batch.pending.append((item, match_id, digest))
+            batch.games += max(1, len(report.games))
+            if batch.games >= batch_games:
+                self._commit(batch, replace, emit, summary)
+                batch, seen = _Batch(), set()
+        self._commit(batch, replace, emit, summary)
+        return summary
+
+    def _stored_hashes(self, ids: list[str]) -> dict[str, tuple[str, str, int | None]]:
+        """Stored ``match_id -> (content_hash, source_file, source_line)`` for ``ids``."""
+        if not ids:
+            return {}
+        self.con.register("_ingest_ids", pa.table({"match_id": pa.array(ids, type=_STR)}))
+        try:
+            rows = self.con.execute(
+                "SELECT match_id, content_hash, source_file, source_line FROM matches "
+                "WHERE match_id IN (SELECT match_id FROM _ingest_ids)"
+            ).fetchall()
+        finally:
+            self.con.unregister("_ingest_ids")
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+    def _commit(
+        self, batch: _Batch, replace: bool, emit: Callable[[IngestEvent], None], summary: IngestSummary
+    ) -> None:
+        """Decide skip / changed / replace / store for each pending match, then write the batch in one transaction."""
+        if not batch.pending:
+            return
+        try:
+            stored = self._stored_hashes([mid for _, mid, _ in batch.pending])
+        except duckdb.Error as e:
+            raise _db_error(self.path, e) from None
+        events: list[IngestEvent] = []
+        to_delete: list[str] = []
+        for item, match_id, digest in batch.pending:
+            old = stored.get(match_id)
+            games = len(item.report.games)
+            if old is not None and old[0] == digest:
+                events.append(IngestEvent("skipped", item.label, match_id, games))
+                continue
+            if old is not None and not replace:
+                where = old[1] if old[2] is None else f"{old[1]}:{old[2]}"
+                events.append(IngestEvent("changed", item.label, match_id, games, message=where))
+                continue
+            if old is not None:
+                to_delete.append(match_id)
+            _append_match(batch, item, match_id, digest)
+            events.append(IngestEvent("replaced" if old is not None else "stored", item.label, match_id, games))
+        if to_delete or batch.tables["matches"].n:
+            self._write(batch, to_delete)
+            summary.batches += 1
+        for event in events:
+            emit(event)
+
+    def _write(self, batch: _Batch, to_delete: list[str]) -> None:
+        """One transaction: delete the replaced matches, append every table's rows.
+
+        Each table's rows go in with one ``INSERT ... SELECT`` over an Arrow
+        table that DuckDB scans in bulk (no row-by-row inserts).
+        """
+        con = self.con
+        views = {name: f"_ingest_{name}" for name in TABLES}
+        views["delete"] = "_ingest_delete"
+        arrow = {name: rows.arrow() for name, rows in batch.tables.items()}
+        arrow["delete"] = pa.table({"match_id": pa.array(to_delete, type=_STR)})
+        try:
+            for name, table in arrow.items():
+                con.register(views[name], table)
+            con.execute("BEGIN TRANSACTION")
+            try:
+                if to_delete:
+                    for name in (*_CHILD_TABLES, "matches"):
+                        con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM {views['delete']})")
+                for name in (*_CHILD_TABLES, "matches"):
+                    self._insert(name, views[name], views["matches"])
+                con.execute("COMMIT")
+            except BaseException:
+                try:
+                    con.execute("ROLLBACK")
+                except duckdb.Error:
+                    pass
+                raise
+        except duckdb.Error as e:
+            raise _db_error(self.path, e, writing=True) from None
+        finally:
+            for view in views.values():
+                try:
+                    con.unregister(view)
+                except duckdb.Error:
+                    pass
+
+    def _insert(self, name: str, view: str, matches_view: str) -> None:
+        """Append one table's rows of the batch (a hook for tests that inject failures)."""
+        select = _INSERT_SELECT[name].format(view=view, matches=matches_view)
+        cols = ", ".join(f'"{c.name}"' for c in TABLES[name])
+        self.con.execute(f"INSERT INTO {name} ({cols}) {select}")
+
+    def checkpoint(self) -> None:
+        try:
+            self.con.execute("CHECKPOINT")
+        except duckdb.Error as e:
+            raise _db_error(self.path, e, writing=True) from None
+
+    # ---- consistency
+
+    def orphans(self) -> dict[str, int]:
+        """Rows of child tables whose match is not stored, and stored matches missing rows (0 when consistent)."""
+        out: dict[str, int] = {}
+        for name in _CHILD_TABLES:
+            out[name] = int(self.scalar(f"SELECT count(*) FROM {name} WHERE match_id NOT IN (SELECT match_id FROM matches)"))
+        out["games_missing"] = int(
+            self.scalar(
+                "SELECT count(*) FROM matches m WHERE games_played <> "
+                "(SELECT count(*) FROM games g WHERE g.match_id = m.match_id)"
+            )
+        )
+        out["players_missing"] = int(
+            self.scalar(
+                "SELECT count(*) FROM games g WHERE n_players <> "
+                "(SELECT count(*) FROM game_players p WHERE p.match_id = g.match_id AND p.game = g.game)"
+            )
+        )
+        out["moves_missing"] = int(
+            self.scalar(
+                "SELECT count(*) FROM games g WHERE moves <> "
+                "(SELECT count(*) FROM moves v WHERE v.match_id = g.match_id AND v.game = g.game)"
+            )
+        )
+        return out
+
+    # ---- export
+
+    def export_parquet(self, folder: str | Path) -> dict[str, int]:
+        """Every table as Parquet under ``folder/TABLE/month=YYYY-MM/`` (hive style); rows per table.
+
+        ``month`` comes from the match's date (``undated`` when it has none).
+        The folder must not exist or be empty; it is written beside it first
+        and renamed into place when complete.
+        """
+        target = Path(folder)
+        if target.exists() and (not target.is_dir() or any(target.iterdir())):
+            raise DatabaseError(f"{target}: exists and is not an empty folder; choose a new folder")
+        parent = target.parent if str(target.parent) else Path(".")
+        if not parent.is_dir():
+            raise DatabaseError(f"{parent}: no such folder")
+        tmp = parent / f".{target.name}.tmp-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        month = "coalesce(strftime(m.date, '%Y-%m'), 'undated')"
+        counts: dict[str, int] = {}
+        try:
+            tmp.mkdir()
+            for name in TABLES:
+                if name == "matches":
+                    source = f"SELECT m.*, {month} AS month FROM matches m"
+                else:
+                    source = f"SELECT t.*, {month} AS month FROM {name} t JOIN matches m USING (match_id)"
+                counts[name] = int(self.scalar(f"SELECT count(*) FROM {name}"))
+                out = tmp / name
+                if counts[name] == 0:
+                    out.mkdir()
+                    continue
+                path = str(out).replace("'", "''")
+                self.execute(
+                    f"COPY ({source}) TO '{path}' (FORMAT parquet, PARTITION_BY (month), COMPRESSION zstd)"
+                )
+            if target.exists():
+                target.rmdir()
+            os.replace(tmp, target)
+        except OSError as e:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise _db_error(target, e, writing=True) from None
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return counts
+
+    def bgstats_plays(self) -> tuple[list[dict[str, Any]], int]:
+        """Finished, dated matches as BG Stats plays; and how many finished matches had no date."""
+        rows = self.execute(
+            """
+            SELECT m.match_id, m.date, m.games_planned, m.edition, m.scoring,
+                   list(struct_pack(seat := p.seat, player := p.player, total := p.total, rank := p.rank) ORDER BY p.seat),
+                   (SELECT first_player FROM games g WHERE g.match_id = m.match_id AND g.game = 1)
+            FROM matches m JOIN match_players p USING (match_id)
+            WHERE m.complete AND m.date IS NOT NULL
+            GROUP BY ALL
+            ORDER BY m.date, m.match_id
+            """
+        ).fetchall()
+        undated = int(self.scalar("SELECT count(*) FROM matches WHERE complete AND date IS NULL"))
+        return [_bgstats_play(*row) for row in rows], undated
+
+
+def _bgstats_play(
+    match_id: str, date: _dt.date, games: int, edition: str, scoring: str, players: list[dict[str, Any]], first: str | None
+) -> dict[str, Any]:
+    """One match in the shape of BG Stats' play import (bgstatsapp.com, "push plays")."""
+    rules = f"{edition} edition, {scoring} scoring, {games} game{'s' if games != 1 else ''}"
+    return {
+        "sourceName": APP,
+        "sourcePlayId": match_id,
+        "playDate": f"{date.isoformat()} 00:00:00",
+        "game": {
+            "name": "Coloretto",
+            "bggId": 5782,
+            "highestWins": True,
+            "noPoints": False,
+            "sourceGameId": "coloretto",
+        },
+        "players": [
+            {
+                "name": p["player"],
+                "score": p["total"],
+                "winner": p["rank"] == 1,
+                "rank": p["rank"],
+                "startPlayer": p["player"] == first,
+                "sourcePlayerId": p["player"],
+            }
+            for p in players
+        ],
+        "comments": f"coloretto-log match {match_id}: {rules}",
+    }
+
+
+# --------------------------------------------------------------------------- rebuild
+
+
+def rebuild(
+    path: str | Path | None,
+    items: Iterable[LoadedMatch | Unreadable],
+    *,
+    batch_games: int = BATCH_GAMES,
+    on_event: Callable[[IngestEvent], None] | None = None,
+) -> IngestSummary:
+    """Recreate the database at ``path`` from ``items``.
+
+    The new database is built in a temporary file beside the old one and
+    renamed over it only when complete: an interrupted rebuild leaves the old
+    file as it was. A damaged or foreign old file is replaced; a locked one is
+    refused.
+    """
+    db = Path(path) if path is not None else default_db_path()
+    if db.exists():
+        _refuse_if_locked(db)
+    tmp = db.with_name(f".{db.name}.rebuild-{os.getpid()}")
+    _remove_db_files(tmp)
+    try:
+        with MatchStore.open(tmp) as store:
+            summary = store.ingest(items, batch_games=batch_games, on_event=on_event)
+            store.checkpoint()
+        wal = Path(str(db) + ".wal")
+        if wal.exists():
+            wal.unlink()  # an old write-ahead log must not be replayed onto the new file
+        os.replace(tmp, db)
+    except BaseException:
+        _remove_db_files(tmp)
+        raise
+    return summary
+
+
+def _refuse_if_locked(db: Path) -> None:
+    try:
+        con = duckdb.connect(str(db), read_only=False)
+    except duckdb.Error as e:
+        err = _db_error(db, e)
+        if "in use by" in str(err):
+            raise err from None
+        return  # damaged or foreign: rebuilding is the cure
+    con.close()
+
+
+def _remove_db_files(db: Path) -> None:
+    for p in (db, Path(str(db) + ".wal")):
+        try:
+            p.unlink()
+        except FileNotFoundError:
+            pass
+
+
+# --------------------------------------------------------------------------- the query sandbox
+
+
+#: What the sandbox sets before locking the configuration (docs: "Securing DuckDB").
+SANDBOX_CONFIG: dict[str, str | bool | int | float | list[str]] = {
+    "enable_external_access": False,  # no file, network, ATTACH, COPY, INSTALL/LOAD of extensions
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "allow_community_extensions": False,
+    "python_enable_replacements": False,  # Python variables are not tables
+    "python_scan_all_frames": False,
+    "memory_limit": "1GB",
+    "lock_configuration": True,  # no SET / RESET / PRAGMA changes after this
+}
+_ALLOWED_STATEMENTS = ("SELECT", "EXPLAIN")
+
+
+@dataclass(frozen=True, slots=True)
+class QueryResult:
+    """Rows of a query: column names and DuckDB types, at most ``limit`` rows, and whether more were cut."""
+
+    columns: list[str]
+    types: list[str]
+    rows: list[tuple[Any, ...]]
+    truncated: bool
+    seconds: float
+
+
+def sandbox_connect(path: str | Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to ``path`` with external access off and the configuration locked."""
+    db = Path(path)
+    if not db.is_file():
+        raise DatabaseError(f"{db}: no such database; create it with `coloretto-log ingest LOGS...`")
+    try:
+        con = duckdb.connect(str(db), read_only=True, config=dict(SANDBOX_CONFIG))
+    except duckdb.Error as e:
+        raise _db_error(db, e) from None
+    return con
+
+
+def run_query(path: str | Path | None, sql: str, *, limit: int = 1000, timeout: float = 10.0) -> QueryResult:
+    """Run one ``SELECT`` (or ``EXPLAIN``) on the database at ``path`` in the sandbox.
+
+    Raises :class:`QueryError` (one line) for anything else, for an error in
+    the SQL, for what the sandbox refuses, and when the query runs past
+    ``timeout`` seconds; :class:`DatabaseError` when the file cannot be
+    opened.
+    """
+    db = Path(path) if path is not None else default_db_path()
+    if limit < 0:
+        raise QueryError("--limit must be 0 or more")
+    con = sandbox_connect(db)
+    try:
+        MatchStore(db, con, read_only=True)._check_schema()
+        return _run_sandboxed(con, sql, limit=limit, timeout=timeout)
+    finally:
+        try:
+            con.close()
+        except duckdb.Error:
+            pass
+
+
+def _run_sandboxed(con: duckdb.DuckDBPyConnection, sql: str, *, limit: int, timeout: float) -> QueryResult:
+    try:
+        statements = con.extract_statements(sql)
+    except duckdb.Error as e:
+        raise QueryError(_one_line(e)) from None
+    if len(statements) != 1:
+        raise QueryError(f"give exactly one SQL statement, not {len(statements)}")
+    kind = statements[0].type.name
+    if kind not in _ALLOWED_STATEMENTS:
+        raise QueryError(f"only SELECT queries are allowed here, not {kind}; the database is read-only")
+    timer = threading.Timer(timeout, con.interrupt)
+    timer.daemon = True
+    start = time.perf_counter()
+    timer.start()
+    try:
+        cur = con.execute(sql)
+        rows = cur.fetchmany(limit + 1) if limit else []
+        description = cur.description or []
+    except duckdb.InterruptException:
+        raise QueryError(f"the query ran past the {timeout:g} s timeout and was stopped (--timeout)") from None
+    except duckdb.Error as e:
+        raise QueryError(_one_line(e)) from None
+    finally:
+        timer.cancel()
+    truncated = len(rows) > limit
+    return QueryResult(
+        columns=[d[0] for d in description],
+        types=[str(d[1]) for d in description],
+        rows=rows[:limit],
+        truncated=truncated,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

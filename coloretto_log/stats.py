@@ -1,0 +1,371 @@
+"""The reports of ``coloretto-log stats``: SQL over a ``MatchStore``, returned as plain values.
+
+:func:`report` runs one aggregate query per section over the complete games
+that pass a :class:`Filter` and returns a dict with a fixed key order (the
+JSON of ``stats --format json``; docs/database.md describes every figure):
+
+``filters``, ``summary``, ``players``, ``seats``, ``turns`` (first-player
+advantage), ``head_to_head``, ``colours``, ``specials`` (jokers and "+2"
+cards of winners and of the others), ``length``, ``claims`` and
+``histogram`` (scores).
+
+Win rates count a shared win as a win and come with their sample size and a
+Wilson 95% interval. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import ALL_COLOURS
+from .db import MatchStore
+
+__all__ = ["SECTIONS", "Filter", "report", "wilson"]
+
+#: Report sections, in output order.
+SECTIONS = (
+    "summary",
+    "players",
+    "seats",
+    "turns",
+    "head_to_head",
+    "colours",
+    "specials",
+    "length",
+    "claims",
+    "histogram",
+)
+Z95 = 1.959963984540054
+HISTOGRAM_BINS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """Which matches a report covers; ``None`` fields do not filter.
+
+    ``player`` keeps the matches that player played and narrows the
+    per-player sections to them; ``since`` / ``until`` are inclusive and leave
+    out undated matches.
+    """
+
+    player: str | None = None
+    since: _dt.date | None = None
+    until: _dt.date | None = None
+    edition: str | None = None
+    players: int | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "since": None if self.since is None else self.since.isoformat(),
+            "until": None if self.until is None else self.until.isoformat(),
+            "edition": self.edition,
+            "players": self.players,
+        }
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of ``k`` successes in ``n`` trials; ``(0, 1)`` when ``n`` is 0."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _rate(k: int, n: int) -> dict[str, Any]:
+    low, high = wilson(k, n)
+    return {
+        "rate": None if n == 0 else k / n,
+        "low": low,
+        "high": high,
+    }
+
+
+class _Sql:
+    """The filtered row sets every section reads, as SQL fragments with their parameters."""
+
+    def __init__(self, flt: Filter) -> None:
+        conds: list[str] = []
+        params: dict[str, Any] = {}
+        if flt.since is not None:
+            conds.append("date >= $since")
+            params["since"] = flt.since
+        if flt.until is not None:
+            conds.append("date <= $until")
+            params["until"] = flt.until
+        if flt.edition is not None:
+            conds.append("edition = $edition")
+            params["edition"] = flt.edition
+        if flt.players is not None:
+            conds.append("n_players = $n_players")
+            params["n_players"] = flt.players
+        if flt.player is not None:
+            conds.append("list_contains(players, $player)")
+            params["player"] = flt.player
+        self.params = params
+        where = " AND ".join(conds) if conds else "true"
+        self.matches = f"(SELECT * FROM matches WHERE {where})"
+        semi = f" AND match_id IN (SELECT match_id FROM matches WHERE {where})" if conds else ""
+        only = " AND player = $player" if flt.player is not None else ""
+        #: complete games of the selected matches
+        self.games = f"(SELECT * FROM games WHERE complete{semi})"
+        #: every player of those games
+        self.all_players = f"(SELECT * FROM game_players WHERE complete{semi})"
+        #: the players the per-player sections are about (all of them, or the --player)
+        self.players = f"(SELECT * FROM game_players WHERE complete{semi}{only})"
+        self.match_players = f"(SELECT * FROM match_players WHERE true{semi}{only})"
+
+
+def report(store: MatchStore, flt: Filter) -> dict[str, Any]:
+    """Every section of the stats report for the matches ``flt`` selects."""
+    sql = _Sql(flt)
+
+    def rows(query: str, **extra: str) -> list[tuple[Any, ...]]:
+        text = query.format(
+            m=sql.matches, g=sql.games, gp=sql.players, ap=sql.all_players, mp=sql.match_players, **extra
+        )
+        used = {k: v for k, v in sql.params.items() if f"${k}" in text}
+        return store.execute(text, used).fetchall()
+
+    out: dict[str, Any] = {"filters": flt.as_json()}
+    out["summary"] = _summary(rows)
+    out["players"] = _players(rows)
+    out["seats"] = _advantage(rows, "seat")
+    out["turns"] = _advantage(rows, "turn")
+    out["head_to_head"] = _head_to_head(rows, flt.player)
+    out["colours"] = _colours(rows)
+    out["specials"] = _specials(rows)
+    out["length"] = _length(rows)
+    out["claims"] = _claims(rows)
+    out["histogram"] = _histogram(rows)
+    return out
+
+
+Rows = Any  # the ``rows(query, **fragments)`` helper of ``report``
+
+
+def _summary(rows: Rows) -> dict[str, Any]:
+    (matches, complete, games, dated, first, last), = rows(
+        "SELECT count(*), count_if(complete), coalesce(sum(games_complete), 0), count(date), min(date), max(date) FROM {m}"
+    )
+    (players,), = rows("SELECT count(DISTINCT player) FROM {ap}")
+    return {
+        "matches": matches,
+        "complete_matches": complete,
+        "games": int(games),
+        "players": players,
+        "dated_matches": dated,
+        "first_date": None if first is None else first.isoformat(),
+        "last_date": None if last is None else last.isoformat(),
+    }
+
+
+def _players(rows: Rows) -> list[dict[str, Any]]:
+    per_game = {
+        r[0]: r[1:]
+        for r in rows(
+            "SELECT player, count(*), count_if(win), count_if(shared_win), avg(score), max(score), min(score), avg(rank) "
+            "FROM {gp} GROUP BY player"
+        )
+    }
+    per_match = {
+        r[0]: r[1:]
+        for r in rows("SELECT player, count(*), count(win), count_if(win) FROM {mp} GROUP BY player")
+    }
+    out = []
+    for name in sorted(set(per_game) | set(per_match)):
+        games, wins, shared, avg, best, worst, avg_rank = per_game.get(name, (0, 0, 0, None, None, None, None))
+        matches, finished, match_wins = per_match.get(name, (0, 0, 0))
+        out.append(
+            {
+                "player": name,
+                "matches": matches,
+                "complete_matches": finished,
+                "match_wins": match_wins,
+                "games": games,
+                "wins": wins,
+                "shared_wins": shared,
+                "win_rate": _rate(wins, games),
+                "avg_score": avg,
+                "best_score": best,
+                "worst_score": worst,
+                "avg_rank": avg_rank,
+            }
+        )
+    out.sort(key=lambda p: (-(p["win_rate"]["rate"] or 0.0), -p["games"], p["player"]))
+    return out
+
+
+def _advantage(rows: Rows, column: str) -> list[dict[str, Any]]:
+    """Win rate by seat (``seat``, from 0) or by place in the turn order (``turn``, 1 = first player)."""
+    out = []
+    for n, place, games, wins in rows(
+        f"SELECT n_players, {column}, count(*), count_if(win) FROM {{gp}} GROUP BY ALL ORDER BY ALL"
+    ):
+        out.append(
+            {
+                "players": n,
+                column: place,
+                "games": games,
+                "wins": wins,
+                "win_rate": _rate(wins, games),
+                "expected": 1 / n,
+            }
+        )
+    return out
+
+
+def _head_to_head(rows: Rows, player: str | None) -> list[dict[str, Any]]:
+    """Games two players played together: who scored more. With ``player``, only that player's pairs."""
+    if player is not None:
+        query = (
+            "SELECT a.player, b.player, count(*), count_if(a.score > b.score), count_if(a.score < b.score), "
+            "count_if(a.score = b.score) FROM {gp} a JOIN {ap} b "
+            "ON a.match_id = b.match_id AND a.game = b.game AND a.seat <> b.seat GROUP BY ALL"
+        )
+    else:
+        query = (
+            "SELECT a.player, b.player, count(*), count_if(a.score > b.score), count_if(a.score < b.score), "
+            "count_if(a.score = b.score) FROM {ap} a JOIN {ap} b "
+            "ON a.match_id = b.match_id AND a.game = b.game AND a.player < b.player GROUP BY ALL"
+        )
+    out = [
+        {"player": a, "opponent": b, "games": games, "wins": wins, "losses": losses, "ties": ties}
+        for a, b, games, wins, losses, ties in rows(query)
+    ]
+    out.sort(key=lambda r: (-r["games"], r["player"], r["opponent"]))
+    return out
+
+
+def _colours(rows: Rows) -> list[dict[str, Any]]:
+    parts = []
+    for c in ALL_COLOURS:
+        parts.append(
+            f'count("{c}"), count_if("{c}" > 0), count_if(points_{c} > 0), avg(points_{c}), '
+            f'avg(points_{c}) FILTER (WHERE "{c}" > 0)'
+        )
+    (values,) = rows("SELECT " + ", ".join(parts) + " FROM {gp}")
+    out = []
+    for i, c in enumerate(ALL_COLOURS):
+        in_play, collected, positive, avg_points, avg_collected = values[5 * i : 5 * i + 5]
+        if not in_play:
+            continue
+        out.append(
+            {
+                "colour": c,
+                "in_play": in_play,
+                "collected": collected,
+                "collected_rate": collected / in_play,
+                "positive": positive,
+                "positive_rate": positive / in_play,
+                "avg_points": avg_points,
+                "avg_points_collected": avg_collected,
+            }
+        )
+    return out
+
+
+def _specials(rows: Rows) -> list[dict[str, Any]]:
+    found = {
+        r[0]: r[1:]
+        for r in rows(
+            "SELECT win, count(*), avg(jokers + golden_jokers), avg(golden_jokers), avg(plus2), avg(score) "
+            "FROM {gp} GROUP BY win"
+        )
+    }
+    out = []
+    for win, group in ((True, "winners"), (False, "others")):
+        n, jokers, golden, plus2, score = found.get(win, (0, None, None, None, None))
+        out.append(
+            {
+                "group": group,
+                "player_games": n,
+                "avg_jokers": jokers,
+                "avg_golden_jokers": golden,
+                "avg_plus2": plus2,
+                "avg_score": score,
+            }
+        )
+    return out
+
+
+def _length(rows: Rows) -> list[dict[str, Any]]:
+    return [
+        {
+            "players": n,
+            "games": games,
+            "avg_rounds": avg_r,
+            "min_rounds": min_r,
+            "max_rounds": max_r,
+            "avg_moves": avg_m,
+            "min_moves": min_m,
+            "max_moves": max_m,
+        }
+        for n, games, avg_r, min_r, max_r, avg_m, min_m, max_m in rows(
+            "SELECT n_players, count(*), avg(rounds), min(rounds), max(rounds), avg(moves), min(moves), max(moves) "
+            "FROM {g} GROUP BY ALL ORDER BY ALL"
+        )
+    ]
+
+
+#: Verdicts in the order ``score`` ranks them (docs/score.md).
+VERDICTS = (
+    "agrees",
+    "illegal-choice",
+    "over-claimed",
+    "under-claimed",
+    "choice-below-optimum",
+    "choice-not-claimed",
+)
+
+
+def _claims(rows: Rows) -> dict[str, Any]:
+    counts = dict(rows("SELECT verdict, count(*) FROM {gp} GROUP BY verdict"))
+    player_games = sum(counts.values())
+    checked = player_games - counts.get("no-claim", 0)
+    agree = counts.get("agrees", 0)
+    wrong = checked - agree
+    (score_claims, score_wrong), = rows(
+        "SELECT count(claimed_score), count_if(claimed_score <> score) FROM {gp}"
+    )
+    return {
+        "player_games": player_games,
+        "checked": checked,
+        "agree": agree,
+        "wrong": wrong,
+        "wrong_rate": _rate(wrong, checked),
+        "score_claims": score_claims,
+        "wrong_scores": score_wrong,
+        "by_verdict": {v: counts.get(v, 0) for v in VERDICTS},
+    }
+
+
+def _histogram(rows: Rows) -> dict[str, Any]:
+    (low, high, n), = rows("SELECT min(score), max(score), count(score) FROM {gp}")
+    if not n:
+        return {"width": 1, "bins": []}
+    width = _nice_width((high - low + 1) / HISTOGRAM_BINS)
+    found = dict(rows(f"SELECT floor(score / {width})::BIGINT * {width}, count(*) FROM {{gp}} GROUP BY ALL"))
+    start = math.floor(low / width) * width
+    bins = []
+    edge = start
+    while edge <= high:
+        bins.append({"low": edge, "high": edge + width - 1, "count": found.get(edge, 0)})
+        edge += width
+    return {"width": width, "bins": bins}
+
+
+def _nice_width(raw: float) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 50, ... at least ``raw``."""
+    step = 1
+    while True:
+        for m in (1, 2, 5):
+            if step * m >= raw:
+                return step * m
+        step *= 10
