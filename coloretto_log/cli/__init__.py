@@ -55,6 +55,7 @@ from . import record as _record  # noqa: E402,F401
 from . import replay as _replay  # noqa: E402,F401
 from . import schema as _schema  # noqa: E402,F401
 from . import score as _score  # noqa: E402,F401
+from . import simulate as _simulate  # noqa: E402,F401
 from . import validate as _validate  # noqa: E402,F401
 
 

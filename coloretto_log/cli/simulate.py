@@ -1,0 +1,208 @@
+"""``coloretto-log simulate``: seeded matches between computer players, and how strong each bot is."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from itertools import pairwise
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from ..bots import BOTS
+from ..errors import UsageError
+from ..simulate import Outcome, Plan, Tally, make_plan, run
+from . import app
+from .common import ExitCode, fail, plural
+
+
+def summary_table(tally: Tally) -> Table:
+    """The strength report: one row per bot, best win rate first."""
+    table = Table(
+        title="Bot strength: match wins",
+        caption="n: seat-matches (matches × seats); wins include shared wins; 95% CI: Wilson score interval",
+        caption_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    for name in ("bot", "seats", "n", "wins", "shared", "win %", "95% CI", "avg match", "avg game"):
+        table.add_column(name, justify="left" if name == "bot" else "right", no_wrap=True)
+    for b, _ in tally.ranking():
+        table.add_row(
+            b.bot,
+            str(b.seats),
+            str(b.entries),
+            str(b.wins),
+            str(b.shared),
+            f"{100 * b.rate:.1f}",
+            f"{100 * b.low:.1f}–{100 * b.high:.1f}",
+            f"{b.mean_match:.1f}",
+            f"{b.mean_game:.2f}",
+        )
+    return table
+
+
+def ranking_lines(tally: Tally) -> list[str]:
+    """``strong > greedy: the 95% intervals do not overlap`` for each pair of neighbours."""
+    ranked = tally.ranking()
+    out = []
+    for (b, above), (nxt, _) in pairwise(ranked):
+        if above:
+            out.append(f"{b.bot} > {nxt.bot}: the 95% intervals do not overlap")
+        else:
+            out.append(f"{b.bot} vs {nxt.bot}: the 95% intervals overlap; more matches may tell them apart")
+    return out
+
+
+def _write_atomically(path: Path, lines: Iterable[str]) -> None:
+    """Stream ``lines`` to a temporary file beside ``path``, then rename it over ``path``."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+            for line in lines:
+                f.write(line)
+                f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _lines(outcomes: Iterator[Outcome], tally: Tally, progress: Progress | None, total: int) -> Iterator[str]:
+    """The log lines, counting each outcome in ``tally`` and on the progress bar."""
+    task = progress.add_task("simulating", total=total) if progress is not None else None
+    for o in outcomes:
+        tally.add(o)
+        if progress is not None and task is not None:
+            progress.advance(task)
+        yield o.line
+
+
+@app.command()
+def simulate(
+    matches: Annotated[int, typer.Option("--matches", "-n", help="Matches to play (1 or more).", show_default=False)],
+    players: Annotated[int, typer.Option(help="Players at the table, 2 to 5.")] = 4,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Bots by seat, comma-separated ({', '.join(BOTS)}), or one name for every seat. "
+            "Default: strong,greedy,random,greedy,random cut to --players.",
+            show_default=False,
+        ),
+    ] = None,
+    edition: Annotated[str, typer.Option(help="classic or anniversary.")] = "classic",
+    table: Annotated[str, typer.Option(help="Scoring table: standard or alternative.")] = "standard",
+    games: Annotated[int, typer.Option(help="Games per match, 1 to 100.")] = 4,
+    seed: Annotated[int, typer.Option(help="Run seed, 0 <= seed < 2^64: match i gets its own seed from it (docs/simulate.md).")] = 0,
+    recorded: Annotated[
+        bool,
+        typer.Option("--recorded", help="Write every card and the setups, as a table records them (default: the seed and the decisions)."),
+    ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Write the matches here (JSON Lines), atomically; default: standard output.", show_default=False),
+    ] = None,
+    jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core). The output is the same for any value.")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    progress: Annotated[
+        bool | None,
+        typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal).", show_default=False),
+    ] = None,
+) -> None:
+    """Play seeded matches between computer players and write their logs, one match a line.
+
+    Bots: random (uniform over legal actions), greedy (one step ahead by the best
+    score), strong (rollouts over sampled unseen cards). Players are named after
+    their bot and seat (strong-1, greedy-2, ...). The summary, the bots' win rates
+    with 95% intervals and average scores, goes to stderr (to stdout with --out).
+
+    The same --seed gives the same bytes whatever --jobs is.
+
+    Exit codes: 0 done, 2 usage error, 3 the output file cannot be written.
+
+    Example: coloretto-log simulate --matches 1000 --bots strong,greedy,random,greedy --out sims.jsonl
+    """
+    if matches < 1:
+        fail(f"--matches must be 1 or more, not {matches}", ExitCode.USAGE)
+    if jobs < 0:
+        fail(f"--jobs must be 0 (one per core) or more, not {jobs}", ExitCode.USAGE)
+    try:
+        plan: Plan = make_plan(
+            players=players,
+            bots=None if bots is None else bots.split(","),
+            edition=edition,
+            table=table,
+            games=games,
+            seed=seed,
+            recorded=recorded,
+        )
+    except UsageError as e:
+        fail(str(e), ExitCode.USAGE)
+    if out is not None:
+        if out.is_dir():
+            fail(f"{out}: is a folder; --out needs a file name", ExitCode.UNREADABLE)
+        if not out.parent.is_dir():
+            fail(f"{out}: no such folder {out.parent}", ExitCode.UNREADABLE)
+    n_jobs = jobs or os.cpu_count() or 1
+
+    err = Console(stderr=True, highlight=False)
+    show = err.is_terminal if progress is None else progress
+    bar = (
+        Progress(
+            TextColumn("simulating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        )
+        if show
+        else None
+    )
+    tally = Tally(plan)
+    with bar if bar is not None else contextlib.nullcontext():
+        lines = _lines(run(plan, matches, jobs=n_jobs), tally, bar, matches)
+        if out is None:
+            write = sys.stdout.write
+            for line in lines:
+                write(line + "\n")
+            sys.stdout.flush()
+        else:
+            try:
+                _write_atomically(out, lines)
+            except OSError as e:
+                fail(f"{out}: cannot write: {e.strerror or e}", ExitCode.UNREADABLE)
+
+    console = Console(highlight=False) if out is not None else err
+    if json_out:
+        text = json.dumps(tally.summary_json(), indent=2, ensure_ascii=False)
+        (sys.stdout if out is not None else sys.stderr).write(text + "\n")
+        return
+    form = "recorded" if recorded else "seeded"
+    where = f" to {out}" if out is not None else ""
+    console.print(
+        f"Simulated {plural(tally.matches, 'match', 'matches')} ({plural(tally.games, 'game')}), "
+        f"{form} form, seed {seed}{where}; {plural(tally.shared_matches, 'match', 'matches')} with a shared win."
+    )
+    console.print(summary_table(tally))
+    for line in ranking_lines(tally):
+        console.print(line)
