@@ -485,6 +485,29 @@ def test_last_round_position_warning() -> None:
     assert report.valid and report.games[0].complete
 
 
+LR_ON_TOP = [LAST_ROUND] + [
+    c for c in stacked("classic", 2, ("grey", "red"), (("orange", "blue"), ("brown", "yellow")), []) if c != LAST_ROUND
+]
+
+
+def test_last_round_position_warning_in_a_deck_seeded_game() -> None:
+    # setup.deck lists the last-round card on top: the game is one round, and the position is flagged.
+    moves = [d("Aiko", 3), d("Boris", 3), t("Aiko", 3), d("Boris", 2), t("Boris", 2)]
+    data = match({"setup": {**SETUP2, "deck": LR_ON_TOP}, "moves": moves}, players=P2, rules={"games": 1})
+    assert lines(data) == [
+        (f"{LABEL}: game 1, move 1: warning [last-round-position] the last-round card came out as card 1 of the deck; "
+        "with 15 cards under it, it belongs at card 40")
+    ]
+    record = check_match(data).games[0]
+    assert record.complete and record.moves[0] == engine.Draw(0, 3, "orange", True)
+    # saying the last-round card did not come first contradicts the deck
+    moves[0] = d("Aiko", 3, last_round=False)
+    assert lines(data | {"games": [{"setup": {**SETUP2, "deck": LR_ON_TOP}, "moves": moves}]}) == [
+        (f"{LABEL}: game 1, move 1: error [card-mismatch] the log says the last-round card did not come first, "
+        "but in the deck it comes before the card drawn (card 1 of the deck)")
+    ]
+
+
 def test_claim_score_warning() -> None:
     data = tiny_match(tiny(claims={"Aiko": {"score": 6}, "Boris": {"score": 4}}))
     assert lines(data) == [
