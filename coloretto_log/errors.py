@@ -20,6 +20,15 @@ class UsageError(ColorettoLogError):
     """Options or arguments that do not make sense together."""
 
 
+_CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {0x7F: "\\x7f", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
+_CONTROL.update({c: f"\\u{c:04x}" for c in (0x85, 0x2028, 0x2029)})
+
+
+def one_line(text: str) -> str:
+    """``text`` with control and line-breaking characters escaped (``\\n``, ``\\x1b``, ...)."""
+    return text.translate(_CONTROL)
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One thing validation found, at one place (LOG_FORMAT.md §3).
@@ -43,10 +52,14 @@ class Finding:
         return f"game {self.game}, move {self.move}"
 
     def line(self, source: str) -> str:
-        """The finding as one line: ``FILE[:LINE]: game G, move M: error [rule] message``."""
+        """The finding as one line: ``FILE[:LINE]: game G, move M: error [rule] message``.
+
+        Control characters (a newline in a player's name or a file name) are
+        shown escaped, so a finding is always exactly one line.
+        """
         where = self.where()
-        place = f"{source}: {where}: " if where else f"{source}: "
-        return f"{place}{self.severity} [{self.rule}] {self.message}"
+        place = f"{one_line(source)}: {where}: " if where else f"{one_line(source)}: "
+        return f"{place}{self.severity} [{self.rule}] {one_line(self.message)}"
 
     def as_json(self) -> dict[str, Any]:
         return {

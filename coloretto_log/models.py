@@ -163,7 +163,7 @@ class Match(_Model):
         seen: set[str] = set()
         for name in value:
             if name in seen:
-                raise PydanticCustomError("duplicate_player", "{name!r} is given twice", {"name": name})
+                raise PydanticCustomError("duplicate_player", "{name} is given twice", {"name": json.dumps(name, ensure_ascii=False)})
             seen.add(name)
         return value
 
@@ -212,8 +212,8 @@ def rule_of_error(error: ErrorDetails) -> str:
         return "bad-format"
     if head == "version":
         return "bad-version"
-    if kind in _TYPE_ERRORS:
-        return "bad-type"
+    if kind in _TYPE_ERRORS or (kind == "literal_error" and not isinstance(error.get("input"), str)):
+        return "bad-type"  # a null or a number where a name is expected is the wrong JSON type
     if head == "seed":
         return "bad-seed"
     if head == "players":
@@ -235,8 +235,9 @@ def describe_error(error: ErrorDetails, *, skip: int = 0) -> str:
     if kind == "union_tag_not_found":
         return '"action" is required ("draw" or "take")'
     if kind == "union_tag_invalid":
-        tag = error.get("ctx", {}).get("tag", "?")
-        return f'"action" is {json.dumps(tag)}: it must be "draw" or "take"'
+        given = error.get("input")
+        tag = given.get("action") if isinstance(given, dict) else None
+        return f'"action" is {_short(tag)}: it must be "draw" or "take"'
     value = error.get("input")
     shown = _short(value)
     if kind == "int_type" and isinstance(value, (bool, float)):
@@ -268,8 +269,8 @@ def _field_name(loc: tuple[int | str, ...]) -> str:
 def _short(value: Any) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        text = "(a value nested too deep)" if isinstance(value, (list, dict)) else repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 

@@ -100,7 +100,10 @@ class MatchReport:
         if isinstance(given, str):
             return given
         if self._hash_id is None:
-            self._hash_id = default_match_id(data)
+            try:
+                self._hash_id = default_match_id(data)
+            except RecursionError:  # nested deeper than the serializer goes: such a log is invalid anyway
+                return None
         return self._hash_id
 
     _hash_id: str | None = field(default=None, repr=False, compare=False)
@@ -488,5 +491,5 @@ def _deck_difference(expected: Counter[str], given: Counter[str], *, edition_nam
         parts.append("too many " + ", ".join(f"{card} (+{k})" for card, k in sorted(extra.items())))
     if missing:
         parts.append("too few " + ", ".join(f"{card} (-{k})" for card, k in sorted(missing.items())))
-    total = sum(expected.values())
-    return f"the deck must hold exactly the {total} cards in play and one last_round: " + "; ".join(parts)
+    in_play = sum(expected.values()) - 1  # the last-round card is not a card in play
+    return f"the deck must hold exactly the {in_play} cards in play and one last_round: " + "; ".join(parts)
