@@ -935,10 +935,12 @@ class LogFile:
         self._fd = None
 
     def read(self) -> Any | None:
-        """The parsed log, or ``None`` when the file does not exist yet."""
+        """The parsed log, or ``None`` when the file does not exist yet (or is empty: ``touch`` made it)."""
         if not self.path.exists() and not self.path.is_symlink():
             return None
         raw = read_bytes(self.path)
+        if not raw:
+            return None
         try:
             data = parse_json(decode(raw))
         except ValueError as e:

@@ -181,6 +181,10 @@ class _Terminal:
     """A person at the keyboard: the table, coloured cards, prompts."""
 
     def __init__(self) -> None:
+        try:
+            import readline  # noqa: F401 - line editing and history for input()
+        except ImportError:  # pragma: no cover - not on every platform
+            pass
         self.console = Console(highlight=False)
         self.refused = 0
         self._events: list[Event] = []
@@ -413,6 +417,12 @@ def _save(log: LogFile, rec: Recorder) -> None:
 def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal) -> int:
     """The read-feed-save loop; returns the exit code."""
     path = log.path
+
+    def saved(rec: Recorder) -> str:
+        if rec.data is None:
+            return f"nothing recorded yet ({path} is not written)"
+        return f"{path} is saved ({rec.progress()})"
+
     if rec.data is not None and rec.data["games"]:
         ui.message(f"Resuming {path}: {rec.progress()}.")
     ui.show(rec.opening_events())
@@ -430,7 +440,7 @@ def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal) -> int:
             if line is None:
                 if rec.data is not None:
                     _save(log, rec)
-                ui.message(f"Input ended: {path} is saved ({rec.progress()}); run the same command to continue.")
+                ui.message(f"Input ended: {saved(rec)}; run the same command to continue.")
                 break
             reply = rec.feed(line)
             if reply.changed:
@@ -443,7 +453,7 @@ def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal) -> int:
                     ui.before_prompt(rec)
                     ui.message(f"Match complete: {path} is saved.")
                 else:
-                    ui.message(f"Saved {path} ({rec.progress()}); run the same command to resume.")
+                    ui.message(f"Stopped: {saved(rec)}; run the same command to resume.")
                 break
             guard.leave()
     except _Stop as stop:
@@ -451,7 +461,7 @@ def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal) -> int:
         if rec.data is not None:
             _save(log, rec)
         word = SIGNAL_WORDS.get(signal.Signals(stop.signum), "Stopped")
-        ui.message(f"{word}: {path} is saved ({rec.progress()}); run the same command to resume.")
+        ui.message(f"{word}: {saved(rec)}; run the same command to resume.")
         return 128 + stop.signum
     finally:
         guard.restore()
