@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from . import engine
-from .cards import GOLDEN_INDEX, JOKER_INDEX, KIND_INDEX, KINDS, N_KINDS, PLUS2_INDEX
+from .cards import ALL_COLOURS, GOLDEN_INDEX, JOKER_INDEX, KIND_INDEX, KINDS, N_KINDS, PLUS2_INDEX
 from .engine import Draw, GameState, Move, Take
 from .rng import SplitMix64
 from .ruleset import ScoringTable
@@ -76,7 +76,9 @@ class BotError(RuntimeError):
 # --------------------------------------------------------------------------- the table
 
 
-_DECK = GameState._fields.index("deck")
+_DECK, _REMAINING, _TURNED, _LR_PENDING, _LAST_ROUND = (
+    GameState._fields.index(name) for name in ("deck", "remaining", "turned", "lr_pending", "last_round")
+)
 _new_state = tuple.__new__
 
 
@@ -91,12 +93,13 @@ def turned_over(view: GameState, card: str, last_round: bool) -> GameState:
     """The view just after ``card`` was turned over (the last-round card first if ``last_round``)."""
     k = KIND_INDEX[card]
     remaining = view.remaining
-    return view._replace(
-        remaining=remaining[:k] + (remaining[k] - 1,) + remaining[k + 1 :],
-        turned=view.turned + 1 + last_round,
-        lr_pending=view.lr_pending and not last_round,
-        last_round=view.last_round or last_round,
-    )
+    fields = list(view)
+    fields[_REMAINING] = remaining[:k] + (remaining[k] - 1,) + remaining[k + 1 :]
+    fields[_TURNED] = view.turned + 1 + last_round
+    if last_round:
+        fields[_LR_PENDING] = False
+        fields[_LAST_ROUND] = True
+    return _new_state(GameState, fields)
 
 
 def turn(bot: Bot, state: GameState, rng: SplitMix64) -> Move:
@@ -136,6 +139,8 @@ UNITS: tuple[int, ...] = tuple(1 << (_BITS * k) for k in range(N_KINDS))
 UNIT_OF: dict[str, int] = {name: UNITS[k] for k, name in enumerate(KINDS)}
 _GOLDEN_SHIFT = _BITS * GOLDEN_INDEX
 _MASK = (1 << _BITS) - 1
+_N_COLOURS = len(ALL_COLOURS)  # colours come first in cards.KINDS
+_CAP6 = bytes(min(n, 6) for n in range(256))
 
 
 def pack(counts: Sequence[int]) -> int:
@@ -171,21 +176,20 @@ class Scores(dict[int, int]):
         self.colours = colours
         self.table = table
         self.limit = limit
-        self.kinds = tuple(KIND_INDEX[c] for c in colours)
-        self.patterns: dict[tuple[tuple[int, ...], int], int] = {}
+        self.patterns: dict[bytes, int] = {}
 
     def __missing__(self, packed: int) -> int:
         if len(self) >= self.limit:
             self.clear()
-        counts = unpack(packed)
-        jokers = counts[JOKER_INDEX] + counts[GOLDEN_INDEX]
-        key = (tuple(sorted(min(counts[k], 6) for k in self.kinds)), jokers)
+        raw = packed.to_bytes(N_KINDS, "little")
+        # the pattern: colour counts capped at 6, sorted (colours not in play are always 0), then jokers
+        key = bytes(sorted(raw[:_N_COLOURS].translate(_CAP6))) + bytes((raw[JOKER_INDEX] + raw[GOLDEN_INDEX],))
         base = self.patterns.get(key)
         if base is None:
-            plain = list(counts)
+            plain = list(raw)
             plain[PLUS2_INDEX] = 0
             base = self.patterns[key] = best_from_counts(plain, self.colours, table=self.table).score
-        value = self[packed] = base + PLUS2_POINTS * counts[PLUS2_INDEX]
+        value = self[packed] = base + PLUS2_POINTS * raw[PLUS2_INDEX]
         return value
 
 

@@ -268,7 +268,11 @@ def run(plan: Plan, matches: int, *, jobs: int = 1, start: int = 0) -> Iterator[
             yield outcome(plan, i)
         return
     chunk = max(1, min(32, matches // (jobs * 16)))
-    with multiprocessing.get_context().Pool(jobs) as pool:
+    # forkserver (or spawn): workers start clean, never forked from a process whose
+    # other threads (a progress bar's) might hold a lock
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with context.Pool(jobs) as pool:
         yield from pool.imap(partial(outcome, plan), indices, chunksize=chunk)
 
 

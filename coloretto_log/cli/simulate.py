@@ -35,17 +35,16 @@ def summary_table(tally: Tally) -> Table:
     """The strength report: one row per bot, best win rate first."""
     table = Table(
         title="Bot strength: match wins",
-        caption="n: seat-matches (matches × seats); wins include shared wins; 95% CI: Wilson score interval",
+        caption="×k: seats held; n: seat-matches; wins include shared ones; 95% CI: Wilson; pts: mean score",
         caption_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
     )
-    for name in ("bot", "seats", "n", "wins", "shared", "win %", "95% CI", "avg match", "avg game"):
+    for name in ("bot", "n", "wins", "shared", "win %", "95% CI", "pts/match", "pts/game"):
         table.add_column(name, justify="left" if name == "bot" else "right", no_wrap=True)
     for b, _ in tally.ranking():
         table.add_row(
-            b.bot,
-            str(b.seats),
+            b.bot if b.seats == 1 else f"{b.bot} ×{b.seats}",
             str(b.entries),
             str(b.wins),
             str(b.shared),
@@ -201,7 +200,8 @@ def simulate(
     where = f" to {out}" if out is not None else ""
     console.print(
         f"Simulated {plural(tally.matches, 'match', 'matches')} ({plural(tally.games, 'game')}), "
-        f"{form} form, seed {seed}{where}; {plural(tally.shared_matches, 'match', 'matches')} with a shared win."
+        f"{form} form, seed {seed}{where}; {plural(tally.shared_matches, 'match', 'matches')} with a shared win.",
+        soft_wrap=True,
     )
     console.print(summary_table(tally))
     for line in ranking_lines(tally):

@@ -1,0 +1,131 @@
+"""How fast is `simulate`? Games simulated per second, against replaying the same matches from their logs.
+
+    python benchmarks/bench_simulate.py [--matches N] [--repeats R] [--strong M]
+
+Everything runs in one process, on one core, in the same run (these machines
+are noisy: compare the ratios, not the absolute figures). For N four-player,
+four-game matches of ``greedy`` self-play (run seed 2026):
+
+  * simulate (cold): the first pass, with the bots' score memo empty;
+  * simulate (warm): bots and engine only (``simulate.play_match``), best of R;
+  * simulate + log: the same and the log line (``simulate.outcome``), best of R:
+    this is what the command does per match, less the writing;
+  * replay seeded / recorded: ``json.loads`` + ``replay.check_match`` of the
+    lines simulate wrote, in both forms (what ``validate`` does per match);
+  * engine fold: ``engine.apply`` over the resolved moves, no bots, no checks:
+    the floor that any bot running on this engine adds to.
+
+Then, for reference, ``random`` self-play, and M matches with one ``strong``
+seat against three ``greedy`` ones. The issue's target is 3,000 four-player
+games a second with ``greedy`` on one core; the ratio to it is printed.
+Asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from coloretto_log import bots, engine
+from coloretto_log import simulate as sim
+from coloretto_log.replay import check_match
+
+TARGET = 3000  # four-player games a second with greedy on one core (issue 5)
+
+
+def best_of(repeats: int, fn: Callable[[], object]) -> float:
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def line(label: str, seconds: float, games: int) -> float:
+    rate = games / seconds
+    print(f"{label:<34} {seconds:8.3f} s {rate:10.0f} games/s")
+    return rate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--matches", type=int, default=250, help="greedy self-play matches (4 games each)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--strong", type=int, default=10, help="matches with a strong seat (slow)")
+    args = parser.parse_args()
+    n = args.matches
+    games = 4 * n
+    print(f"python {platform.python_version()} on {platform.machine()}; {n} matches, {games} four-player games each pass")
+
+    greedy = sim.make_plan(bots=["greedy"], games=4, seed=2026)
+    bots._SCORES.clear()
+    bots._last.clear()
+    t = time.perf_counter()
+    played = [sim.play_match(greedy, i) for i in range(n)]
+    cold = line("simulate greedy (cold memo)", time.perf_counter() - t, games)
+    warm = line("simulate greedy (warm)", best_of(args.repeats, lambda: [sim.play_match(greedy, i) for i in range(n)]), games)
+
+    def with_log() -> None:
+        for i in range(n):
+            sim.outcome(greedy, i)
+
+    logged = line("simulate greedy + log line", best_of(args.repeats, with_log), games)
+
+    seeded = [sim.outcome(greedy, i).line for i in range(n)]
+    recorded_plan = sim.make_plan(bots=["greedy"], games=4, seed=2026, recorded=True)
+    recorded = [sim.outcome(recorded_plan, i).line for i in range(n)]
+
+    def replay(lines: list[str]) -> Callable[[], None]:
+        def run() -> None:
+            for text in lines:
+                if not check_match(json.loads(text)).valid:
+                    raise SystemExit("a simulated log does not validate")
+
+        return run
+
+    r_seeded = line("replay seeded logs (check_match)", best_of(args.repeats, replay(seeded)), games)
+    r_recorded = line("replay recorded logs (check_match)", best_of(args.repeats, replay(recorded)), games)
+
+    def fold() -> None:
+        for m in played:
+            for g in m.games:
+                s = g.setup
+                state = engine.new_game(
+                    greedy.rules, 4, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck
+                )
+                for move in g.moves:
+                    state = engine.apply(state, move)
+
+    floor = line("engine fold only (no bots)", best_of(args.repeats, fold), games)
+
+    rand = sim.make_plan(bots=["random"], games=4, seed=2026)
+    line("simulate random (warm)", best_of(args.repeats, lambda: [sim.play_match(rand, i) for i in range(n)]), games)
+    if args.strong:
+        strong = sim.make_plan(bots=["strong", "greedy", "greedy", "greedy"], games=4, seed=2026)
+        line(
+            f"simulate strong+3 greedy ({args.strong} matches)",
+            best_of(1, lambda: [sim.play_match(strong, i) for i in range(args.strong)]),
+            4 * args.strong,
+        )
+
+    moves = sum(len(g.moves) for m in played for g in m.games)
+    print()
+    print(f"moves per game (greedy): {moves / games:.1f}")
+    print(f"ratio simulate (warm) / replay seeded:   {warm / r_seeded:5.2f}x  (above 1: simulating is faster than replaying)")
+    print(f"ratio simulate (warm) / replay recorded: {warm / r_recorded:5.2f}x")
+    print(f"ratio simulate + log / replay seeded:    {logged / r_seeded:5.2f}x")
+    print(f"ratio simulate (cold) / simulate (warm): {cold / warm:5.2f}x")
+    print(f"engine fold alone: {floor:.0f} games/s, the ceiling for any bot on this engine")
+    print(f"target {TARGET} games/s with greedy: reached {warm / TARGET:.2f} of it (warm), {logged / TARGET:.2f} with the log line")
+
+
+if __name__ == "__main__":
+    main()
