@@ -111,6 +111,24 @@ def test_a_missing_file_exits_3(tmp_path: Path) -> None:
     assert both.exit_code == 3
 
 
+def test_a_file_name_with_a_newline_stays_on_one_line(tmp_path: Path) -> None:
+    log = write(tmp_path / "a\nb.json", tiny_match(tiny(moves=[TINY_MOVES[0], t("Aiko", 3)])))
+    result = run(str(log))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        f"{tmp_path}/a\\nb.json: game 1, move 2: error [not-your-turn] it is Boris's turn, not Aiko's"
+    )
+    assert json.loads(run("--json", str(log)).stdout)["matches"][0]["file"] == str(log)  # JSON keeps the name
+
+
+@pytest.mark.xfail(strict=True, reason="cli/validate.py prints an unreadable file's message as is: a path "
+                   "holding a newline splits the one-line error over two lines on stderr")
+def test_an_unreadable_file_name_with_a_newline_stays_on_one_line(tmp_path: Path) -> None:
+    result = run(str(tmp_path / "gone\nx.json"))
+    assert result.exit_code == 3
+    assert result.stderr.count("\n") == 1
+
+
 def test_a_file_over_the_size_limit_exits_3(tmp_path: Path) -> None:
     big = tmp_path / "big.json"
     with open(big, "wb") as f:
