@@ -2,13 +2,14 @@
 
     python benchmarks/bench_simulate.py [--matches N] [--repeats R] [--strong M]
 
-Everything runs in one process, on one core, in the same run (these machines
-are noisy: compare the ratios, not the absolute figures). For N four-player,
-four-game matches of ``greedy`` self-play (run seed 2026):
+Everything runs in one process, on one core, in the same run. Each timed
+workload is run once per round, R rounds, and its best round is kept (these
+machines are noisy: compare the ratios, not the absolute figures). For N
+four-player, four-game matches of ``greedy`` self-play (run seed 2026):
 
   * simulate (cold): the first pass, with the bots' score memo empty;
-  * simulate (warm): bots and engine only (``simulate.play_match``), best of R;
-  * simulate + log: the same and the log line (``simulate.outcome``), best of R:
+  * simulate (warm): bots and engine only (``simulate.play_match``);
+  * simulate + log: the same and the log line (``simulate.outcome``):
     this is what the command does per match, less the writing;
   * replay seeded / recorded: ``json.loads`` + ``replay.check_match`` of the
     lines simulate wrote, in both forms (what ``validate`` does per match);
@@ -40,13 +41,16 @@ from coloretto_log.replay import check_match
 TARGET = 3000  # four-player games a second with greedy on one core (issue 5)
 
 
-def best_of(repeats: int, fn: Callable[[], object]) -> float:
-    times = []
+def best_of_interleaved(repeats: int, work: dict[str, Callable[[], object]]) -> dict[str, float]:
+    """The best time of each workload over ``repeats`` rounds, one run of each per round:
+    a burst of load from elsewhere then hits every workload alike."""
+    best = dict.fromkeys(work, float("inf"))
     for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+        for name, fn in work.items():
+            t = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - t)
+    return best
 
 
 def line(label: str, seconds: float, games: int) -> float:
@@ -71,17 +75,14 @@ def main() -> None:
     t = time.perf_counter()
     played = [sim.play_match(greedy, i) for i in range(n)]
     cold = line("simulate greedy (cold memo)", time.perf_counter() - t, games)
-    warm = line("simulate greedy (warm)", best_of(args.repeats, lambda: [sim.play_match(greedy, i) for i in range(n)]), games)
+    seeded = [sim.outcome(greedy, i).line for i in range(n)]
+    recorded_plan = sim.make_plan(bots=["greedy"], games=4, seed=2026, recorded=True)
+    recorded = [sim.outcome(recorded_plan, i).line for i in range(n)]
+    rand = sim.make_plan(bots=["random"], games=4, seed=2026)
 
     def with_log() -> None:
         for i in range(n):
             sim.outcome(greedy, i)
-
-    logged = line("simulate greedy + log line", best_of(args.repeats, with_log), games)
-
-    seeded = [sim.outcome(greedy, i).line for i in range(n)]
-    recorded_plan = sim.make_plan(bots=["greedy"], games=4, seed=2026, recorded=True)
-    recorded = [sim.outcome(recorded_plan, i).line for i in range(n)]
 
     def replay(lines: list[str]) -> Callable[[], None]:
         def run() -> None:
@@ -90,9 +91,6 @@ def main() -> None:
                     raise SystemExit("a simulated log does not validate")
 
         return run
-
-    r_seeded = line("replay seeded logs (check_match)", best_of(args.repeats, replay(seeded)), games)
-    r_recorded = line("replay recorded logs (check_match)", best_of(args.repeats, replay(recorded)), games)
 
     def fold() -> None:
         for m in played:
@@ -104,17 +102,29 @@ def main() -> None:
                 for move in g.moves:
                     state = engine.apply(state, move)
 
-    floor = line("engine fold only (no bots)", best_of(args.repeats, fold), games)
-
-    rand = sim.make_plan(bots=["random"], games=4, seed=2026)
-    line("simulate random (warm)", best_of(args.repeats, lambda: [sim.play_match(rand, i) for i in range(n)]), games)
+    times = best_of_interleaved(
+        args.repeats,
+        {
+            "warm": lambda: [sim.play_match(greedy, i) for i in range(n)],
+            "logged": with_log,
+            "seeded": replay(seeded),
+            "recorded": replay(recorded),
+            "fold": fold,
+            "random": lambda: [sim.play_match(rand, i) for i in range(n)],
+        },
+    )
+    warm = line("simulate greedy (warm)", times["warm"], games)
+    logged = line("simulate greedy + log line", times["logged"], games)
+    r_seeded = line("replay seeded logs (check_match)", times["seeded"], games)
+    r_recorded = line("replay recorded logs (check_match)", times["recorded"], games)
+    floor = line("engine fold only (no bots)", times["fold"], games)
+    line("simulate random (warm)", times["random"], games)
     if args.strong:
         strong = sim.make_plan(bots=["strong", "greedy", "greedy", "greedy"], games=4, seed=2026)
-        line(
-            f"simulate strong+3 greedy ({args.strong} matches)",
-            best_of(1, lambda: [sim.play_match(strong, i) for i in range(args.strong)]),
-            4 * args.strong,
-        )
+        t = time.perf_counter()
+        for i in range(args.strong):
+            sim.play_match(strong, i)
+        line(f"simulate strong+3 greedy ({args.strong} matches)", time.perf_counter() - t, 4 * args.strong)
 
     moves = sum(len(g.moves) for m in played for g in m.games)
     print()

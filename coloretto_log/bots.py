@@ -156,6 +156,19 @@ def pack_cards(cards: Sequence[str]) -> int:
     return out
 
 
+_packed_memo: list[tuple[tuple[tuple[int, ...], ...], list[int]]] = []
+
+
+def pack_all(collections: tuple[tuple[int, ...], ...]) -> list[int]:
+    """Every seat's packed collection. The engine passes the same tuple on from state
+    to state until a row is taken, so the last answer is kept (by identity)."""
+    if _packed_memo and _packed_memo[0][0] is collections:
+        return _packed_memo[0][1]
+    packed = [int.from_bytes(bytes(c), "little") for c in collections]
+    _packed_memo[:] = [(collections, packed)]
+    return packed
+
+
 def unpack(packed: int) -> tuple[int, ...]:
     """The count tuple of a packed collection."""
     return tuple(packed.to_bytes(N_KINDS, "little"))
@@ -316,7 +329,7 @@ class GreedyBot:
         scores = scores_for(view)
         seat = view.current
         rows = [pack_cards(r) for r in view.rows]
-        best, gain = greedy_take(scores, pack(view.collections[seat]), rows, view.taken)
+        best, gain = greedy_take(scores, pack_all(view.collections)[seat], rows, view.taken)
         if best >= 0 and (gain >= self.take_at or not _can_draw(view)):
             return Take(seat, best + 1)
         return None
@@ -326,7 +339,7 @@ class GreedyBot:
         i = greedy_place(
             scores,
             view.current,
-            [pack(c) for c in view.collections],
+            pack_all(view.collections),
             view.done,
             [pack_cards(r) for r in view.rows],
             [len(r) for r in view.rows],
@@ -400,7 +413,7 @@ class _Rollouts:
     def __init__(self, view: GameState) -> None:
         self.scores = scores_for(view)
         self.seat = view.current
-        self.colls = [pack(c) for c in view.collections]
+        self.colls = pack_all(view.collections)[:]
         self.rows = [pack_cards(r) for r in view.rows]
         self.lengths = [len(r) for r in view.rows]
         self.limits = view.limits
