@@ -522,6 +522,8 @@ class Recorder:
 
     def feed(self, line: str) -> Reply:
         """Take one line of input at the current prompt."""
+        if any("\ud800" <= c <= "\udfff" for c in line):
+            return Reply((Refused("the line is not valid UTF-8 text"),))
         try:
             if self.phase == "players":
                 return self._feed_players(line)

@@ -430,3 +430,19 @@ def test_quit_messages_and_an_empty_file(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert result.stderr == f"Stopped: {path} is saved (game 1 of 4, 1 move); run the same command to resume.\n"
     assert moves_on_disk(path) == 1
+
+
+def test_bytes_that_are_not_utf8_are_refused_not_a_crash(tmp_path: Path) -> None:
+    path = tmp_path / "kitchen.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "coloretto_log", "record", str(path), "--date", DATE, "--games", "1"],
+        input=b"Ann,B\xffn\nAnn,Ben\nr g\nbl y\no br\nAnn\nd \xe9 1\nd y 1\n",
+        capture_output=True,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.decode("utf-8", "replace").splitlines()[:2] == [
+        "line 1 (Ann,B\ufffdn): refused: the line is not valid UTF-8 text",
+        "line 7 (d \ufffd 1): refused: the line is not valid UTF-8 text",
+    ]
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["players"] == ["Ann", "Ben"] and len(data["games"][0]["moves"]) == 1

@@ -155,12 +155,12 @@ class _Piped:
         pass
 
     def read(self, rec: Recorder) -> str | None:
-        line = sys.stdin.readline()
-        if not line:
+        raw = sys.stdin.buffer.readline()
+        if not raw:
             return None
         self.line_no += 1
-        self._last = line.rstrip("\r\n")
-        return self._last
+        self._last = raw.decode("utf-8", "replace").rstrip("\r\n")  # to quote it
+        return raw.decode("utf-8", "surrogateescape").rstrip("\r\n")  # a bad byte is refused, not a crash
 
     def show(self, events: tuple[Event, ...]) -> None:
         for event in events:
@@ -218,10 +218,13 @@ class _Terminal:
         if p.hint:
             prompt.append(f"  ({p.hint})", style="dim")
         prompt.append("\n> ")
-        try:
-            return self.console.input(prompt)
-        except EOFError:
-            return None
+        while True:
+            try:
+                return self.console.input(prompt)
+            except EOFError:
+                return None
+            except UnicodeDecodeError:
+                self.console.print(Text("refused: the line is not valid UTF-8 text", style="bold red"))
 
     def show(self, events: tuple[Event, ...]) -> None:
         self._events.extend(events)
