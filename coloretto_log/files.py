@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -77,12 +78,26 @@ def parse_json(text: str) -> Any:
         raise ValueError("nesting too deep") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    if _SURROGATE_ESCAPE.search(text) is not None and _has_lone_surrogate(value):
+        raise ValueError("a \\u escape names a lone UTF-16 surrogate, which is not a character")
     end = _skip_ws(text, end)
     if end != len(text):
         line = text.count("\n", 0, end) + 1
         col = end - (text.rfind("\n", 0, end) + 1) + 1
         raise ValueError(f"invalid JSON at line {line}, column {col}: extra data after the value")
     return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """True if a string anywhere in ``value`` holds a surrogate (a pair of escapes decodes to one character)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _skip_ws(text: str, i: int) -> int:
@@ -190,7 +205,8 @@ def canonical_json(value: Any) -> str:
 
 def content_hash(value: Any) -> str:
     """SHA-256 of the canonical JSON, in hex."""
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+    # surrogatepass: a Python value may hold a lone surrogate (parse_json refuses them in files)
+    return hashlib.sha256(canonical_json(value).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def default_match_id(value: Any) -> str:

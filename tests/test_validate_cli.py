@@ -121,8 +121,6 @@ def test_a_file_name_with_a_newline_stays_on_one_line(tmp_path: Path) -> None:
     assert json.loads(run("--json", str(log)).stdout)["matches"][0]["file"] == str(log)  # JSON keeps the name
 
 
-@pytest.mark.xfail(strict=True, reason="cli/validate.py prints an unreadable file's message as is: a path "
-                   "holding a newline splits the one-line error over two lines on stderr")
 def test_an_unreadable_file_name_with_a_newline_stays_on_one_line(tmp_path: Path) -> None:
     result = run(str(tmp_path / "gone\nx.json"))
     assert result.exit_code == 3
@@ -390,11 +388,6 @@ def test_random_bytes_never_crash(raw: bytes) -> None:
     assert result.exit_code in (0, 1)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='files.parse_json accepts a lone surrogate escape ("\\ud800"); the finding that quotes it cannot be '
-    "written as UTF-8 and the command crashes (exit 70 'internal error: UnicodeEncodeError' from the console script)",
-)
 @pytest.mark.parametrize("json_out", [False, True], ids=["lines", "json"])
 def test_a_lone_surrogate_escape_does_not_crash(json_out: bool) -> None:
     log = json.dumps(tiny_match(tiny(moves=[d("\ud800", 3, "green")])))
@@ -403,11 +396,6 @@ def test_a_lone_surrogate_escape_does_not_crash(json_out: bool) -> None:
     assert result.exit_code == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="files.content_hash encodes the canonical JSON as strict UTF-8: the default match id of a log "
-    "holding a lone surrogate escape raises UnicodeEncodeError",
-)
 def test_the_match_id_of_a_log_with_a_lone_surrogate() -> None:
     report = check_match(tiny_match(tiny(moves=[d("\ud800", 3, "green")])))
     assert [f.rule for f in report.all_findings()] == ["bad-value"]

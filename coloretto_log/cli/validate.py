@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ..errors import one_line
 from ..logs import LoadedMatch, Unreadable, load
 from . import app
 from .common import ExitCode, emit_json, plural
@@ -56,7 +57,7 @@ def validate(
         if isinstance(item, Unreadable):
             unreadable.append({"file": item.file, "error": item.message})
             if not json_out:
-                typer.secho(f"{item.message}", err=True, fg=typer.colors.RED)
+                typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
             continue
         files.add(item.file)
         n_matches += 1
