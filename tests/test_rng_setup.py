@@ -106,3 +106,15 @@ def test_explicit_removed_is_used_in_later_steps_but_draws_are_still_consumed(se
     # only when step 2 consumed the same draws: it always does (same number of colours in play).
     assert forced.first == drawn.first
     assert forced.deck is not None and other not in forced.deck
+
+
+@given(seed=st.integers(0, MASK64), n=st.integers(0, 80))
+def test_inlined_shuffle_equals_below_step_by_step(seed: int, n: int) -> None:
+    # shuffle() inlines next() and below() for speed; it must stay LOG_FORMAT.md §4 to the letter
+    a, b = SplitMix64(seed), SplitMix64(seed)
+    expected = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = b.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert a.shuffle(range(n)) == expected
+    assert a.state == b.state
