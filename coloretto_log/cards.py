@@ -29,6 +29,22 @@ KINDS: tuple[str, ...] = ALL_COLOURS + (JOKER, GOLDEN_JOKER, PLUS2)
 #: Every name the log format knows.
 CARD_NAMES: tuple[str, ...] = KINDS + (LAST_ROUND,)
 
+#: Two-letter labels that fit on a drawn card (green is "gn", so that "gr" stays grey's).
+SHORT_LABELS: dict[str, str] = {
+    ORANGE: "or",
+    BLUE: "bl",
+    BROWN: "br",
+    YELLOW: "ye",
+    GREY: "gy",
+    GREEN: "gn",
+    RED: "rd",
+    PURPLE: "pu",
+    JOKER: "J",
+    GOLDEN_JOKER: "GJ",
+    PLUS2: "+2",
+    LAST_ROUND: "LR",
+}
+
 KIND_INDEX: dict[str, int] = {name: i for i, name in enumerate(KINDS)}
 N_KINDS = len(KINDS)
 JOKER_INDEX = KIND_INDEX[JOKER]

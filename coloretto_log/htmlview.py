@@ -20,24 +20,13 @@ import html
 import json
 from typing import Any
 
+from .cards import LAST_ROUND, SHORT_LABELS
 from .timeline import MatchTimeline
 
 __all__ = ["embed_json", "render_html"]
 
 #: Short labels drawn on cards in a row (full names are in the tooltip).
-CARD_LABELS: dict[str, str] = {
-    "orange": "or",
-    "blue": "bl",
-    "brown": "br",
-    "yellow": "ye",
-    "grey": "gy",
-    "green": "gr",
-    "red": "rd",
-    "purple": "pu",
-    "joker": "J",
-    "golden_joker": "GJ",
-    "plus2": "+2",
-}
+CARD_LABELS: dict[str, str] = {k: v for k, v in SHORT_LABELS.items() if k != LAST_ROUND}
 
 #: Card colours: (background, text).
 CARD_COLOURS: dict[str, tuple[str, str]] = {

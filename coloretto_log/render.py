@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from .cards import GOLDEN_JOKER, JOKER, KIND_INDEX, LAST_ROUND, PLUS2
+from .cards import GOLDEN_JOKER, JOKER, KIND_INDEX, LAST_ROUND, PLUS2, SHORT_LABELS
 
 #: rich styles for every card name: a coloured block people recognise at a glance.
 CARD_STYLES: dict[str, str] = {
@@ -25,21 +25,8 @@ CARD_STYLES: dict[str, str] = {
     LAST_ROUND: "bold white on black",
 }
 
-#: short labels that fit a card: two letters where one would be ambiguous.
-CARD_LABELS: dict[str, str] = {
-    "orange": "or",
-    "blue": "bl",
-    "brown": "br",
-    "yellow": "ye",
-    "grey": "gy",
-    "green": "gr",
-    "red": "rd",
-    "purple": "pu",
-    JOKER: "J",
-    GOLDEN_JOKER: "GJ",
-    PLUS2: "+2",
-    LAST_ROUND: "LR",
-}
+#: short labels that fit a card.
+CARD_LABELS: dict[str, str] = SHORT_LABELS
 
 
 def card_text(card: str, *, long: bool = False) -> Text:
