@@ -323,3 +323,22 @@ def test_subprocess_jobs_give_identical_bytes_that_validate_and_score(tmp_path: 
             check=False, capture_output=True, text=True,
         )
         assert done.returncode == 0, (command, done.stdout, done.stderr)
+
+
+def test_cli_first_match_splits_a_run_into_parts() -> None:
+    common = ["simulate", "--games", "1", "--bots", "greedy,random", "--players", "2", "--seed", "5"]
+    whole = runner.invoke(app, [*common, "-n", "3"])
+    head = runner.invoke(app, [*common, "-n", "1"])
+    tail = runner.invoke(app, [*common, "-n", "2", "--first-match", "1"])
+    assert whole.exit_code == head.exit_code == tail.exit_code == 0
+    assert head.stdout + tail.stdout == whole.stdout
+    assert json.loads(tail.stdout.splitlines()[0])["notes"].endswith("match 1")
+
+
+def test_cli_warns_when_the_output_is_too_big_for_one_file_to_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    from coloretto_log import files
+
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 1000)
+    result = runner.invoke(app, ["simulate", "-n", "1", "--games", "1", "--bots", "greedy"])
+    assert result.exit_code == 0
+    assert "warning:" in result.stderr and "--first-match" in result.stderr

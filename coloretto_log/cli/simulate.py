@@ -24,8 +24,10 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from .. import files
 from ..bots import BOTS
 from ..errors import UsageError
+from ..rng import MASK64
 from ..simulate import Outcome, Plan, Tally, make_plan, run
 from . import app
 from .common import ExitCode, fail, plural
@@ -85,11 +87,14 @@ def _write_atomically(path: Path, lines: Iterable[str]) -> None:
         raise
 
 
-def _lines(outcomes: Iterator[Outcome], tally: Tally, progress: Progress | None, total: int) -> Iterator[str]:
-    """The log lines, counting each outcome in ``tally`` and on the progress bar."""
+def _lines(
+    outcomes: Iterator[Outcome], tally: Tally, progress: Progress | None, total: int, size: list[int]
+) -> Iterator[str]:
+    """The log lines, counting each outcome in ``tally`` and on the progress bar, and the bytes in ``size``."""
     task = progress.add_task("simulating", total=total) if progress is not None else None
     for o in outcomes:
         tally.add(o)
+        size[0] += len(o.line) + 1  # simulated logs are ASCII: one byte a character
         if progress is not None and task is not None:
             progress.advance(task)
         yield o.line
@@ -119,6 +124,10 @@ def simulate(
         Path | None,
         typer.Option("--out", "-o", help="Write the matches here (JSON Lines), atomically; default: standard output.", show_default=False),
     ] = None,
+    first_match: Annotated[
+        int,
+        typer.Option(help="Index of the first match (from 0): a run split into parts gives the same matches as one run."),
+    ] = 0,
     jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core). The output is the same for any value.")] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     progress: Annotated[
@@ -133,7 +142,8 @@ def simulate(
     their bot and seat (strong-1, greedy-2, ...). The summary, the bots' win rates
     with 95% intervals and average scores, goes to stderr (to stdout with --out).
 
-    The same --seed gives the same bytes whatever --jobs is.
+    The same --seed gives the same bytes whatever --jobs is; --first-match F -n N
+    gives matches F to F+N-1 of that run, so a run can be split into files.
 
     Exit codes: 0 done, 2 usage error, 3 the output file cannot be written.
 
@@ -143,6 +153,8 @@ def simulate(
         fail(f"--matches must be 1 or more, not {matches}", ExitCode.USAGE)
     if jobs < 0:
         fail(f"--jobs must be 0 (one per core) or more, not {jobs}", ExitCode.USAGE)
+    if not 0 <= first_match <= MASK64:
+        fail(f"--first-match must be 0 or more, not {first_match}", ExitCode.USAGE)
     try:
         plan: Plan = make_plan(
             players=players,
@@ -179,7 +191,8 @@ def simulate(
     )
     tally = Tally(plan)
     with bar if bar is not None else contextlib.nullcontext():
-        lines = _lines(run(plan, matches, jobs=n_jobs), tally, bar, matches)
+        size = [0]
+        lines = _lines(run(plan, matches, jobs=n_jobs, start=first_match), tally, bar, matches, size)
         if out is None:
             write = sys.stdout.write
             for line in lines:
@@ -191,6 +204,13 @@ def simulate(
             except OSError as e:
                 fail(f"{out}: cannot write: {e.strerror or e}", ExitCode.UNREADABLE)
 
+    if size[0] > files.MAX_FILE_BYTES:
+        mib = files.MAX_FILE_BYTES // (1024 * 1024)
+        err.print(
+            f"[yellow]warning: {size[0] / 1e6:.1f} MB written; validate, score and the other readers take at most "
+            f"{mib} MiB from one file: split the run into files with --matches and --first-match[/yellow]",
+            soft_wrap=True,
+        )
     console = Console(highlight=False) if out is not None else err
     if json_out:
         text = json.dumps(tally.summary_json(), indent=2, ensure_ascii=False)
