@@ -169,6 +169,18 @@ def pack_all(collections: tuple[tuple[int, ...], ...]) -> list[int]:
     return packed
 
 
+_rows_memo: list[tuple[tuple[tuple[str, ...], ...], list[int]]] = []
+
+
+def pack_rows(rows: tuple[tuple[str, ...], ...]) -> list[int]:
+    """Every row packed; kept for the same tuple (a turn's two decisions see the same rows)."""
+    if _rows_memo and _rows_memo[0][0] is rows:
+        return _rows_memo[0][1]
+    packed = [pack_cards(r) for r in rows]
+    _rows_memo[:] = [(rows, packed)]
+    return packed
+
+
 def unpack(packed: int) -> tuple[int, ...]:
     """The count tuple of a packed collection."""
     return tuple(packed.to_bytes(N_KINDS, "little"))
@@ -328,7 +340,7 @@ class GreedyBot:
     def choose(self, view: GameState, rng: SplitMix64) -> Take | None:
         scores = scores_for(view)
         seat = view.current
-        rows = [pack_cards(r) for r in view.rows]
+        rows = pack_rows(view.rows)
         best, gain = greedy_take(scores, pack_all(view.collections)[seat], rows, view.taken)
         if best >= 0 and (gain >= self.take_at or not _can_draw(view)):
             return Take(seat, best + 1)
@@ -341,7 +353,7 @@ class GreedyBot:
             view.current,
             pack_all(view.collections),
             view.done,
-            [pack_cards(r) for r in view.rows],
+            pack_rows(view.rows),
             [len(r) for r in view.rows],
             view.limits,
             view.taken,
@@ -414,7 +426,7 @@ class _Rollouts:
         self.scores = scores_for(view)
         self.seat = view.current
         self.colls = pack_all(view.collections)[:]
-        self.rows = [pack_cards(r) for r in view.rows]
+        self.rows = pack_rows(view.rows)[:]
         self.lengths = [len(r) for r in view.rows]
         self.limits = view.limits
         self.taken = list(view.taken)
