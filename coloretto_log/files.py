@@ -9,6 +9,7 @@ and ``bad-json``); what cannot be read at all raises ``UnreadableFileError``.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -107,8 +108,12 @@ def _skip_ws(text: str, i: int) -> int:
     return i
 
 
-def decode(raw: bytes) -> str:
-    """Strict UTF-8; raises ``ValueError`` naming a byte-order mark or UTF-16."""
+def decode(raw: bytes, *, whole_file: bool = True) -> str:
+    """Strict UTF-8; raises ``ValueError`` naming a byte-order mark or UTF-16.
+
+    ``whole_file=False`` for one line of a ``.jsonl`` file: the message then
+    gives the byte within the line (the line is in the finding's label).
+    """
     if raw.startswith(b"\xef\xbb\xbf"):
         raise ValueError("the file starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM")
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) >= 2 and (raw[0] == 0 or raw[1] == 0)):
@@ -116,12 +121,17 @@ def decode(raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
+        if not whole_file:
+            raise ValueError(f"not valid UTF-8 (byte {e.start + 1} of the line)") from None
         line = raw.count(b"\n", 0, e.start) + 1
         raise ValueError(f"not valid UTF-8 (byte {e.start + 1}, line {line})") from None
 
 
-def read_bytes(path: Path) -> bytes:
-    """A regular file's bytes, refusing anything over ``MAX_FILE_BYTES``."""
+_LIMIT = f"{MAX_FILE_BYTES // (1024 * 1024)} MiB"
+
+
+def open_log(path: Path) -> BinaryIO:
+    """Open a regular file for reading bytes; ``UnreadableFileError`` for anything else."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -130,49 +140,115 @@ def read_bytes(path: Path) -> bytes:
         raise UnreadableFileError(f"{path}: cannot read: {e.strerror}") from None
     if not stat.S_ISREG(st.st_mode):
         raise UnreadableFileError(f"{path}: not a regular file")
-    if st.st_size > MAX_FILE_BYTES:
-        raise UnreadableFileError(f"{path}: {st.st_size} bytes is over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit for a log")
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+        return open(path, "rb")
     except OSError as e:
         raise UnreadableFileError(f"{path}: cannot read: {e.strerror}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise UnreadableFileError(f"{path}: over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit for a log")
-    return data
+
+
+def read_bytes(path: Path) -> bytes:
+    """A regular file's bytes, refusing anything over ``MAX_FILE_BYTES``."""
+    with open_log(path) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > MAX_FILE_BYTES:
+            raise UnreadableFileError(f"{path}: {size} bytes is over the {_LIMIT} limit for a log")
+        return read_stream(f, str(path))
 
 
 def read_stream(stream: BinaryIO, name: str = "<stdin>") -> bytes:
-    data = stream.read(MAX_FILE_BYTES + 1)
+    """At most ``MAX_FILE_BYTES`` from a stream; ``UnreadableFileError`` beyond."""
+    try:
+        data = stream.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise UnreadableFileError(f"{name}: cannot read: {e.strerror}") from None
     if len(data) > MAX_FILE_BYTES:
-        raise UnreadableFileError(f"{name}: over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit for a log")
+        raise UnreadableFileError(f"{name}: over the {_LIMIT} limit for a log")
     return data
 
 
-def sources_from_bytes(raw: bytes, file: str, *, lines: bool | None) -> Iterator[Source]:
-    """The matches in one file's bytes: one (``.json``) or one per non-blank line (``.jsonl``).
-
-    ``lines=None`` decides from the text: one JSON document if it parses as
-    one, else JSON Lines when its first line is a document of its own.
-    """
+def sources_from_bytes(raw: bytes, file: str, *, lines: bool) -> Iterator[Source]:
+    """The matches in one file's bytes: one (``.json``) or one per non-blank line (``.jsonl``)."""
+    if lines:
+        yield from iter_lines(io.BytesIO(raw), file)
+        return
     try:
         text = decode(raw)
     except ValueError as e:
         yield Source(file, None, problem=Finding("error", "bad-encoding", str(e)))
         return
-    if lines is None:
-        single = _parse_source(text, file, None)
-        first_line = text.lstrip().split("\n", 1)[0]
-        if single.problem is None or _parse_source(first_line, file, 1).problem is not None:
-            yield single
+    yield _parse_source(text, file, None)
+
+
+def iter_lines(stream: BinaryIO, file: str, *, first_line: int = 1) -> Iterator[Source]:
+    """JSON Lines, streamed: one match a non-blank line, each line at most ``MAX_FILE_BYTES``.
+
+    The file as a whole has no size limit (a simulation writes millions of
+    matches); memory stays bounded by the longest line.
+    """
+    number = first_line - 1
+    while True:
+        try:
+            raw = stream.readline(MAX_FILE_BYTES + 1)
+        except OSError as e:
+            raise UnreadableFileError(f"{file}: cannot read: {e.strerror}") from None
+        if not raw:
             return
-        lines = True
-    if not lines:
-        yield _parse_source(text, file, None)
-        return
-    for number, line in enumerate(text.split("\n"), start=1):
-        if line.strip():
-            yield _parse_source(line, file, number)
+        number += 1
+        if len(raw) > MAX_FILE_BYTES and not raw.endswith(b"\n"):
+            while (rest := stream.readline(1 << 20)) and not rest.endswith(b"\n"):
+                pass
+            yield Source(file, number, problem=Finding("error", "bad-json", f"a line over the {_LIMIT} limit for one match"))
+            continue
+        try:
+            text = decode(raw, whole_file=False)
+        except ValueError as e:
+            yield Source(file, number, problem=Finding("error", "bad-encoding", str(e)))
+            if number == first_line:
+                return  # a byte-order mark or UTF-16: the other lines cannot be read either
+            continue
+        if text.strip():
+            yield _parse_source(text.rstrip("\r\n"), file, number)
+
+
+def sources_from_stream(stream: BinaryIO, name: str) -> Iterator[Source]:
+    """Standard input: one JSON document, or JSON Lines (streamed).
+
+    It is JSON Lines when its first non-blank line is a JSON object on its
+    own and another non-blank line follows; otherwise the whole text (at most
+    ``MAX_FILE_BYTES``) is one document.
+    """
+    read: list[bytes] = []  # every line read so far, blank ones included
+
+    def next_line() -> bytes:
+        try:
+            line = stream.readline(MAX_FILE_BYTES + 1)
+        except OSError as e:
+            raise UnreadableFileError(f"{name}: cannot read: {e.strerror}") from None
+        read.append(line)
+        return line
+
+    while (head := next_line()) and not head.strip():
+        pass
+    if head.endswith(b"\n") and _is_object_line(head):
+        while (following := next_line()) and not following.strip():
+            pass
+        if following.strip():
+            yield from iter_lines(io.BytesIO(b"".join(read)), name)
+            yield from iter_lines(stream, name, first_line=len(read) + 1)
+            return
+    raw = b"".join(read)
+    if len(raw) <= MAX_FILE_BYTES:
+        raw += read_stream(stream, name)
+    if len(raw) > MAX_FILE_BYTES:
+        raise UnreadableFileError(f"{name}: over the {_LIMIT} limit for a log")
+    yield from sources_from_bytes(raw, name, lines=False)
+
+
+def _is_object_line(raw: bytes) -> bool:
+    try:
+        return isinstance(parse_json(raw.decode("utf-8")), dict)
+    except ValueError:  # UnicodeDecodeError included
+        return False
 
 
 def _parse_source(text: str, file: str, line: int | None) -> Source:

@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .errors import Finding, UnreadableFileError
-from .files import STDIN, expand_paths, read_bytes, read_stream, sources_from_bytes
+from .files import (
+    STDIN,
+    Source,
+    expand_paths,
+    iter_lines,
+    open_log,
+    read_bytes,
+    sources_from_bytes,
+    sources_from_stream,
+)
 from .replay import MatchReport, check_match
 
 
@@ -35,28 +44,31 @@ class Unreadable:
 
 
 def load(paths: list[str], *, stdin: BinaryIO | None = None) -> Iterator[LoadedMatch | Unreadable]:
-    """Every match under ``paths`` (files, folders, ``-``), checked, in order."""
+    """Every match under ``paths`` (files, folders, ``-``), checked, in order.
+
+    ``.jsonl`` files and JSON Lines on standard input are streamed, one match
+    at a time; a ``.json`` file is one match.
+    """
     for item in expand_paths(paths):
-        if item == STDIN:
-            name = "<stdin>"
-            try:
-                raw = read_stream(stdin if stdin is not None else sys.stdin.buffer, name)
-            except UnreadableFileError as e:
-                yield Unreadable(name, str(e))
-                continue
-            lines: bool | None = None  # standard input: one JSON document, or JSON Lines
-        else:
-            path = Path(item)
-            name = str(path)
-            try:
-                raw = read_bytes(path)
-            except UnreadableFileError as e:
-                yield Unreadable(name, str(e))
-                continue
-            lines = path.suffix == ".jsonl"
-        for source in sources_from_bytes(raw, name, lines=lines):
-            if source.problem is not None:
-                report = MatchReport(findings=[source.problem])
-            else:
-                report = check_match(source.data)
-            yield LoadedMatch(source.label, source.file, source.line, report)
+        name = "<stdin>" if item == STDIN else str(item)
+        try:
+            for source in _sources(item, name, stdin):
+                if source.problem is not None:
+                    report = MatchReport(data=None, findings=[source.problem])
+                else:
+                    report = check_match(source.data)
+                yield LoadedMatch(source.label, source.file, source.line, report)
+        except UnreadableFileError as e:
+            yield Unreadable(name, str(e))
+
+
+def _sources(item: str | Path, name: str, stdin: BinaryIO | None) -> Iterator[Source]:
+    if item == STDIN:
+        yield from sources_from_stream(stdin if stdin is not None else sys.stdin.buffer, name)
+        return
+    path = Path(item)
+    if path.suffix == ".jsonl":
+        with open_log(path) as f:
+            yield from iter_lines(f, name)
+        return
+    yield from sources_from_bytes(read_bytes(path), name, lines=False)

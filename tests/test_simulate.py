@@ -333,12 +333,3 @@ def test_cli_first_match_splits_a_run_into_parts() -> None:
     assert whole.exit_code == head.exit_code == tail.exit_code == 0
     assert head.stdout + tail.stdout == whole.stdout
     assert json.loads(tail.stdout.splitlines()[0])["notes"].endswith("match 1")
-
-
-def test_cli_warns_when_the_output_is_too_big_for_one_file_to_read(monkeypatch: pytest.MonkeyPatch) -> None:
-    from coloretto_log import files
-
-    monkeypatch.setattr(files, "MAX_FILE_BYTES", 1000)
-    result = runner.invoke(app, ["simulate", "-n", "1", "--games", "1", "--bots", "greedy"])
-    assert result.exit_code == 0
-    assert "warning:" in result.stderr and "--first-match" in result.stderr

@@ -24,7 +24,6 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from .. import files
 from ..bots import BOTS
 from ..errors import UsageError
 from ..rng import MASK64
@@ -87,14 +86,11 @@ def _write_atomically(path: Path, lines: Iterable[str]) -> None:
         raise
 
 
-def _lines(
-    outcomes: Iterator[Outcome], tally: Tally, progress: Progress | None, total: int, size: list[int]
-) -> Iterator[str]:
-    """The log lines, counting each outcome in ``tally`` and on the progress bar, and the bytes in ``size``."""
+def _lines(outcomes: Iterator[Outcome], tally: Tally, progress: Progress | None, total: int) -> Iterator[str]:
+    """The log lines, counting each outcome in ``tally`` and on the progress bar."""
     task = progress.add_task("simulating", total=total) if progress is not None else None
     for o in outcomes:
         tally.add(o)
-        size[0] += len(o.line) + 1  # simulated logs are ASCII: one byte a character
         if progress is not None and task is not None:
             progress.advance(task)
         yield o.line
@@ -191,8 +187,7 @@ def simulate(
     )
     tally = Tally(plan)
     with bar if bar is not None else contextlib.nullcontext():
-        size = [0]
-        lines = _lines(run(plan, matches, jobs=n_jobs, start=first_match), tally, bar, matches, size)
+        lines = _lines(run(plan, matches, jobs=n_jobs, start=first_match), tally, bar, matches)
         if out is None:
             write = sys.stdout.write
             for line in lines:
@@ -204,13 +199,6 @@ def simulate(
             except OSError as e:
                 fail(f"{out}: cannot write: {e.strerror or e}", ExitCode.UNREADABLE)
 
-    if size[0] > files.MAX_FILE_BYTES:
-        mib = files.MAX_FILE_BYTES // (1024 * 1024)
-        err.print(
-            f"[yellow]warning: {size[0] / 1e6:.1f} MB written; validate, score and the other readers take at most "
-            f"{mib} MiB from one file: split the run into files with --matches and --first-match[/yellow]",
-            soft_wrap=True,
-        )
     console = Console(highlight=False) if out is not None else err
     if json_out:
         text = json.dumps(tally.summary_json(), indent=2, ensure_ascii=False)
