@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -41,7 +41,7 @@ def _root(
         bool, typer.Option("--debug", help="Show the full traceback of an internal error.")
     ] = False,
     version: Annotated[
-        Optional[bool],
+        bool | None,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
     ] = None,
 ) -> None:
@@ -49,14 +49,14 @@ def _root(
 
 
 # Commands register themselves on ``app`` when imported.
-from . import db as _db  # noqa: E402,F401
-from . import deal as _deal  # noqa: E402,F401
-from . import record as _record  # noqa: E402,F401
-from . import replay as _replay  # noqa: E402,F401
-from . import schema as _schema  # noqa: E402,F401
-from . import score as _score  # noqa: E402,F401
-from . import simulate as _simulate  # noqa: E402,F401
-from . import validate as _validate  # noqa: E402,F401
+from . import db as _db  # noqa: F401
+from . import deal as _deal  # noqa: F401
+from . import record as _record  # noqa: F401
+from . import replay as _replay  # noqa: F401
+from . import schema as _schema  # noqa: F401
+from . import score as _score  # noqa: F401
+from . import simulate as _simulate  # noqa: F401
+from . import validate as _validate  # noqa: F401
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -32,5 +32,15 @@ def fail(message: str, code: ExitCode = ExitCode.INVALID) -> NoReturn:
     raise typer.Exit(code=int(code))
 
 
+def exit_for(*, unreadable: bool, invalid: bool, disputes: bool = False) -> None:
+    """End a command that read logs with its worst outcome: unreadable (3), then invalid (1), then a dispute (4)."""
+    if unreadable:
+        raise typer.Exit(int(ExitCode.UNREADABLE))
+    if invalid:
+        raise typer.Exit(int(ExitCode.INVALID))
+    if disputes:
+        raise typer.Exit(int(ExitCode.CLAIM_DISAGREES))
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"

@@ -18,7 +18,7 @@ from ..logs import Unreadable, load
 from ..render import card_text, collection_text
 from ..timeline import GameTimeline, MatchTimeline, Step, from_loaded, scores_line
 from . import app
-from .common import ExitCode, emit_json, fail, plural
+from .common import ExitCode, emit_json, exit_for, fail, plural
 
 
 @app.command()
@@ -129,10 +129,7 @@ def replay(
     elif html is None:
         _print_tables(selected, move)
 
-    if unreadable:
-        raise typer.Exit(int(ExitCode.UNREADABLE))
-    if any(not t.valid for t in timelines):
-        raise typer.Exit(int(ExitCode.INVALID))
+    exit_for(unreadable=bool(unreadable), invalid=any(not t.valid for t in timelines))
 
 
 # --------------------------------------------------------------------------- selection

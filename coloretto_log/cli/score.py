@@ -15,7 +15,7 @@ from ..render import card_text, collection_text
 from ..scorecard import GameScore, HandError, HandScore, MatchScore, calculate, score_match
 from ..scoring import Assignment
 from . import app
-from .common import ExitCode, emit_json, fail, plural
+from .common import ExitCode, emit_json, exit_for, fail, plural
 
 _MINUS = "\u2212"  # a real minus sign, as wide as the plus
 _CHIP = len(" purple ")  # the widest colour chip, for aligned columns
@@ -251,12 +251,7 @@ def _score_logs(paths: list[str], *, json_out: bool) -> None:
             text += f"; {plural(len(unreadable), 'file')} could not be read"
         ok = not (n_invalid or n_disputes or unreadable)
         typer.secho(text, fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True)
-    if unreadable:
-        raise typer.Exit(int(ExitCode.UNREADABLE))
-    if n_invalid:
-        raise typer.Exit(int(ExitCode.INVALID))
-    if n_disputes:
-        raise typer.Exit(int(ExitCode.CLAIM_DISAGREES))
+    exit_for(unreadable=bool(unreadable), invalid=bool(n_invalid), disputes=bool(n_disputes))
 
 
 @app.command()

@@ -9,7 +9,7 @@ import typer
 from ..errors import one_line
 from ..logs import LoadedMatch, Unreadable, load
 from . import app
-from .common import ExitCode, emit_json, plural
+from .common import emit_json, exit_for, plural
 
 
 def match_json(m: LoadedMatch) -> dict[str, Any]:
@@ -95,7 +95,4 @@ def validate(
             text += f"; {plural(len(unreadable), 'file')} could not be read"
         ok = not n_invalid and not unreadable
         typer.secho(text, fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True)
-    if unreadable:
-        raise typer.Exit(int(ExitCode.UNREADABLE))
-    if n_invalid:
-        raise typer.Exit(int(ExitCode.INVALID))
+    exit_for(unreadable=bool(unreadable), invalid=bool(n_invalid))
