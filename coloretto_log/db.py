@@ -52,7 +52,8 @@ from .engine import Take
 from .errors import ColorettoLogError
 from .files import content_hash
 from .logs import LoadedMatch, Unreadable
-from .ruleset import colours_in_play
+from .replay import GameRecord
+from .ruleset import RuleSet, colours_in_play
 
 __all__ = [
     "APP",
@@ -77,7 +78,7 @@ SCHEMA_VERSION = 1
 DEFAULT_DB = "coloretto.duckdb"
 ENV_DB = "COLORETTO_DB"
 #: Matches are committed in batches of about this many games (one transaction each).
-BATCH_GAMES = 5000
+BATCH_GAMES = 2000
 META_TABLE = "coloretto_meta"
 
 
@@ -248,30 +249,29 @@ TABLES: dict[str, tuple[Column, ...]] = {
 _ARROW_SCHEMAS: dict[str, pa.Schema] = {
     name: pa.schema([pa.field(c.name, c.arrow) for c in cols]) for name, cols in TABLES.items()
 }
-_ARROW_SCHEMAS["matches"] = _ARROW_SCHEMAS["matches"].append(pa.field("mi", _I32))  # position in the batch
 _ARROW_SCHEMAS["moves"] = pa.schema(
     [
-        pa.field("mi", _I32),  # the match's position in the batch: match_id and player come from a join
+        pa.field("match_id", pa.dictionary(_I32, _STR)),  # indices: the match's position in the batch
         pa.field("game", _I32),
         pa.field("move", _I32),
         pa.field("round", _I32),
         pa.field("seat", _I32),
+        pa.field("player", pa.dictionary(_I32, _STR)),  # indices into the batch's player names
         pa.field("row", _I32),
         pa.field("take", _BOOL),
         pa.field("cx", _STR),  # the card a draw places, or the extra card of a take
         pa.field("last_round", _BOOL),
     ]
 )
-#: How each table's rows are selected from its Arrow table (``{view}``; ``{matches}``: the batch's matches).
+#: How each table's rows are selected from its Arrow table ``{view}``.
 _INSERT_SELECT: dict[str, str] = {
     name: "SELECT " + ", ".join(f'"{c.name}"' for c in cols) + " FROM {view}" for name, cols in TABLES.items()
 }
 _INSERT_SELECT["moves"] = (
-    "SELECT m.match_id, v.game, v.move, v.round, v.seat, m.players[v.seat + 1] AS player, "
-    "CASE WHEN v.take THEN 'take' ELSE 'draw' END AS action, v.row, "
-    "CASE WHEN v.take THEN NULL ELSE v.cx END AS card, CASE WHEN v.take THEN v.cx END AS extra, "
-    "coalesce(v.last_round, false) AS last_round "
-    "FROM {view} v JOIN {matches} m ON m.mi = v.mi ORDER BY v.mi, v.game, v.move"
+    "SELECT match_id::VARCHAR, game, move, round, seat, player::VARCHAR, "
+    "CASE WHEN take THEN 'take' ELSE 'draw' END, row, "
+    "CASE WHEN take THEN NULL ELSE cx END, CASE WHEN take THEN cx END, "
+    "coalesce(last_round, false) FROM {view}"
 )
 #: Integer columns without NULLs are filled as ``array('i')`` and handed to Arrow without a copy.
 _INT_ARRAYS = array("i").itemsize == 4
@@ -345,64 +345,128 @@ class IngestSummary:
 
 
 class _Rows:
-    """Column lists of one table, filled row by row and turned into one Arrow table."""
+    """One table's rows of a batch: row tuples (in the Arrow schema's order), turned into one Arrow table."""
 
-    __slots__ = ("cols", "n", "name")
+    __slots__ = ("name", "rows")
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.cols: dict[str, Any] = {
-            f.name: array("i") if _INT_ARRAYS and f.type == _I32 and not f.nullable else []
-            for f in _ARROW_SCHEMAS[name]
-        }
-        self.n = 0
+        self.rows: list[tuple[Any, ...]] = []
 
     def arrow(self) -> pa.Table:
         schema = _ARROW_SCHEMAS[self.name]
+        columns = list(zip(*self.rows)) if self.rows else [()] * len(schema)
+        return pa.Table.from_arrays(
+            [pa.array(col, type=f.type) for col, f in zip(columns, schema)], schema=schema
+        )
+
+
+class _Moves:
+    """The moves of a batch, column by column: integer columns as ``array('i')``, passed to Arrow without a copy."""
+
+    __slots__ = ("cols", "match_ids", "n", "players")
+
+    INTS = ("match_id", "game", "move", "round", "seat", "player", "row")
+
+    def __init__(self) -> None:
+        self.cols: dict[str, Any] = {name: _int_array() for name in self.INTS}
+        self.cols.update(take=[], cx=[], last_round=[])
+        self.match_ids: list[str] = []  # the dictionary of the match_id column
+        self.players: list[str] = []  # the dictionary of the player column
+        self.n = 0
+
+    def arrow(self) -> pa.Table:
+        schema = _ARROW_SCHEMAS["moves"]
+        c = self.cols
         arrays = []
         for f in schema:
-            values = self.cols[f.name]
-            if isinstance(values, array):
-                arrays.append(pa.Array.from_buffers(_I32, len(values), [None, pa.py_buffer(values)]))
+            values = c[f.name]
+            if f.name == "match_id":
+                arrays.append(pa.DictionaryArray.from_arrays(_i32(values), pa.array(self.match_ids, type=_STR)))
+            elif f.name == "player":
+                arrays.append(pa.DictionaryArray.from_arrays(_i32(values), pa.array(self.players, type=_STR)))
+            elif f.name in self.INTS:
+                arrays.append(_i32(values))
             else:
                 arrays.append(pa.array(values, type=f.type))
         return pa.Table.from_arrays(arrays, schema=schema)
 
 
+def _int_array() -> Any:
+    return array("i") if _INT_ARRAYS else []
+
+
+_MOVE_NUMBERS = array("i", range(1, 1001)) if _INT_ARRAYS else list(range(1, 1001))
+
+
+def _repeat(value: int, k: int) -> Any:
+    return array("i", (value,)) * k if _INT_ARRAYS else [value] * k
+
+
+def _i32(values: Any) -> pa.Array:
+    if isinstance(values, array):
+        return pa.Array.from_buffers(_I32, len(values), [None, pa.py_buffer(values)])
+    return pa.array(values, type=_I32)
+
+
+class _Pending(NamedTuple):
+    """What ingest needs of a valid match to write its rows."""
+
+    label: str
+    file: str
+    line: int | None
+    match_id: str
+    digest: str
+    date: str | None
+    seed: int | None
+    rules: RuleSet
+    players: tuple[str, ...]
+    games: list[GameRecord]
+    complete: bool
+
+    @classmethod
+    def of(cls, item: LoadedMatch, match_id: str, digest: str) -> _Pending:
+        report = item.report
+        assert report.match is not None and report.rules is not None
+        return cls(
+            item.label, item.file, item.line, match_id, digest, report.match.date, report.match.seed,
+            report.rules, report.players, report.games, report.complete,
+        )
+
+
 @dataclass
 class _Batch:
-    """The rows of the matches of one transaction."""
+    """The rows of the matches of one transaction, and the events to report once it is written."""
 
-    tables: dict[str, _Rows] = field(default_factory=lambda: {name: _Rows(name) for name in TABLES})
-    ids: list[str] = field(default_factory=list)  # every match id of the batch, in order
-    pending: list[tuple[LoadedMatch, str, str]] = field(default_factory=list)  # (match, id, hash)
+    tables: dict[str, _Rows] = field(default_factory=lambda: {name: _Rows(name) for name in TABLES if name != "moves"})
+    moves: _Moves = field(default_factory=_Moves)
+    ids: set[str] = field(default_factory=set)
+    to_delete: list[str] = field(default_factory=list)  # stored matches this batch replaces
+    events: list[IngestEvent] = field(default_factory=list)
     games: int = 0
-
-    def __len__(self) -> int:
-        return len(self.pending)
 
 
 def _ranks(values: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in values if other > v) for v in values]
 
 
-def _append_match(batch: _Batch, item: LoadedMatch, match_id: str, digest: str) -> int:
-    """Add the rows of one valid match to ``batch``; returns its number of games."""
-    report = item.report
-    match = report.match
-    rules = report.rules
-    assert match is not None and rules is not None
-    players = report.players
+def _append_match(batch: _Batch, p: _Pending) -> None:
+    """Add the rows of one valid match to ``batch`` (row tuples in the order of ``_ARROW_SCHEMAS``)."""
+    match_id, rules, players = p.match_id, p.rules, p.players
     n = len(players)
     edition = rules.edition
     t = batch.tables
-    ma = t["matches"].cols
-    mi = t["matches"].n
+    games_rows, player_rows = t["games"].rows, t["game_players"].rows
+    mv = batch.moves
+    cols = mv.cols
+    mi = len(mv.match_ids)
+    mv.match_ids.append(match_id)
+    first_name = len(mv.players)
+    mv.players.extend(players)
 
     totals = [0] * n
     counted = 0
-    gm, gp, mv = t["games"].cols, t["game_players"].cols, t["moves"].cols
-    for record in report.games:
+    for record in p.games:
         setup, final = record.setup, record.final
         assert setup is not None and final is not None
         g = record.number
@@ -415,119 +479,91 @@ def _append_match(batch: _Batch, item: LoadedMatch, match_id: str, digest: str) 
             seats, rows, cx, lrs = zip(*moves)
             is_take = [type(m) is Take for m in moves]
             before = list(accumulate(is_take, initial=0))  # rows taken before each move
-            mv["mi"].extend([mi] * k)
-            mv["game"].extend([g] * k)
-            mv["move"].extend(range(1, k + 1))
-            mv["round"].extend([1 + b // n for b in before[:k]])
-            mv["seat"].extend(seats)
-            mv["take"].extend(is_take)
-            mv["row"].extend(rows)
-            mv["cx"].extend(cx)
-            mv["last_round"].extend(lrs)
-            t["moves"].n += k
-        rounds = final.round if k else 0
+            cols["match_id"].extend(_repeat(mi, k))
+            cols["game"].extend(_repeat(g, k))
+            cols["move"].extend(_MOVE_NUMBERS[:k] if k <= len(_MOVE_NUMBERS) else range(1, k + 1))
+            cols["round"].extend([1 + b // n for b in before[:k]])
+            cols["seat"].extend(seats)
+            cols["player"].extend([first_name + s for s in seats])
+            cols["row"].extend(rows)
+            cols["take"].extend(is_take)
+            cols["cx"].extend(cx)
+            cols["last_round"].extend(lrs)
+            mv.n += k
 
-        scores: list[int] | None = None
-        verdict_list = verdicts(final, record.claims, players) if complete else None
-        if verdict_list is not None:
-            scores = [v.optimal.score for v in verdict_list]
-            rank = _ranks(scores)
-            top = max(scores)
-            winners = [p for p, r in zip(players, rank) if r == 1]
-            counted += 1
-            for seat, s in enumerate(scores):
-                totals[seat] += s
-        gm["match_id"].append(match_id)
-        gm["game"].append(g)
-        gm["n_players"].append(n)
-        gm["complete"].append(complete)
-        gm["seeded"].append(record.seeded)
-        gm["removed"].append([c for c in edition.colours if c in setup.removed])
-        gm["first_seat"].append(setup.first)
-        gm["first_player"].append(players[setup.first])
-        gm["rounds"].append(rounds)
-        gm["moves"].append(k)
-        gm["winners"].append(winners if scores is not None else None)
-        gm["top_score"].append(top if scores is not None else None)
-        t["games"].n += 1
+        first = setup.first
+        in_play = [c in colours for c in ALL_COLOURS]
+        if not complete:
+            games_rows.append((
+                match_id, g, n, False, record.seeded, _in_order(edition.colours, setup.removed),
+                first, players[first], final.round if k else 0, k, None, None,
+            ))
+            for seat, name in enumerate(players):
+                counts = final.collections[seat]
+                player_rows.append((
+                    match_id, g, seat, name, n, (seat - first) % n + 1,
+                    *[counts[i] if play else None for i, play in zip(_COLOUR_KINDS, in_play)],
+                    counts[JOKER_INDEX], counts[GOLDEN_INDEX], counts[PLUS2_INDEX], False,
+                    *_NO_SCORE,
+                ))
+            continue
 
+        judged = verdicts(final, record.claims, players)
+        scores = [v.optimal.score for v in judged]
+        rank = _ranks(scores)
+        winners = tuple(name for name, r in zip(players, rank) if r == 1)
+        shared = len(winners) > 1
+        counted += 1
+        for seat, s in enumerate(scores):
+            totals[seat] += s
+        games_rows.append((
+            match_id, g, n, True, record.seeded, _in_order(edition.colours, setup.removed),
+            first, players[first], final.round, k, winners, max(scores),
+        ))
         for seat, name in enumerate(players):
             counts = final.collections[seat]
-            gp["match_id"].append(match_id)
-            gp["game"].append(g)
-            gp["seat"].append(seat)
-            gp["player"].append(name)
-            gp["n_players"].append(n)
-            gp["turn"].append((seat - setup.first) % n + 1)
-            for c in ALL_COLOURS:
-                gp[c].append(counts[KIND_INDEX[c]] if c in colours else None)
-            gp["jokers"].append(counts[JOKER_INDEX])
-            gp["golden_jokers"].append(counts[GOLDEN_INDEX])
-            gp["plus2"].append(counts[PLUS2_INDEX])
-            gp["complete"].append(complete)
-            if verdict_list is None or scores is None:
-                for col in _SCORE_COLUMNS:
-                    gp[col].append(None)
-                continue
-            v = verdict_list[seat]
+            v = judged[seat]
             a = v.optimal
-            gp["score"].append(a.score)
-            gp["rank"].append(rank[seat])
-            gp["win"].append(rank[seat] == 1)
-            gp["shared_win"].append(rank[seat] == 1 and len(winners) > 1)
-            gp["joker_colours"].append(list(a.jokers))
-            gp["positive"].append(list(a.positive))
             points = {row.colour: row.points for row in a.breakdown}
-            for c in ALL_COLOURS:
-                gp[f"points_{c}"].append(points.get(c, 0) if c in colours else None)
-            gp["plus2_points"].append(a.plus2_points)
             claim = v.claim
-            gp["claimed_score"].append(None if claim is None else claim.score)
-            gp["claimed_jokers"].append(None if claim is None or claim.jokers is None else list(claim.jokers))
-            gp["claimed_positive"].append(None if claim is None or claim.positive is None else list(claim.positive))
-            gp["verdict"].append(v.status)
-        t["game_players"].n += n
+            won = rank[seat] == 1
+            player_rows.append((
+                match_id, g, seat, name, n, (seat - first) % n + 1,
+                *[counts[i] if play else None for i, play in zip(_COLOUR_KINDS, in_play)],
+                counts[JOKER_INDEX], counts[GOLDEN_INDEX], counts[PLUS2_INDEX], True,
+                a.score, rank[seat], won, won and shared, a.jokers, a.positive,
+                *[points.get(c, 0) if play else None for c, play in zip(ALL_COLOURS, in_play)],
+                a.plus2_points,
+                None if claim is None else claim.score,
+                None if claim is None else claim.jokers,
+                None if claim is None else claim.positive,
+                v.status,
+            ))
 
     match_rank = _ranks(totals)
-    complete_match = report.complete
-    mp = t["match_players"].cols
-    for seat, name in enumerate(players):
-        mp["match_id"].append(match_id)
-        mp["seat"].append(seat)
-        mp["player"].append(name)
-        mp["n_players"].append(n)
-        mp["games_counted"].append(counted)
-        mp["total"].append(totals[seat])
-        mp["rank"].append(match_rank[seat])
-        mp["win"].append(match_rank[seat] == 1 if complete_match else None)
-    t["match_players"].n += n
-
-    ma["mi"].append(mi)
-    ma["match_id"].append(match_id)
-    ma["content_hash"].append(digest)
-    ma["date"].append(_dt.date.fromisoformat(match.date) if match.date else None)
-    ma["edition"].append(edition.name)
-    ma["scoring"].append(rules.table.name)
-    ma["games_planned"].append(rules.games)
-    ma["under_last_round"].append(rules.under)
-    ma["players"].append(list(players))
-    ma["n_players"].append(n)
-    ma["seed"].append(match.seed)
-    ma["source_file"].append(item.file)
-    ma["source_line"].append(item.line)
-    ma["games_played"].append(len(report.games))
-    ma["games_complete"].append(counted)
-    ma["complete"].append(complete_match)
-    ma["winners"].append([p for p, r in zip(players, match_rank) if r == 1] if complete_match else None)
-    t["matches"].n += 1
-    return len(report.games)
+    complete_match = p.complete
+    t["match_players"].rows.extend(
+        (match_id, seat, name, n, counted, totals[seat], match_rank[seat], match_rank[seat] == 1 if complete_match else None)
+        for seat, name in enumerate(players)
+    )
+    t["matches"].rows.append((
+        match_id, p.digest, _dt.date.fromisoformat(p.date) if p.date else None, edition.name, rules.table.name,
+        rules.games, rules.under, players, n, p.seed, p.file, p.line, len(p.games), counted, complete_match,
+        tuple(name for name, r in zip(players, match_rank) if r == 1) if complete_match else None,
+    ))
 
 
-_SCORE_COLUMNS = (
-    "score", "rank", "win", "shared_win", "joker_colours", "positive",
-    *(f"points_{c}" for c in ALL_COLOURS),
-    "plus2_points", "claimed_score", "claimed_jokers", "claimed_positive", "verdict",
-)
+_COLOUR_KINDS = tuple(KIND_INDEX[c] for c in ALL_COLOURS)
+
+
+def _in_order(order: tuple[str, ...], colours: Sequence[str]) -> tuple[str, ...]:
+    return tuple(c for c in order if c in colours)
+#: The score columns of a game_players row of an unfinished game: all NULL.
+_NO_SCORE = (None,) * (6 + len(ALL_COLOURS) + 5)
+
+
+def _digest_key(digest: str) -> int:
+    return int(digest[:16], 16)
 
 
 def match_identity(item: LoadedMatch) -> tuple[str, str]:
@@ -669,11 +705,14 @@ class MatchStore:
     ) -> IngestSummary:
         """Store every valid match of ``items``; one transaction per batch of about ``batch_games`` games.
 
-        Events are reported through ``on_event`` as each batch commits
-        (``invalid`` and ``unreadable`` ones at once). An exception or
-        ``KeyboardInterrupt`` rolls the current batch back and propagates:
-        the batches committed before it stay, and running the same ingest
-        again picks up where it stopped (stored matches are skipped).
+        Each match is decided as it is read, against the stored ones (and
+        those stored earlier in this run): same id and content, ``skipped``;
+        same id, other content, ``changed`` (or ``replaced`` with
+        ``replace``); else ``stored``. ``on_event`` hears of stored and
+        replaced matches when their batch is written, of the others at once.
+        An exception or ``KeyboardInterrupt`` rolls the current batch back and
+        propagates: the batches written before it stay, and running the same
+        ingest again carries on (stored matches are skipped).
         """
         if self.read_only:
             raise DatabaseError(f"{self.path}: opened read-only")
@@ -684,8 +723,8 @@ class MatchStore:
             if on_event is not None:
                 on_event(event)
 
+        known = self._stored_digests()
         batch = _Batch()
-        seen: set[str] = set()
         for item in items:
             if isinstance(item, Unreadable):
                 emit(IngestEvent("unreadable", item.file, message=item.message))
@@ -695,62 +734,55 @@ class MatchStore:
                 emit(IngestEvent("invalid", item.label, report.match_id, loaded=item))
                 continue
             match_id, digest = match_identity(item)
-            if match_id in seen:  # the same id twice in one batch: commit the first one before looking again
-                self._commit(batch, replace, emit, summary)
-                batch, seen = _Batch(), set()
-            seen.add(match_id)
-            batch.pending.append((item, match_id, digest))
-            batch.games += max(1, len(report.games))
-            if batch.games >= batch_games:
-                self._commit(batch, replace, emit, summary)
-                batch, seen = _Batch(), set()
-        self._commit(batch, replace, emit, summary)
-        return summary
-
-    def _stored_hashes(self, ids: list[str]) -> dict[str, tuple[str, str, int | None]]:
-        """Stored ``match_id -> (content_hash, source_file, source_line)`` for ``ids``."""
-        if not ids:
-            return {}
-        self.con.register("_ingest_ids", pa.table({"match_id": pa.array(ids, type=_STR)}))
-        try:
-            rows = self.con.execute(
-                "SELECT match_id, content_hash, source_file, source_line FROM matches "
-                "WHERE match_id IN (SELECT match_id FROM _ingest_ids)"
-            ).fetchall()
-        finally:
-            self.con.unregister("_ingest_ids")
-        return {r[0]: (r[1], r[2], r[3]) for r in rows}
-
-    def _commit(
-        self, batch: _Batch, replace: bool, emit: Callable[[IngestEvent], None], summary: IngestSummary
-    ) -> None:
-        """Decide skip / changed / replace / store for each pending match, then write the batch in one transaction."""
-        if not batch.pending:
-            return
-        try:
-            stored = self._stored_hashes([mid for _, mid, _ in batch.pending])
-        except duckdb.Error as e:
-            raise _db_error(self.path, e) from None
-        events: list[IngestEvent] = []
-        to_delete: list[str] = []
-        for item, match_id, digest in batch.pending:
-            old = stored.get(match_id)
-            games = len(item.report.games)
-            if old is not None and old[0] == digest:
-                events.append(IngestEvent("skipped", item.label, match_id, games))
+            key = _digest_key(digest)
+            old = known.get(match_id)
+            games = len(report.games)
+            if old == key:
+                emit(IngestEvent("skipped", item.label, match_id, games))
                 continue
             if old is not None and not replace:
-                where = old[1] if old[2] is None else f"{old[1]}:{old[2]}"
-                events.append(IngestEvent("changed", item.label, match_id, games, message=where))
+                emit(IngestEvent("changed", item.label, match_id, games, message=self._stored_source(match_id, batch)))
                 continue
             if old is not None:
-                to_delete.append(match_id)
-            _append_match(batch, item, match_id, digest)
-            events.append(IngestEvent("replaced" if old is not None else "stored", item.label, match_id, games))
-        if to_delete or batch.tables["matches"].n:
-            self._write(batch, to_delete)
-            summary.batches += 1
-        for event in events:
+                if match_id in batch.ids:  # replaced twice in one batch: write the first one, then delete it
+                    self._commit(batch, emit, summary)
+                    batch = _Batch()
+                batch.to_delete.append(match_id)
+            _append_match(batch, _Pending.of(item, match_id, digest))
+            batch.ids.add(match_id)
+            batch.events.append(IngestEvent("replaced" if old is not None else "stored", item.label, match_id, games))
+            known[match_id] = key
+            batch.games += max(1, games)
+            if batch.games >= batch_games:
+                self._commit(batch, emit, summary)
+                batch = _Batch()
+        self._commit(batch, emit, summary)
+        return summary
+
+    def _stored_digests(self) -> dict[str, int]:
+        """Every stored ``match_id`` with the first 64 bits of its content hash (what ingest compares)."""
+        try:
+            rows = self.con.execute("SELECT match_id, content_hash FROM matches").fetchall()
+        except duckdb.Error as e:
+            raise _db_error(self.path, e) from None
+        return {mid: _digest_key(digest) for mid, digest in rows}
+
+    def _stored_source(self, match_id: str, batch: _Batch) -> str:
+        """Where the stored (or just read) match with ``match_id`` came from: ``FILE`` or ``FILE:LINE``."""
+        if match_id in batch.ids:
+            return "earlier in this run"
+        row = self.execute("SELECT source_file, source_line FROM matches WHERE match_id = ?", [match_id]).fetchone()
+        if row is None:
+            return "earlier in this run"
+        return row[0] if row[1] is None else f"{row[0]}:{row[1]}"
+
+    def _commit(self, batch: _Batch, emit: Callable[[IngestEvent], None], summary: IngestSummary) -> None:
+        """Write the batch in one transaction, then report its matches."""
+        if not batch.events:
+            return
+        self._write(batch, batch.to_delete)
+        summary.batches += 1
+        for event in batch.events:
             emit(event)
 
     def _write(self, batch: _Batch, to_delete: list[str]) -> None:
@@ -763,6 +795,7 @@ class MatchStore:
         views = {name: f"_ingest_{name}" for name in TABLES}
         views["delete"] = "_ingest_delete"
         arrow = {name: rows.arrow() for name, rows in batch.tables.items()}
+        arrow["moves"] = batch.moves.arrow()
         arrow["delete"] = pa.table({"match_id": pa.array(to_delete, type=_STR)})
         try:
             for name, table in arrow.items():
@@ -773,7 +806,7 @@ class MatchStore:
                     for name in (*_CHILD_TABLES, "matches"):
                         con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM {views['delete']})")
                 for name in (*_CHILD_TABLES, "matches"):
-                    self._insert(name, views[name], views["matches"])
+                    self._insert(name, views[name])
                 con.execute("COMMIT")
             except BaseException:
                 try:
@@ -790,9 +823,9 @@ class MatchStore:
                 except duckdb.Error:
                     pass
 
-    def _insert(self, name: str, view: str, matches_view: str) -> None:
+    def _insert(self, name: str, view: str) -> None:
         """Append one table's rows of the batch (a hook for tests that inject failures)."""
-        select = _INSERT_SELECT[name].format(view=view, matches=matches_view)
+        select = _INSERT_SELECT[name].format(view=view)
         cols = ", ".join(f'"{c.name}"' for c in TABLES[name])
         self.con.execute(f"INSERT INTO {name} ({cols}) {select}")
 
@@ -990,6 +1023,7 @@ SANDBOX_CONFIG: dict[str, str | bool | int | float | list[str]] = {
     "python_enable_replacements": False,  # Python variables are not tables
     "python_scan_all_frames": False,
     "memory_limit": "1GB",
+    "temp_directory": "",  # no spilling to disk either
     "lock_configuration": True,  # no SET / RESET / PRAGMA changes after this
 }
 _ALLOWED_STATEMENTS = ("SELECT", "EXPLAIN")

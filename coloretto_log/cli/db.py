@@ -579,6 +579,7 @@ def _write_png(data: dict[str, Any], path: Path) -> None:
     ax2.scatter(range(len(seats)), [r["expected"] for r in seats], marker="_", s=300, color="black", label="1/players")
     ax2.set_xticks(range(len(seats)), labels, rotation=45, ha="right")
     ax2.set_title("Win rate by seat (95% interval)")
+    ax2.set_xlabel("players / seat")
     ax2.set_ylabel("win rate")
     ax2.legend()
     fig.tight_layout()
