@@ -80,6 +80,9 @@ ENV_DB = "COLORETTO_DB"
 #: Matches are committed in batches of about this many games (one transaction each).
 BATCH_GAMES = 2000
 META_TABLE = "coloretto_meta"
+#: DuckDB's buffer pool when writing: it caches what it has written up to its limit, so an
+#: ingest of a million games would otherwise grow with the file.
+WRITE_MEMORY_LIMIT = "256MB"
 
 
 def default_db_path() -> Path:
@@ -609,6 +612,8 @@ class MatchStore:
             "autoinstall_known_extensions": False,
             "autoload_known_extensions": False,
         }
+        if not read_only:
+            config["memory_limit"] = WRITE_MEMORY_LIMIT
         try:
             con = duckdb.connect(str(db), read_only=read_only, config=config)
         except duckdb.Error as e:
@@ -814,6 +819,8 @@ class MatchStore:
                 except duckdb.Error:
                     pass
                 raise
+        except duckdb.InterruptException:
+            raise KeyboardInterrupt from None  # DuckDB saw the Ctrl-C first; the batch is rolled back
         except duckdb.Error as e:
             raise _db_error(self.path, e, writing=True) from None
         finally:
@@ -1090,7 +1097,7 @@ def _run_sandboxed(con: duckdb.DuckDBPyConnection, sql: str, *, limit: int, time
     timer.start()
     try:
         cur = con.execute(sql)
-        rows = cur.fetchmany(limit + 1) if limit else []
+        rows = cur.fetchmany(limit + 1)
         description = cur.description or []
     except duckdb.InterruptException:
         raise QueryError(f"the query ran past the {timeout:g} s timeout and was stopped (--timeout)") from None
