@@ -122,8 +122,8 @@ def _db_error(path: Path, exc: BaseException, *, writing: bool = False) -> Datab
         return DatabaseError(f"{path}: no such database; create it with `coloretto-log ingest LOGS...`")
     if any(s in low for s in ("no space left", "disk full", "file too large", "disk quota")):
         return DatabaseError(
-            f"{path}: the disk is full; nothing of the batch being written was kept; "
-            "free some space and run the command again"
+            f"{path}: the disk is full; what was being written was not kept (the database is as it was "
+            "before this batch); free some space and run the command again"
         )
     if "permission denied" in low:
         return DatabaseError(f"{path}: permission denied; check the file's and its folder's permissions")

@@ -91,35 +91,43 @@ class _Sql:
     """The filtered row sets every section reads, as SQL fragments with their parameters."""
 
     def __init__(self, flt: Filter) -> None:
-        conds: list[str] = []
         params: dict[str, Any] = {}
+        in_matches: list[str] = []  # conditions only the matches table can answer
+        direct: list[str] = []  # conditions every table can answer on its own rows
         if flt.since is not None:
-            conds.append("date >= $since")
+            in_matches.append("date >= $since")
             params["since"] = flt.since
         if flt.until is not None:
-            conds.append("date <= $until")
+            in_matches.append("date <= $until")
             params["until"] = flt.until
         if flt.edition is not None:
-            conds.append("edition = $edition")
+            in_matches.append("edition = $edition")
             params["edition"] = flt.edition
         if flt.players is not None:
-            conds.append("n_players = $n_players")
+            direct.append("n_players = $n_players")
             params["n_players"] = flt.players
+        played: list[str] = []
         if flt.player is not None:
-            conds.append("list_contains(players, $player)")
+            played.append("list_contains(players, $player)")
             params["player"] = flt.player
         self.params = params
-        where = " AND ".join(conds) if conds else "true"
-        self.matches = f"(SELECT * FROM matches WHERE {where})"
-        semi = f" AND match_id IN (SELECT match_id FROM matches WHERE {where})" if conds else ""
-        only = " AND player = $player" if flt.player is not None else ""
-        #: complete games of the selected matches
-        self.games = f"(SELECT * FROM games WHERE complete{semi})"
+
+        def semi(conds: list[str]) -> str:
+            if not conds:
+                return ""
+            return f" AND match_id IN (SELECT match_id FROM matches WHERE {' AND '.join(conds)})"
+
+        plain = "".join(f" AND {c}" for c in direct)
+        every = direct + in_matches + played
+        self.matches = f"(SELECT * FROM matches WHERE {' AND '.join(every) or 'true'})"
+        #: complete games of the selected matches (those the --player played)
+        self.games = f"(SELECT * FROM games WHERE complete{plain}{semi(in_matches + played)})"
         #: every player of those games
-        self.all_players = f"(SELECT * FROM game_players WHERE complete{semi})"
-        #: the players the per-player sections are about (all of them, or the --player)
-        self.players = f"(SELECT * FROM game_players WHERE complete{semi}{only})"
-        self.match_players = f"(SELECT * FROM match_players WHERE true{semi}{only})"
+        self.all_players = f"(SELECT * FROM game_players WHERE complete{plain}{semi(in_matches + played)})"
+        #: the rows the per-player sections are about: every player, or the --player's own
+        only = " AND player = $player" if flt.player is not None else ""
+        self.players = f"(SELECT * FROM game_players WHERE complete{plain}{semi(in_matches)}{only})"
+        self.match_players = f"(SELECT * FROM match_players WHERE true{plain}{semi(in_matches)}{only})"
 
 
 def report(store: MatchStore, flt: Filter) -> dict[str, Any]:
@@ -136,14 +144,14 @@ def report(store: MatchStore, flt: Filter) -> dict[str, Any]:
     out: dict[str, Any] = {"filters": flt.as_json()}
     out["summary"] = _summary(rows)
     out["players"] = _players(rows)
-    out["seats"] = _advantage(rows, "seat")
-    out["turns"] = _advantage(rows, "turn")
+    out["seats"], out["turns"] = _advantages(rows)
     out["head_to_head"] = _head_to_head(rows, flt.player)
     out["colours"] = _colours(rows)
     out["specials"] = _specials(rows)
     out["length"] = _length(rows)
     out["claims"] = _claims(rows)
-    out["histogram"] = _histogram(rows)
+    scores = [(p["worst_score"], p["best_score"]) for p in out["players"] if p["best_score"] is not None]
+    out["histogram"] = _histogram(rows, min(w for w, _ in scores), max(b for _, b in scores)) if scores else _EMPTY
     return out
 
 
@@ -152,7 +160,7 @@ Rows = Any  # the ``rows(query, **fragments)`` helper of ``report``
 
 def _summary(rows: Rows) -> dict[str, Any]:
     (matches, complete, games, dated, first, last), = rows(
-        "SELECT count(*), count_if(complete), coalesce(sum(games_complete), 0), count(date), min(date), max(date) FROM {m}"
+        "SELECT count(*), count(*) FILTER (WHERE complete), coalesce(sum(games_complete), 0), count(date), min(date), max(date) FROM {m}"
     )
     (players,), = rows("SELECT count(DISTINCT player) FROM {ap}")
     return {
@@ -170,13 +178,13 @@ def _players(rows: Rows) -> list[dict[str, Any]]:
     per_game = {
         r[0]: r[1:]
         for r in rows(
-            "SELECT player, count(*), count_if(win), count_if(shared_win), avg(score), max(score), min(score), avg(rank) "
+            "SELECT player, count(*), count(*) FILTER (WHERE win), count(*) FILTER (WHERE shared_win), avg(score), max(score), min(score), avg(rank) "
             "FROM {gp} GROUP BY player"
         )
     }
     per_match = {
         r[0]: r[1:]
-        for r in rows("SELECT player, count(*), count(win), count_if(win) FROM {mp} GROUP BY player")
+        for r in rows("SELECT player, count(*), count(win), count(*) FILTER (WHERE win) FROM {mp} GROUP BY player")
     }
     out = []
     for name in sorted(set(per_game) | set(per_match)):
@@ -202,13 +210,16 @@ def _players(rows: Rows) -> list[dict[str, Any]]:
     return out
 
 
-def _advantage(rows: Rows, column: str) -> list[dict[str, Any]]:
-    """Win rate by seat (``seat``, from 0) or by place in the turn order (``turn``, 1 = first player)."""
-    out = []
-    for n, place, games, wins in rows(
-        f"SELECT n_players, {column}, count(*), count_if(win) FROM {{gp}} GROUP BY ALL ORDER BY ALL"
+def _advantages(rows: Rows) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Win rate by seat (from 0) and by place in the turn order (``turn``, 1 = the first player), in one scan."""
+    seats: list[dict[str, Any]] = []
+    turns: list[dict[str, Any]] = []
+    for n, seat, turn, games, wins in rows(
+        "SELECT n_players, seat, turn, count(*), count(*) FILTER (WHERE win) FROM {gp} "
+        "GROUP BY GROUPING SETS ((n_players, seat), (n_players, turn)) ORDER BY n_players, seat, turn"
     ):
-        out.append(
+        column, place, into = ("seat", seat, seats) if turn is None else ("turn", turn, turns)
+        into.append(
             {
                 "players": n,
                 column: place,
@@ -218,21 +229,21 @@ def _advantage(rows: Rows, column: str) -> list[dict[str, Any]]:
                 "expected": 1 / n,
             }
         )
-    return out
+    return seats, turns
 
 
 def _head_to_head(rows: Rows, player: str | None) -> list[dict[str, Any]]:
     """Games two players played together: who scored more. With ``player``, only that player's pairs."""
     if player is not None:
         query = (
-            "SELECT a.player, b.player, count(*), count_if(a.score > b.score), count_if(a.score < b.score), "
-            "count_if(a.score = b.score) FROM {gp} a JOIN {ap} b "
+            "SELECT a.player, b.player, count(*), count(*) FILTER (WHERE a.score > b.score), count(*) FILTER (WHERE a.score < b.score), "
+            "count(*) FILTER (WHERE a.score = b.score) FROM {gp} a JOIN {ap} b "
             "ON a.match_id = b.match_id AND a.game = b.game AND a.seat <> b.seat GROUP BY ALL"
         )
     else:
         query = (
-            "SELECT a.player, b.player, count(*), count_if(a.score > b.score), count_if(a.score < b.score), "
-            "count_if(a.score = b.score) FROM {ap} a JOIN {ap} b "
+            "SELECT a.player, b.player, count(*), count(*) FILTER (WHERE a.score > b.score), count(*) FILTER (WHERE a.score < b.score), "
+            "count(*) FILTER (WHERE a.score = b.score) FROM {ap} a JOIN {ap} b "
             "ON a.match_id = b.match_id AND a.game = b.game AND a.player < b.player GROUP BY ALL"
         )
     out = [
@@ -255,7 +266,7 @@ def _colours(rows: Rows) -> list[dict[str, Any]]:
     for i, c in enumerate(ALL_COLOURS):
         in_play, collected, positive, avg_points, avg_collected = values[5 * i : 5 * i + 5]
         if not in_play:
-            continue
+            continue  # (count_if over no row in play would be NULL, not 0)
         out.append(
             {
                 "colour": c,
@@ -326,35 +337,33 @@ VERDICTS = (
 
 
 def _claims(rows: Rows) -> dict[str, Any]:
-    counts = dict(rows("SELECT verdict, count(*) FROM {gp} GROUP BY verdict"))
+    found = rows("SELECT verdict, count(*), count(claimed_score), count(*) FILTER (WHERE claimed_score <> score) FROM {gp} GROUP BY verdict")
+    counts = {verdict: n for verdict, n, _, _ in found}
     player_games = sum(counts.values())
     checked = player_games - counts.get("no-claim", 0)
     agree = counts.get("agrees", 0)
     wrong = checked - agree
-    (score_claims, score_wrong), = rows(
-        "SELECT count(claimed_score), count_if(claimed_score <> score) FROM {gp}"
-    )
     return {
         "player_games": player_games,
         "checked": checked,
         "agree": agree,
         "wrong": wrong,
         "wrong_rate": _rate(wrong, checked),
-        "score_claims": score_claims,
-        "wrong_scores": score_wrong,
+        "score_claims": sum(r[2] for r in found),
+        "wrong_scores": sum(r[3] for r in found),
         "by_verdict": {v: counts.get(v, 0) for v in VERDICTS},
     }
 
 
-def _histogram(rows: Rows) -> dict[str, Any]:
-    (low, high, n), = rows("SELECT min(score), max(score), count(score) FROM {gp}")
-    if not n:
-        return {"width": 1, "bins": []}
+_EMPTY: dict[str, Any] = {"width": 1, "bins": []}
+
+
+def _histogram(rows: Rows, low: int, high: int) -> dict[str, Any]:
+    """Scores in about ``HISTOGRAM_BINS`` bins of a round width, from ``low`` to ``high`` (the worst and best)."""
     width = _nice_width((high - low + 1) / HISTOGRAM_BINS)
     found = dict(rows(f"SELECT floor(score / {width})::BIGINT * {width}, count(*) FROM {{gp}} GROUP BY ALL"))
-    start = math.floor(low / width) * width
     bins = []
-    edge = start
+    edge = math.floor(low / width) * width
     while edge <= high:
         bins.append({"low": edge, "high": edge + width - 1, "count": found.get(edge, 0)})
         edge += width
