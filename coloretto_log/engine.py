@@ -376,26 +376,27 @@ def fast_forward(state: GameState, moves: Sequence[Move], start: int, out: list[
     deck_len = len(deck) if deck is not None else 0
     i = start
     n = len(moves)
+    draw_type = Draw
     while i < n and not over:
         m = moves[i]
-        seat = m.seat
+        seat, row_no, given, lr_given = m  # a Take's third field is its extra card
         if seat != current:
             break
-        r = m.row - 1
+        r = row_no - 1
         if r < 0 or r >= n_rows or taken[r]:
             break
         row = rows[r]
-        if type(m) is Draw:
-            if len(row) >= limits[r] or m.last_round:
+        if type(m) is draw_type:
+            if len(row) >= limits[r] or lr_given:
                 break
             if deck is not None:
                 if turned >= deck_len:
                     break
                 card = deck[turned]
-                if card == LAST_ROUND or (m.card is not None and m.card != card):
+                if card == LAST_ROUND or (given is not None and given != card):
                     break
             else:
-                card = m.card  # type: ignore[assignment]
+                card = given  # type: ignore[assignment]
                 if card is None or turned >= total:
                     break
             k = kind_index.get(card)
@@ -404,9 +405,9 @@ def fast_forward(state: GameState, moves: Sequence[Move], start: int, out: list[
             rem[k] -= 1
             turned += 1
             row.append(card)
-            out.append(Draw(seat, m.row, card, False))
+            out.append(_new(draw_type, (seat, row_no, card, False)))
         else:
-            if not row or GOLDEN_JOKER in row or m.extra is not None or m.last_round is not None:  # type: ignore[union-attr]
+            if not row or given is not None or lr_given is not None or GOLDEN_JOKER in row:
                 break
             got = cols[seat]
             for c in row:

@@ -332,11 +332,14 @@ def _check_game(
     )
     resolved_moves = record.moves
     engine_moves: list[Move] = []
+    add = engine_moves.append
+    new = tuple.__new__  # the named tuples' own constructor, without their keyword handling
     for m in moves:
+        get = m.get
         if m["action"] == "draw":
-            engine_moves.append(Draw(seat_of.get(m["player"], -1), m["row"], m.get("card"), m.get("last_round")))
+            add(new(Draw, (seat_of.get(m["player"], -1), m["row"], get("card"), get("last_round"))))
         else:
-            engine_moves.append(Take(seat_of.get(m["player"], -1), m["row"], m.get("extra"), m.get("last_round")))
+            add(new(Take, (seat_of.get(m["player"], -1), m["row"], get("extra"), get("last_round"))))
     i, n = 0, len(engine_moves)
     while i < n:
         if fast:
