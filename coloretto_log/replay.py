@@ -11,7 +11,7 @@ do with them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -390,103 +390,126 @@ def _name_message(violation: engine.Violation, name: str, state: GameState, play
     return violation.message
 
 
+class _SetupError(Exception):
+    """A broken setup rule, raised inside ``_resolve_setup`` and turned into one finding."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
 def _resolve_setup(match: Match, rules: RuleSet, g: int, setup: Setup, record: GameRecord) -> DealtSetup | None:
-    """The game's setup, from the log and the seed; a finding and None when it is invalid."""
-    number = g + 1
+    """The game's setup, from the log and the seed; a finding and None when it is invalid.
+
+    Checked in the order of the format: the fields a recorded game needs,
+    then ``removed``, ``starting``, ``first`` and ``deck``. With a seed, each
+    absent field is drawn (LOG_FORMAT.md §4) and an explicit one replaces the
+    draw in its step and every later one.
+    """
     players = tuple(match.players)
     n = len(players)
-    layout = LAYOUTS[n]
-    edition = rules.edition
     seed = match.seed
-
-    def fail(rule: str, message: str) -> None:
-        record.findings.append(Finding("error", rule, message, game=number))
-
-    if seed is None:
-        kind = "a game seeded only by its deck" if setup.deck is not None else "a recorded game"
-        for name in ("removed", "starting", "first"):
-            if getattr(setup, name) is None:
-                fail("missing-field", f'"setup.{name}" is required in {kind}')
-                return None
-
-    removed: tuple[str, ...] | None = None
-    if setup.removed is not None:
-        removed = tuple(setup.removed)
-        if len(removed) != layout.removed:
-            fail("bad-removed", f"{n} players remove {layout.removed} colour{'s' if layout.removed != 1 else ''}, not {len(removed)}")
-            return None
-        for c in removed:
-            if c not in edition.colours:
-                fail("bad-removed", f"{c} is not a colour of the {edition.name} edition")
-                return None
-        if len(set(removed)) != len(removed):
-            fail("bad-removed", "a colour is removed twice")
-            return None
-    drawn: DealtSetup | None = None
-    if seed is not None:
-        drawn = seeded_setup(rules, n, seed, g, removed=removed)
-        removed = drawn.removed
-    assert removed is not None
-
-    starting: tuple[tuple[str, ...], ...] | None = None
-    if setup.starting is not None:
-        for name in setup.starting:
-            if name not in players:
-                fail("bad-starting", f'"{name}" is not a player of this match')
-                return None
-        seen: set[str] = set()
-        by_seat = []
-        for name in players:
-            cards = setup.starting.get(name)
-            if cards is None:
-                fail("bad-starting", f"no starting cards for {name}")
-                return None
-            if len(cards) != layout.starting:
-                fail("bad-starting", f"{name} starts with {len(cards)} cards; with {n} players each starts with {layout.starting}")
-                return None
-            for c in cards:
-                if c not in edition.colours:
-                    fail("bad-starting", f"{name}'s starting {c} is not a colour of the {edition.name} edition")
-                    return None
-                if c in removed:
-                    fail("bad-starting", f"{name}'s starting {c} is a removed colour")
-                    return None
-                if c in seen:
-                    fail("bad-starting", f"{c} is given as a starting card twice; starting cards are all different colours")
-                    return None
-                seen.add(c)
-            by_seat.append(tuple(cards))
-        starting = tuple(by_seat)
-
-    first: int | None = None
-    if setup.first is not None:
-        if setup.first not in players:
-            fail("bad-first", f'"{setup.first}" is not a player of this match')
-            return None
-        first = players.index(setup.first)
-
-    if drawn is not None and seed is not None:
-        if starting is not None or first is not None:
-            drawn = seeded_setup(
-                rules, n, seed, g, removed=tuple(setup.removed) if setup.removed is not None else None, starting=starting, first=first
-            )
-        starting, first, deck = drawn.starting, drawn.first, drawn.deck
-    else:
-        deck = None
-    assert starting is not None and first is not None
-
-    if setup.deck is not None:
-        expected = Counter(canonical_deck(rules, removed, starting))
-        expected[LAST_ROUND] += 1
-        given: Counter[str] = Counter(setup.deck)
-        if given != expected:
-            fail("bad-deck", _deck_difference(expected, given, edition_name=edition.name))
-            return None
-        deck = tuple(setup.deck)
+    try:
+        if seed is None:
+            _require_explicit(setup)
+        removed = _explicit_removed(setup, rules, n)
+        drawn = None if seed is None else seeded_setup(rules, n, seed, g, removed=removed)
+        if drawn is not None:
+            removed = drawn.removed
+        assert removed is not None
+        starting = _explicit_starting(setup, rules, players, removed)
+        first = _explicit_first(setup, players)
+        deck: tuple[str, ...] | None = None
+        if seed is not None and drawn is not None:
+            if starting is not None or first is not None:
+                drawn = seeded_setup(rules, n, seed, g, removed=removed, starting=starting, first=first)
+            starting, first, deck = drawn.starting, drawn.first, drawn.deck
+        assert starting is not None and first is not None
+        if setup.deck is not None:
+            deck = _explicit_deck(setup.deck, rules, removed, starting)
+    except _SetupError as e:
+        record.findings.append(Finding("error", e.rule, e.message, game=g + 1))
+        return None
     return DealtSetup(removed, starting, first, deck)
 
 
-def _deck_difference(expected: Counter[str], given: Counter[str], *, edition_name: str) -> str:
+def _require_explicit(setup: Setup) -> None:
+    kind = "a game seeded only by its deck" if setup.deck is not None else "a recorded game"
+    for name in ("removed", "starting", "first"):
+        if getattr(setup, name) is None:
+            raise _SetupError("missing-field", f'"setup.{name}" is required in {kind}')
+
+
+def _explicit_removed(setup: Setup, rules: RuleSet, n: int) -> tuple[str, ...] | None:
+    if setup.removed is None:
+        return None
+    removed = tuple(setup.removed)
+    want = LAYOUTS[n].removed
+    edition = rules.edition
+    if len(removed) != want:
+        raise _SetupError("bad-removed", f"{n} players remove {want} colour{'s' if want != 1 else ''}, not {len(removed)}")
+    for c in removed:
+        if c not in edition.colours:
+            raise _SetupError("bad-removed", f"{c} is not a colour of the {edition.name} edition")
+    if len(set(removed)) != len(removed):
+        raise _SetupError("bad-removed", "a colour is removed twice")
+    return removed
+
+
+def _explicit_starting(
+    setup: Setup, rules: RuleSet, players: tuple[str, ...], removed: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...] | None:
+    if setup.starting is None:
+        return None
+    n = len(players)
+    each = LAYOUTS[n].starting
+    edition = rules.edition
+    for name in setup.starting:
+        if name not in players:
+            raise _SetupError("bad-starting", f'"{name}" is not a player of this match')
+    seen: set[str] = set()
+    by_seat = []
+    for name in players:
+        cards = setup.starting.get(name)
+        if cards is None:
+            raise _SetupError("bad-starting", f"no starting cards for {name}")
+        if len(cards) != each:
+            raise _SetupError("bad-starting", f"{name} starts with {len(cards)} cards; with {n} players each starts with {each}")
+        for c in cards:
+            if c not in edition.colours:
+                raise _SetupError("bad-starting", f"{name}'s starting {c} is not a colour of the {edition.name} edition")
+            if c in removed:
+                raise _SetupError("bad-starting", f"{name}'s starting {c} is a removed colour")
+            if c in seen:
+                raise _SetupError(
+                    "bad-starting", f"{c} is given as a starting card twice; starting cards are all different colours"
+                )
+            seen.add(c)
+        by_seat.append(tuple(cards))
+    return tuple(by_seat)
+
+
+def _explicit_first(setup: Setup, players: tuple[str, ...]) -> int | None:
+    if setup.first is None:
+        return None
+    if setup.first not in players:
+        raise _SetupError("bad-first", f'"{setup.first}" is not a player of this match')
+    return players.index(setup.first)
+
+
+def _explicit_deck(
+    deck: Sequence[str], rules: RuleSet, removed: tuple[str, ...], starting: tuple[tuple[str, ...], ...]
+) -> tuple[str, ...]:
+    expected = Counter(canonical_deck(rules, removed, starting))
+    expected[LAST_ROUND] += 1
+    given: Counter[str] = Counter(deck)
+    if given != expected:
+        raise _SetupError("bad-deck", _deck_difference(expected, given))
+    return tuple(deck)
+
+
+def _deck_difference(expected: Counter[str], given: Counter[str]) -> str:
     missing = expected - given
     extra = given - expected
     parts = []
