@@ -190,7 +190,7 @@ _TYPE_ERRORS = frozenset(
         "float_type",
     }
 )
-_SETUP_RULES = {"removed": "bad-removed", "starting": "bad-starting", "deck": "bad-deck"}
+_SETUP_RULES = {"removed": "bad-removed", "starting": "bad-starting", "first": "bad-first", "deck": "bad-deck"}
 
 
 def rule_of_error(error: ErrorDetails) -> str:

@@ -848,3 +848,9 @@ def test_rule_ids_match_log_format() -> None:
     ]
     ids = {rid for line in table for rid in re.findall(r"`([a-z0-9-]+)`", line.split("|")[1])}
     assert ids == set(RULE_IDS)
+
+
+@pytest.mark.parametrize("first", ["", "x" * 41])
+def test_a_first_player_that_cannot_be_a_name_is_bad_first(first: str) -> None:
+    found = check_match(match(game4(first=first))).all_findings()
+    assert [(f.severity, f.rule, f.game, f.move) for f in found] == [("error", "bad-first", 1, None)]
