@@ -138,6 +138,8 @@ def open_log(path: Path) -> BinaryIO:
         raise UnreadableFileError(f"{path}: no such file or folder") from None
     except OSError as e:
         raise UnreadableFileError(f"{path}: cannot read: {e.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise UnreadableFileError(f"{path}: a folder with no .json or .jsonl files in it")
     if not stat.S_ISREG(st.st_mode):
         raise UnreadableFileError(f"{path}: not a regular file")
     try:
@@ -266,10 +268,8 @@ def expand_paths(paths: list[str]) -> Iterator[str | Path]:
             continue
         path = Path(p)
         if path.is_dir():
-            found = sorted(
-                f for f in path.rglob("*") if f.suffix in LOG_SUFFIXES and f.is_file()
-            )
-            yield from found
+            found = sorted(f for f in path.rglob("*") if f.suffix in LOG_SUFFIXES and f.is_file())
+            yield from found or [path]  # an empty folder is reported as unreadable, not skipped silently
         else:
             yield path
 

@@ -55,3 +55,10 @@ def test_stdin_json_lines_are_numbered_and_a_pretty_document_is_one_match() -> N
     assert isinstance(one, LoadedMatch) and one.label == "<stdin>" and one.report.valid
     (single,) = load(["-"], stdin=io.BytesIO((LINE + "\n").encode()))
     assert isinstance(single, LoadedMatch) and single.label == "<stdin>" and single.report.valid
+
+
+def test_a_folder_without_logs_is_reported_not_skipped(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("no logs here", encoding="utf-8")
+    (item,) = load([str(tmp_path)])
+    assert isinstance(item, Unreadable)
+    assert item.message == f"{tmp_path}: a folder with no .json or .jsonl files in it"
