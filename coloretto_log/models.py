@@ -240,6 +240,8 @@ def describe_error(error: ErrorDetails, *, skip: int = 0) -> str:
         return f'"action" is {_short(tag)}: it must be "draw" or "take"'
     value = error.get("input")
     shown = _short(value)
+    if kind in ("too_short", "too_long") and loc == ("players",) and isinstance(value, list):
+        return f'"players" must name 2 to 5 players, not {len(value)} (got {shown})'
     if kind == "int_type" and isinstance(value, (bool, float)):
         return f'"{field}" must be an integer, not {shown}'
     msg = error["msg"]

@@ -196,7 +196,7 @@ RULE_FIXTURES: list[tuple[Any, ...]] = [
     ("bad-value (under_last_round beyond the deck)", tiny_match(rules={"under_last_round": 55}),
      [E + """error [bad-value] "rules.under_last_round" is 55, beyond the deck: 2 players have 54 cards to deal"""]),
     ("player-count", match(players=["Aiko"]),
-     [E + """error [player-count] "players" list should have at least 2 items after validation, not 1 (got ["Aiko"])"""]),
+     [E + """error [player-count] "players" must name 2 to 5 players, not 1 (got ["Aiko"])"""]),
     ("bad-player-name (empty)", match(players=["Aiko", ""]),
      [E + """error [bad-player-name] "players[1]" string should have at least 1 character (got "")"""]),
     ("bad-player-name (41 code points)", match(players=["Aiko", "é" * 41]),
