@@ -139,7 +139,7 @@ def open_log(path: Path) -> BinaryIO:
     except OSError as e:
         raise UnreadableFileError(f"{path}: cannot read: {e.strerror}") from None
     if stat.S_ISDIR(st.st_mode):
-        raise UnreadableFileError(f"{path}: a folder with no .json or .jsonl files in it")
+        raise UnreadableFileError(f"{path}: not a regular file but a folder, with no .json or .jsonl files in it")
     if not stat.S_ISREG(st.st_mode):
         raise UnreadableFileError(f"{path}: not a regular file")
     try:

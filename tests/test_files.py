@@ -61,4 +61,4 @@ def test_a_folder_without_logs_is_reported_not_skipped(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("no logs here", encoding="utf-8")
     (item,) = load([str(tmp_path)])
     assert isinstance(item, Unreadable)
-    assert item.message == f"{tmp_path}: a folder with no .json or .jsonl files in it"
+    assert item.message == f"{tmp_path}: not a regular file but a folder, with no .json or .jsonl files in it"
