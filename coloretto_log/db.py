@@ -54,6 +54,7 @@ from .files import content_hash
 from .logs import LoadedMatch, Unreadable
 from .replay import GameRecord
 from .ruleset import RuleSet, colours_in_play
+from .scoring import ranks
 
 __all__ = [
     "APP",
@@ -449,10 +450,6 @@ class _Batch:
     games: int = 0
 
 
-def _ranks(values: Sequence[int]) -> list[int]:
-    return [1 + sum(1 for other in values if other > v) for v in values]
-
-
 def _append_match(batch: _Batch, p: _Pending) -> None:
     """Add the rows of one valid match to ``batch`` (row tuples in the order of ``_ARROW_SCHEMAS``)."""
     match_id, rules, players = p.match_id, p.rules, p.players
@@ -513,7 +510,7 @@ def _append_match(batch: _Batch, p: _Pending) -> None:
 
         judged = verdicts(final, record.claims, players)
         scores = [v.optimal.score for v in judged]
-        rank = _ranks(scores)
+        rank = ranks(scores)
         winners = tuple(name for name, r in zip(players, rank) if r == 1)
         shared = len(winners) > 1
         counted += 1
@@ -543,7 +540,7 @@ def _append_match(batch: _Batch, p: _Pending) -> None:
                 v.status,
             ))
 
-    match_rank = _ranks(totals)
+    match_rank = ranks(totals)
     complete_match = p.complete
     t["match_players"].rows.extend(
         (match_id, seat, name, n, counted, totals[seat], match_rank[seat], match_rank[seat] == 1 if complete_match else None)

@@ -46,7 +46,7 @@ from .logwriter import dumps_pretty, match_json, move_json, setup_json
 from .models import Claim
 from .replay import check_match
 from .ruleset import LAYOUTS, MAX_PLAYERS, MIN_PLAYERS, RuleSet
-from .scoring import Assignment
+from .scoring import Assignment, ranks
 from .setup import Setup
 
 # --------------------------------------------------------------------------- card names
@@ -295,13 +295,14 @@ class Prompt:
 def standings(players: Sequence[str], games: Sequence[Sequence[int]]) -> tuple[Standing, ...]:
     """Totals and ranks, best first (ties in seat order, sharing the rank)."""
     totals = [sum(g[seat] for g in games) for seat in range(len(players))]
-    order = sorted(range(len(players)), key=lambda s: (-totals[s], s))
+    rank = ranks(totals)
+    order = sorted(range(len(players)), key=lambda s: (rank[s], s))
     return tuple(
         Standing(
             player=players[s],
             seat=s,
             total=totals[s],
-            rank=1 + sum(1 for t in totals if t > totals[s]),
+            rank=rank[s],
             games=tuple(g[s] for g in games),
         )
         for s in order

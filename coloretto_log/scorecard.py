@@ -37,7 +37,7 @@ from .claims import Verdict, optimal_for, verdicts
 from .errors import ColorettoLogError, Finding
 from .logs import LoadedMatch
 from .ruleset import EDITIONS, LAYOUTS, TABLES, Edition, RuleSet, ScoringTable, colours_in_play
-from .scoring import Assignment, best_from_counts
+from .scoring import Assignment, best_from_counts, ranks
 
 __all__ = [
     "GameScore",
@@ -55,14 +55,6 @@ __all__ = [
     "score_hand",
     "score_match",
 ]
-
-
-# --------------------------------------------------------------------------- rankings
-
-
-def ranks(values: Sequence[int]) -> tuple[int, ...]:
-    """Rank of each value, highest first; ties share a rank and the next is skipped."""
-    return tuple(1 + sum(1 for other in values if other > v) for v in values)
 
 
 # --------------------------------------------------------------------------- JSON pieces

@@ -83,6 +83,8 @@ __all__ = [
     "clear_cache",
     "evaluate_choice",
     "exhaustive_best",
+    "ranks",
+    "winners",
 ]
 
 #: At most this many colours score positively.
@@ -566,3 +568,18 @@ def evaluate_choice(
             best = score
     assert best is not None  # placements is never empty
     return ChoiceResult(best + PLUS2_POINTS * hand.plus2)
+
+
+# --------------------------------------------------------------------------- rankings (RULES.md §6)
+
+
+def ranks(scores: Sequence[int]) -> tuple[int, ...]:
+    """The rank of each score, highest first. There is no tie-break: tied players share a
+    rank and the next rank is skipped (39, 39, 35 rank 1, 1, 3)."""
+    return tuple(1 + sum(1 for other in scores if other > s) for s in scores)
+
+
+def winners(scores: Sequence[int]) -> tuple[int, ...]:
+    """The positions (seats) of the highest score; more than one is a shared win."""
+    best = max(scores)
+    return tuple(i for i, s in enumerate(scores) if s == best)

@@ -21,7 +21,6 @@ files: the ``simulate`` command does.
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -30,12 +29,14 @@ from typing import Any
 
 from . import engine
 from .bots import BOTS, Bot, make_bot, turn
+from .confidence import wilson
 from .engine import GameState, Move
 from .errors import UsageError
 from .logwriter import dumps_line, match_json, move_json, setup_json
 from .rng import GOLDEN_GAMMA, MASK64, SplitMix64
 from .ruleset import EDITIONS, LAYOUTS, MAX_PLAYERS, TABLES, RuleSet
 from .scoring import best_from_counts
+from .scoring import winners as best_seats
 from .setup import Setup, seeded_setup
 
 __all__ = [
@@ -63,9 +64,6 @@ __all__ = [
 BOT_SALT = 0x626F742D73656564
 #: The bots of ``--bots``' default, seat by seat (cut to the number of players).
 DEFAULT_BOTS = ("strong", "greedy", "random", "greedy", "random")
-#: z for a two-sided 95% interval.
-Z95 = 1.959963984540054
-
 
 # --------------------------------------------------------------------------- seeds
 
@@ -243,9 +241,7 @@ class Outcome:
     @property
     def winners(self) -> tuple[int, ...]:
         """Seats with the highest total (more than one: a shared win, RULES.md §6)."""
-        totals = self.totals
-        top = max(totals)
-        return tuple(s for s, t in enumerate(totals) if t == top)
+        return best_seats(self.totals)
 
 
 def outcome(plan: Plan, index: int) -> Outcome:
@@ -277,19 +273,6 @@ def run(plan: Plan, matches: int, *, jobs: int = 1, start: int = 0) -> Iterator[
 
 
 # --------------------------------------------------------------------------- strength report
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for ``k`` successes in ``n`` trials; (0, 1) when ``n`` is 0."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low = 0.0 if k == 0 else max(0.0, centre - half)  # exact at the ends, no rounding residue
-    high = 1.0 if k == n else min(1.0, centre + half)
-    return low, high
 
 
 @dataclass(frozen=True, slots=True)

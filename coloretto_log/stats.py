@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import ALL_COLOURS
+from .confidence import wilson
 from .db import MatchStore
 
 __all__ = ["SECTIONS", "Filter", "report", "wilson"]
@@ -38,7 +39,6 @@ SECTIONS = (
     "claims",
     "histogram",
 )
-Z95 = 1.959963984540054
 HISTOGRAM_BINS = 20
 
 
@@ -65,17 +65,6 @@ class Filter:
             "edition": self.edition,
             "players": self.players,
         }
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of ``k`` successes in ``n`` trials; ``(0, 1)`` when ``n`` is 0."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _rate(k: int, n: int) -> dict[str, Any]:

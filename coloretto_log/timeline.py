@@ -25,6 +25,7 @@ from .logs import LoadedMatch
 from .replay import GameRecord, MatchReport
 from .ruleset import RuleSet
 from .scoring import Assignment, best_from_counts
+from .scoring import winners as best_seats
 from .setup import Setup
 
 __all__ = [
@@ -151,8 +152,7 @@ class MatchTimeline:
 
 def winners(players: tuple[str, ...], scores: tuple[int, ...]) -> tuple[str, ...]:
     """The players with the highest score, in seat order (ties share the rank)."""
-    best = max(scores)
-    return tuple(p for p, s in zip(players, scores) if s == best)
+    return tuple(players[seat] for seat in best_seats(scores))
 
 
 def scores_line(players: tuple[str, ...], scores: tuple[int, ...], *, final: bool = True) -> str:
