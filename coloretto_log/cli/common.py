@@ -5,9 +5,16 @@ from __future__ import annotations
 import enum
 import json
 import sys
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
+
+#: The help of every command that reads logs from paths.
+PATHS_HELP = (
+    "Log files (.json: one match; .jsonl: one match a line), folders (searched recursively), or - for standard input."
+)
+#: The PATH... argument of those commands.
+LogPaths = Annotated[list[str], typer.Argument(help=PATHS_HELP, show_default=False)]
 
 
 class ExitCode(enum.IntEnum):

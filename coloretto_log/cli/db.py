@@ -38,7 +38,7 @@ from ..logs import LoadedMatch, Unreadable, load
 from ..render import card_text
 from ..stats import SECTIONS, Filter, report
 from . import app
-from .common import ExitCode, emit_json, fail, plural
+from .common import ExitCode, LogPaths, emit_json, fail, plural
 
 
 class Format(str, enum.Enum):
@@ -120,13 +120,7 @@ def _tracked(
 
 @app.command()
 def ingest(
-    paths: Annotated[
-        list[str],
-        typer.Argument(
-            help="Log files (.json, .jsonl), folders (searched recursively), or - for standard input.",
-            show_default=False,
-        ),
-    ],
+    paths: LogPaths,
     db: DbOption = None,
     replace: Annotated[
         bool, typer.Option("--replace", help="Replace a stored match whose log has changed (same id, other content).")

@@ -15,7 +15,7 @@ from ..render import card_text, collection_text
 from ..scorecard import GameScore, HandError, HandScore, MatchScore, calculate, score_match
 from ..scoring import Assignment
 from . import app
-from .common import ExitCode, emit_json, exit_for, fail, plural
+from .common import PATHS_HELP, ExitCode, emit_json, exit_for, fail, plural
 
 _MINUS = "\u2212"  # a real minus sign, as wide as the plus
 _CHIP = len(" purple ")  # the widest colour chip, for aligned columns
@@ -258,11 +258,7 @@ def _score_logs(paths: list[str], *, json_out: bool) -> None:
 def score(
     paths: Annotated[
         list[str] | None,
-        typer.Argument(
-            help="Log files (.json: one match; .jsonl: one match a line), folders (searched recursively), "
-            "or - for standard input.",
-            show_default=False,
-        ),
+        typer.Argument(help=PATHS_HELP, show_default=False),
     ] = None,
     hand: Annotated[
         str | None,

@@ -9,7 +9,7 @@ import typer
 from ..errors import one_line
 from ..logs import LoadedMatch, Unreadable, load
 from . import app
-from .common import emit_json, exit_for, plural
+from .common import LogPaths, emit_json, exit_for, plural
 
 
 def match_json(m: LoadedMatch) -> dict[str, Any]:
@@ -28,13 +28,7 @@ def match_json(m: LoadedMatch) -> dict[str, Any]:
 
 @app.command()
 def validate(
-    paths: Annotated[
-        list[str],
-        typer.Argument(
-            help="Log files (.json: one match; .jsonl: one match a line), folders (searched recursively), or - for standard input.",
-            show_default=False,
-        ),
-    ],
+    paths: LogPaths,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON report for programs instead of lines.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors and the summary (no warnings).")] = False,
 ) -> None:
