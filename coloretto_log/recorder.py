@@ -440,10 +440,6 @@ class Recorder:
     def moves_in_game(self) -> int:
         return len(self._moves[-1]) if self._moves else 0
 
-    @property
-    def moves_total(self) -> int:
-        return sum(len(m) for m in self._moves)
-
     def taken_by(self) -> tuple[str | None, ...]:
         """Who took each row this round (``None``: not taken)."""
         state = self.state

@@ -41,7 +41,7 @@ from ..recorder import (
 )
 from ..render import cards_text, collection_text
 from ..ruleset import EDITIONS, TABLES, RuleSet
-from ..scoring import Assignment
+from ..scoring import PLUS2_POINTS, Assignment
 from . import app
 from .common import ExitCode, fail
 
@@ -97,7 +97,7 @@ def assignment_text(a: Assignment) -> str:
         jokers = f"+{cs.jokers}J" if cs.jokers else ""
         parts.append(f"{cs.colour} {cs.cards}{jokers} ({cs.points:+d})")
     if a.plus2_points:
-        parts.append(f'"+2" x{a.plus2_points // 2} ({a.plus2_points:+d})')
+        parts.append(f'"+2" x{a.plus2_points // PLUS2_POINTS} ({a.plus2_points:+d})')
     return f"{a.score} = " + (", ".join(parts) if parts else "no cards")
 
 

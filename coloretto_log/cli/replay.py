@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import is_colour
-from ..errors import Finding
+from ..errors import Finding, one_line
 from ..files import atomic_write_text
 from ..htmlview import render_html
 from ..logs import Unreadable, load
@@ -95,21 +95,19 @@ def replay(
 
     timelines: list[MatchTimeline] = []
     unreadable = False
+    seen = 0  # matches read; with --match only that one is made into a timeline
     for item in load([path]):
         if isinstance(item, Unreadable):
-            typer.secho(item.message, err=True, fg=typer.colors.RED)
+            typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
             unreadable = True
             continue
-        timelines.append(from_loaded(item))
-    if unreadable and not timelines:
+        seen += 1
+        if match is None or seen == match:
+            timelines.append(from_loaded(item))
+    if unreadable and not seen:
         raise typer.Exit(int(ExitCode.UNREADABLE))
-    if match is not None:
-        if match > len(timelines):
-            fail(
-                f"--match {match}: {path} holds {plural(len(timelines), 'match', 'matches')}",
-                ExitCode.USAGE,
-            )
-        timelines = [timelines[match - 1]]
+    if match is not None and match > seen:
+        fail(f"--match {match}: {path} holds {plural(seen, 'match', 'matches')}", ExitCode.USAGE)
 
     selected = [(t, _select(t, game, move)) for t in timelines]
 

@@ -13,7 +13,7 @@ from ..claims import Verdict
 from ..logs import Unreadable, load
 from ..render import card_text, collection_text
 from ..scorecard import GameScore, HandError, HandScore, MatchScore, calculate, score_match
-from ..scoring import Assignment
+from ..scoring import PLUS2_POINTS, Assignment
 from . import app
 from .common import PATHS_HELP, ExitCode, emit_json, exit_for, fail, plural
 
@@ -48,7 +48,7 @@ def points_text(a: Assignment) -> Text:
         if out:
             out.append("  ")
         out.append_text(card_text("plus2"))
-        out.append(f"×{a.plus2_points // 2} {_signed(a.plus2_points)}")
+        out.append(f"×{a.plus2_points // PLUS2_POINTS} {_signed(a.plus2_points)}")
     if out:
         out.append("  ")
     out.append(f"= {a.score}", style="bold")
@@ -98,8 +98,7 @@ def verdict_lines(v: Verdict) -> list[Text]:
     return [head] + [Text(f"         {p.message}", style="red") for p in v.problems]
 
 
-def _game_lines(match: MatchScore, game: GameScore) -> list[Text]:
-    assert match.rules is not None
+def _game_lines(game: GameScore) -> list[Text]:
     state = "complete" if game.complete else "in progress: scores as the cards stand, not in the totals"
     head = Text().append(f"Game {game.number}", style="bold")
     head.append(f" ({state}); colours in play: {' '.join(game.colours)}")
@@ -139,7 +138,7 @@ def match_lines(m: MatchScore) -> list[Text]:
     head.append(f"  {r.edition.name} edition, {r.table.name} table, {plural(len(m.players), 'player')}")
     lines = [head]
     for g in m.games:
-        lines.extend(_game_lines(m, g))
+        lines.extend(_game_lines(g))
     missing = r.games - m.games_counted
     status = (
         f"complete, {plural(r.games, 'game')}"
@@ -187,7 +186,7 @@ def hand_lines(h: HandScore) -> list[Text]:
         line = Text("    ")
         chip = card_text("plus2")
         line.append_text(chip)
-        line.append(" " * (_CHIP - len(chip)) + f" ×{a.plus2_points // 2:<8}{_signed(a.plus2_points):>5}")
+        line.append(" " * (_CHIP - len(chip)) + f" ×{a.plus2_points // PLUS2_POINTS:<8}{_signed(a.plus2_points):>5}")
         lines.append(line)
     lines.append(Text(f"Score    {a.score}", style="bold"))
     return lines
