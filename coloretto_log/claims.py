@@ -138,7 +138,7 @@ def verdicts(state: GameState, claims: dict[str, Claim] | None, players: tuple[s
     return [verdict(state, seat, name, claims.get(name)) for seat, name in enumerate(players)]
 
 
-def check_claims(record: GameRecord, players: tuple[str, ...]) -> list[Finding]:
+def check_claims(record: GameRecord) -> list[Finding]:
     """Validation's view: ``claim-score`` / ``claim-choice`` warnings, unknown claimants as errors."""
     findings: list[Finding] = []
     claims = record.claims or {}
@@ -146,13 +146,13 @@ def check_claims(record: GameRecord, players: tuple[str, ...]) -> list[Finding]:
     if state is None or not state.over:
         return findings  # claims on an unfinished game are not checked
     for name in claims:
-        if name not in players:
+        if name not in record.players:
             findings.append(
                 Finding("error", "unknown-player", f'claims name "{name}", who is not a player of this match', game=record.number)
             )
     if findings:
         return findings
-    for v in verdicts(state, claims, players):
+    for v in record.verdicts():
         if v.claim is None:
             continue
         findings.extend(Finding("warning", p.rule, p.message, game=record.number) for p in v.problems)

@@ -268,6 +268,11 @@ def resolve(state: GameState, move: Move) -> Move:
     return move._replace(card=card, last_round=lr)
 
 
+def next_card(state: GameState) -> tuple[str, bool]:
+    """The card a seeded game turns over next, and whether the last-round card comes out first."""
+    return _turn_over(state, None, None)
+
+
 def _turn_over(state: GameState, card: str | None, last_round: bool | None) -> tuple[str, bool]:
     deck = state.deck
     if deck is None:

@@ -14,7 +14,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -287,16 +287,33 @@ def content_hash(value: Any) -> str:
 
 def default_match_id(value: Any) -> str:
     """The id of a match that has none: ``sha256-`` and the first 16 hex digits of its canonical JSON's hash."""
-    return "sha256-" + content_hash(value)[:16]
+    return id_of_hash(content_hash(value))
+
+
+def id_of_hash(digest: str) -> str:
+    """The default match id for a content hash (``content_hash``)."""
+    return "sha256-" + digest[:16]
 
 
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically: a temporary file in the same folder, fsync, rename."""
+    atomic_write_lines(path, (text,), newline=False)
+
+
+def atomic_write_lines(path: Path, lines: Iterable[str], *, newline: bool = True) -> None:
+    """Write ``lines`` (each followed by a newline unless ``newline=False``) to ``path`` atomically.
+
+    The text goes to a temporary file in the same folder as it comes (a long
+    stream is never held in memory), is fsynced, and renamed over ``path``;
+    the folder is fsynced too. On any error or interruption the temporary
+    file is removed and ``path`` is as it was.
+    """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    end = "\n" if newline else ""
     try:
         with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+            f.writelines(line + end if end else line for line in lines)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -44,7 +44,7 @@ from .errors import ColorettoLogError, UnreadableFileError
 from .files import atomic_write_text, decode, parse_json, read_bytes
 from .logwriter import dumps_pretty, match_json, move_json, setup_json
 from .models import Claim
-from .replay import check_match
+from .replay import SetupError, check_match, check_removed, check_starting_cards
 from .ruleset import LAYOUTS, MAX_PLAYERS, MIN_PLAYERS, RuleSet
 from .scoring import Assignment, ranks
 from .setup import Setup
@@ -580,42 +580,21 @@ class Recorder:
         step, seat = self._steps[len(self._answers)]
         edition = self.rules.edition
         layout = LAYOUTS[len(self.players)]
-        if step == "removed":
-            colours = parse_colours(text)
-            if len(colours) != layout.removed:
-                raise InputError(
-                    f"{len(self.players)} players remove {layout.removed} colour{'s' if layout.removed != 1 else ''}, "
-                    f"not {len(colours)}",
-                    "bad-removed",
-                )
-            for c in colours:
-                if c not in edition.colours:
-                    raise InputError(f"{c} is not a colour of the {edition.name} edition", "bad-removed")
-            if len(set(colours)) != len(colours):
-                raise InputError("a colour is named twice", "bad-removed")
-            answer: Any = tuple(c for c in edition.colours if c in colours)
-        elif step == "starting":
-            colours = parse_colours(text)
-            name = self.players[seat]
-            if len(colours) != layout.starting:
-                raise InputError(
-                    f"{name} starts with {layout.starting} card{'s' if layout.starting != 1 else ''}, not {len(colours)}",
-                    "bad-starting",
-                )
-            removed = self._answers[0] if layout.removed else ()
-            given = [c for a, (s, _) in zip(self._answers, self._steps) if s == "starting" for c in a]
-            for c in colours:
-                if c not in edition.colours:
-                    raise InputError(f"{c} is not a colour of the {edition.name} edition", "bad-starting")
-                if c in removed:
-                    raise InputError(f"{c} was removed from this game", "bad-starting")
-                if c in given or colours.count(c) > 1:
-                    raise InputError(
-                        f"{c} is already a starting card; starting cards are all different colours", "bad-starting"
-                    )
-            answer = tuple(colours)
-        else:
-            answer = self._parse_first(text)
+        try:
+            if step == "removed":
+                colours = parse_colours(text)
+                check_removed(colours, edition, len(self.players))
+                answer: Any = tuple(c for c in edition.colours if c in colours)
+            elif step == "starting":
+                colours = parse_colours(text)
+                removed = self._answers[0] if layout.removed else ()
+                given = {c for a, (s, _) in zip(self._answers, self._steps) if s == "starting" for c in a}
+                check_starting_cards(self.players[seat], colours, edition, removed, given, len(self.players))
+                answer = tuple(colours)
+            else:
+                answer = self._parse_first(text)
+        except SetupError as e:
+            raise InputError(e.message, e.rule) from None
         self._answers.append(answer)
         if len(self._answers) < len(self._steps):
             self.phase = self._steps[len(self._answers)][0]

@@ -11,7 +11,7 @@ do with them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,9 +20,10 @@ from pydantic_core import ErrorDetails
 
 from . import engine
 from .cards import LAST_ROUND
+from .claims import Verdict, check_claims, verdicts
 from .engine import Draw, GameState, Move, Take
 from .errors import Finding
-from .files import default_match_id
+from .files import content_hash, id_of_hash
 from .models import (
     MOVE_ADAPTER,
     STOPPING_FIELDS,
@@ -35,7 +36,7 @@ from .models import (
     describe_error,
     rule_of_error,
 )
-from .ruleset import LAYOUTS, RuleSet, max_under_last_round
+from .ruleset import LAYOUTS, Edition, RuleSet, max_under_last_round
 from .setup import Setup as DealtSetup
 from .setup import canonical_deck, seeded_setup
 
@@ -45,12 +46,25 @@ class GameRecord:
     """One game as replayed."""
 
     number: int  # from 1
+    players: tuple[str, ...] = ()  # the match's, in seat order
     seeded: bool = False
     setup: DealtSetup | None = None  # None when the setup itself is invalid
     moves: list[Move] = field(default_factory=list)  # resolved, up to the first error
     final: GameState | None = None
     claims: dict[str, Claim] | None = None
     findings: list[Finding] = field(default_factory=list)
+    _verdicts: list[Verdict] | None = field(default=None, repr=False, compare=False)
+
+    def verdicts(self) -> list[Verdict]:
+        """Every player's verdict on the finished game (``no-claim`` where a player claimed nothing).
+
+        Computed once, by validation when the game has claims, and shared
+        with ``score`` and ``ingest``.
+        """
+        if self._verdicts is None:
+            assert self.final is not None and self.final.over, "verdicts need a finished game"
+            self._verdicts = verdicts(self.final, self.claims, self.players)
+        return self._verdicts
 
     @property
     def error(self) -> bool:
@@ -91,22 +105,28 @@ class MatchReport:
     findings: list[Finding] = field(default_factory=list)  # match-level ones
 
     @property
+    def content_hash(self) -> str | None:
+        """SHA-256 (hex) of the match's canonical JSON: its content identity (``files.content_hash``)."""
+        if self._hash is None and isinstance(self.data, dict):
+            try:
+                self._hash = content_hash(self.data)
+            except RecursionError:  # nested deeper than the serializer goes: such a log is invalid anyway
+                return None
+        return self._hash
+
+    @property
     def match_id(self) -> str | None:
-        """The log's ``id``, or ``sha256-`` and 16 hex digits of its canonical JSON (docs/rules.md)."""
+        """The log's ``id``, or ``sha256-`` and 16 hex digits of its content hash (docs/rules.md)."""
         data = self.data
         if not isinstance(data, dict):
             return None
         given = data.get("id")
         if isinstance(given, str):
             return given
-        if self._hash_id is None:
-            try:
-                self._hash_id = default_match_id(data)
-            except RecursionError:  # nested deeper than the serializer goes: such a log is invalid anyway
-                return None
-        return self._hash_id
+        digest = self.content_hash
+        return None if digest is None else id_of_hash(digest)
 
-    _hash_id: str | None = field(default=None, repr=False, compare=False)
+    _hash: str | None = field(default=None, repr=False, compare=False)
 
     def all_findings(self) -> list[Finding]:
         out = list(self.findings)
@@ -128,10 +148,7 @@ class MatchReport:
         )
 
 
-ClaimChecker = Callable[[GameRecord, tuple[str, ...]], list[Finding]]
-
-
-def check_match(data: Any, *, claim_checker: ClaimChecker | None = None, fast: bool = True) -> MatchReport:
+def check_match(data: Any, *, fast: bool = True) -> MatchReport:
     """Validate and replay one match given as parsed JSON.
 
     ``fast=False`` checks every move with ``engine.check`` (the reference
@@ -162,13 +179,9 @@ def check_match(data: Any, *, claim_checker: ClaimChecker | None = None, fast: b
     if not _check_rules(rules, len(match.players), report):
         return report
     report.rules = rules
-    if claim_checker is None:
-        from .claims import check_claims
-
-        claim_checker = check_claims
     n_games = len(match.games)
     for g in range(n_games):
-        record = GameRecord(number=g + 1)
+        record = GameRecord(number=g + 1, players=report.players)
         report.games.append(record)
         if g >= rules.games:
             record.findings.append(
@@ -194,7 +207,7 @@ def check_match(data: Any, *, claim_checker: ClaimChecker | None = None, fast: b
                     )
                 )
             elif record.claims:
-                record.findings.extend(claim_checker(record, report.players))
+                record.findings.extend(check_claims(record))
     return report
 
 
@@ -390,8 +403,8 @@ def _name_message(violation: engine.Violation, name: str, state: GameState, play
     return violation.message
 
 
-class _SetupError(Exception):
-    """A broken setup rule, raised inside ``_resolve_setup`` and turned into one finding."""
+class SetupError(ValueError):
+    """A broken setup rule (``rule``: its id), raised by the setup checks and turned into one finding."""
 
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(message)
@@ -428,7 +441,7 @@ def _resolve_setup(match: Match, rules: RuleSet, g: int, setup: Setup, record: G
         assert starting is not None and first is not None
         if setup.deck is not None:
             deck = _explicit_deck(setup.deck, rules, removed, starting)
-    except _SetupError as e:
+    except SetupError as e:
         record.findings.append(Finding("error", e.rule, e.message, game=g + 1))
         return None
     return DealtSetup(removed, starting, first, deck)
@@ -438,23 +451,41 @@ def _require_explicit(setup: Setup) -> None:
     kind = "a game seeded only by its deck" if setup.deck is not None else "a recorded game"
     for name in ("removed", "starting", "first"):
         if getattr(setup, name) is None:
-            raise _SetupError("missing-field", f'"setup.{name}" is required in {kind}')
+            raise SetupError("missing-field", f'"setup.{name}" is required in {kind}')
 
 
 def _explicit_removed(setup: Setup, rules: RuleSet, n: int) -> tuple[str, ...] | None:
-    if setup.removed is None:
-        return None
-    removed = tuple(setup.removed)
-    want = LAYOUTS[n].removed
-    edition = rules.edition
+    return None if setup.removed is None else check_removed(setup.removed, rules.edition, n)
+
+
+def check_removed(removed: Sequence[str], edition: Edition, players: int) -> tuple[str, ...]:
+    """The removed colours as given, or ``SetupError`` (``bad-removed``): how many, which, repeated."""
+    want = LAYOUTS[players].removed
     if len(removed) != want:
-        raise _SetupError("bad-removed", f"{n} players remove {want} colour{'s' if want != 1 else ''}, not {len(removed)}")
+        raise SetupError("bad-removed", f"{players} players remove {want} colour{'s' if want != 1 else ''}, not {len(removed)}")
     for c in removed:
         if c not in edition.colours:
-            raise _SetupError("bad-removed", f"{c} is not a colour of the {edition.name} edition")
+            raise SetupError("bad-removed", f"{c} is not a colour of the {edition.name} edition")
     if len(set(removed)) != len(removed):
-        raise _SetupError("bad-removed", "a colour is removed twice")
-    return removed
+        raise SetupError("bad-removed", "a colour is removed twice")
+    return tuple(removed)
+
+
+def check_starting_cards(
+    name: str, cards: Sequence[str], edition: Edition, removed: Sequence[str], seen: set[str], players: int
+) -> None:
+    """One player's starting cards, or ``SetupError`` (``bad-starting``); ``seen`` collects the colours given so far."""
+    each = LAYOUTS[players].starting
+    if len(cards) != each:
+        raise SetupError("bad-starting", f"{name} starts with {len(cards)} cards; with {players} players each starts with {each}")
+    for c in cards:
+        if c not in edition.colours:
+            raise SetupError("bad-starting", f"{name}'s starting {c} is not a colour of the {edition.name} edition")
+        if c in removed:
+            raise SetupError("bad-starting", f"{name}'s starting {c} is a removed colour")
+        if c in seen:
+            raise SetupError("bad-starting", f"{c} is given as a starting card twice; starting cards are all different colours")
+        seen.add(c)
 
 
 def _explicit_starting(
@@ -462,30 +493,16 @@ def _explicit_starting(
 ) -> tuple[tuple[str, ...], ...] | None:
     if setup.starting is None:
         return None
-    n = len(players)
-    each = LAYOUTS[n].starting
-    edition = rules.edition
     for name in setup.starting:
         if name not in players:
-            raise _SetupError("bad-starting", f'"{name}" is not a player of this match')
+            raise SetupError("bad-starting", f'"{name}" is not a player of this match')
     seen: set[str] = set()
     by_seat = []
     for name in players:
         cards = setup.starting.get(name)
         if cards is None:
-            raise _SetupError("bad-starting", f"no starting cards for {name}")
-        if len(cards) != each:
-            raise _SetupError("bad-starting", f"{name} starts with {len(cards)} cards; with {n} players each starts with {each}")
-        for c in cards:
-            if c not in edition.colours:
-                raise _SetupError("bad-starting", f"{name}'s starting {c} is not a colour of the {edition.name} edition")
-            if c in removed:
-                raise _SetupError("bad-starting", f"{name}'s starting {c} is a removed colour")
-            if c in seen:
-                raise _SetupError(
-                    "bad-starting", f"{c} is given as a starting card twice; starting cards are all different colours"
-                )
-            seen.add(c)
+            raise SetupError("bad-starting", f"no starting cards for {name}")
+        check_starting_cards(name, cards, rules.edition, removed, seen, len(players))
         by_seat.append(tuple(cards))
     return tuple(by_seat)
 
@@ -494,7 +511,7 @@ def _explicit_first(setup: Setup, players: tuple[str, ...]) -> int | None:
     if setup.first is None:
         return None
     if setup.first not in players:
-        raise _SetupError("bad-first", f'"{setup.first}" is not a player of this match')
+        raise SetupError("bad-first", f'"{setup.first}" is not a player of this match')
     return players.index(setup.first)
 
 
@@ -505,7 +522,7 @@ def _explicit_deck(
     expected[LAST_ROUND] += 1
     given: Counter[str] = Counter(deck)
     if given != expected:
-        raise _SetupError("bad-deck", _deck_difference(expected, given))
+        raise SetupError("bad-deck", _deck_difference(expected, given))
     return tuple(deck)
 
 

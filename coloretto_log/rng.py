@@ -69,10 +69,15 @@ class SplitMix64:
         return a
 
 
+def nth_output(seed: int, n: int) -> int:
+    """The ``n``-th output (from 1) of ``SplitMix64(seed)``, without the ``n - 1`` before it.
+
+    SplitMix64's state only adds the gamma each step, so the state before the
+    ``n``-th output is ``seed + (n - 1) * gamma``.
+    """
+    return SplitMix64((seed + (n - 1) * GOLDEN_GAMMA) & MASK64).next()
+
+
 def game_generator(seed: int, game: int) -> SplitMix64:
     """Game ``game``'s generator: seeded with the match generator's (game+1)-th output."""
-    match = SplitMix64(seed)
-    value = 0
-    for _ in range(game + 1):
-        value = match.next()
-    return SplitMix64(value)
+    return SplitMix64(nth_output(seed, game + 1))

@@ -33,7 +33,7 @@ from .confidence import wilson
 from .engine import GameState, Move
 from .errors import UsageError
 from .logwriter import dumps_line, match_json, move_json, setup_json
-from .rng import GOLDEN_GAMMA, MASK64, SplitMix64
+from .rng import MASK64, SplitMix64, nth_output
 from .ruleset import EDITIONS, LAYOUTS, MAX_PLAYERS, TABLES, RuleSet
 from .scoring import best_from_counts
 from .scoring import winners as best_seats
@@ -70,7 +70,7 @@ DEFAULT_BOTS = ("strong", "greedy", "random", "greedy", "random")
 
 def match_seed(run_seed: int, index: int) -> int:
     """The seed of match ``index`` (from 0): the (index+1)-th output of ``SplitMix64(run_seed)``."""
-    return SplitMix64((run_seed + index * GOLDEN_GAMMA) & MASK64).next()
+    return nth_output(run_seed, index + 1)
 
 
 def bot_seed(seed: int, game: int, seat: int) -> int:
@@ -78,8 +78,7 @@ def bot_seed(seed: int, game: int, seat: int) -> int:
 
     The (5·game + seat + 1)-th output of ``SplitMix64(seed XOR BOT_SALT)``.
     """
-    k = game * MAX_PLAYERS + seat
-    return SplitMix64(((seed ^ BOT_SALT) + k * GOLDEN_GAMMA) & MASK64).next()
+    return nth_output(seed ^ BOT_SALT, game * MAX_PLAYERS + seat + 1)
 
 
 # --------------------------------------------------------------------------- the plan

@@ -5,9 +5,12 @@ from __future__ import annotations
 import enum
 import json
 import sys
-from typing import Annotated, Any, NoReturn
+from collections.abc import Iterable
+from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
+
+from ..errors import Finding
 
 #: The help of every command that reads logs from paths.
 PATHS_HELP = (
@@ -28,9 +31,16 @@ class ExitCode(enum.IntEnum):
     INTERNAL = 70  # a bug: please report it with --debug output
 
 
-def emit_json(value: Any) -> None:
-    """Stable, indented JSON on stdout: keys in the order built, no markup."""
-    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+def emit_json(value: Any, *, file: TextIO | None = None) -> None:
+    """Stable, indented JSON (on stdout unless ``file``): keys in the order built, no markup."""
+    (sys.stdout if file is None else file).write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def print_findings(findings: Iterable[Finding], label: str, *, err: bool = False) -> None:
+    """Each finding as its one line, errors in red and warnings in yellow."""
+    for f in findings:
+        colour = typer.colors.RED if f.severity == "error" else typer.colors.YELLOW
+        typer.secho(f.line(label), fg=colour, err=err)
 
 
 def fail(message: str, code: ExitCode = ExitCode.INVALID) -> NoReturn:

@@ -15,7 +15,7 @@ from ..render import card_text, collection_text
 from ..scorecard import GameScore, HandError, HandScore, MatchScore, calculate, score_match
 from ..scoring import PLUS2_POINTS, Assignment
 from . import app
-from .common import PATHS_HELP, ExitCode, emit_json, exit_for, fail, plural
+from .common import PATHS_HELP, ExitCode, emit_json, exit_for, fail, plural, print_findings
 
 _MINUS = "\u2212"  # a real minus sign, as wide as the plus
 _CHIP = len(" purple ")  # the widest colour chip, for aligned columns
@@ -215,9 +215,7 @@ def _score_logs(paths: list[str], *, json_out: bool) -> None:
         if not m.valid:
             n_invalid += 1
             if not json_out:  # exactly as validate reports it
-                for f in m.findings:
-                    colour = typer.colors.RED if f.severity == "error" else typer.colors.YELLOW
-                    typer.secho(f.line(item.label), fg=colour)
+                print_findings(m.findings, item.label)
             continue
         n_claims += len(m.verdicts())
         n_disputes += m.disputes

@@ -9,7 +9,7 @@ import typer
 from ..errors import one_line
 from ..logs import LoadedMatch, Unreadable, load
 from . import app
-from .common import LogPaths, emit_json, exit_for, plural
+from .common import LogPaths, emit_json, exit_for, plural, print_findings
 
 
 def match_json(m: LoadedMatch) -> dict[str, Any]:
@@ -63,11 +63,7 @@ def validate(
         if json_out:
             matches.append(match_json(item))
             continue
-        for f in findings:
-            if quiet and f.severity != "error":
-                continue
-            colour = typer.colors.RED if f.severity == "error" else typer.colors.YELLOW
-            typer.secho(f.line(item.label), fg=colour)
+        print_findings((f for f in findings if f.severity == "error" or not quiet), item.label)
     summary = {
         "files": len(files),
         "matches": n_matches,
