@@ -36,7 +36,7 @@ from .models import (
     describe_error,
     rule_of_error,
 )
-from .ruleset import LAYOUTS, Edition, RuleSet, max_under_last_round
+from .ruleset import LAYOUTS, Edition, RuleSet, under_last_round_problem
 from .setup import Setup as DealtSetup
 from .setup import canonical_deck, seeded_setup
 
@@ -176,7 +176,9 @@ def check_match(data: Any, *, fast: bool = True) -> MatchReport:
         games=match.rules.games,
         under_last_round=match.rules.under_last_round,
     )
-    if not _check_rules(rules, len(match.players), report):
+    problem = under_last_round_problem(rules, len(match.players))
+    if problem is not None:
+        report.findings.append(Finding("error", "bad-value", f'"rules.under_last_round" is {problem}'))
         return report
     report.rules = rules
     n_games = len(match.games)
@@ -259,33 +261,6 @@ def _partial(
             report.findings.append(Finding("error", rule_of_error(e), describe_error(e)))
         return None, [], {}
     return match, raw_games, by_game
-
-
-def _check_rules(rules: RuleSet, players: int, report: MatchReport) -> bool:
-    under = rules.under_last_round
-    if under is None:
-        return True
-    edition = rules.edition
-    if under < edition.under_last_round:
-        report.findings.append(
-            Finding(
-                "error",
-                "bad-value",
-                f'"rules.under_last_round" is {under}: the {edition.name} edition needs at least {edition.under_last_round}',
-            )
-        )
-        return False
-    most = max_under_last_round(edition, players)
-    if under > most:
-        report.findings.append(
-            Finding(
-                "error",
-                "bad-value",
-                f'"rules.under_last_round" is {under}, beyond the deck: {players} players have {most} cards to deal',
-            )
-        )
-        return False
-    return True
 
 
 def _check_game(

@@ -148,3 +148,17 @@ def max_under_last_round(edition: Edition, players: int) -> int:
     total = colours * CARDS_PER_COLOUR - players * layout.starting + len(edition.special_cards())
     return total
 
+
+
+def under_last_round_problem(rules: RuleSet, players: int) -> str | None:
+    """Why ``rules.under_last_round`` cannot be, for this many players (``"<value>: <reason>"``), or None."""
+    under = rules.under_last_round
+    if under is None:
+        return None
+    edition = rules.edition
+    if under < edition.under_last_round:
+        return f"{under}: the {edition.name} edition needs at least {edition.under_last_round}"
+    most = max_under_last_round(edition, players)
+    if under > most:
+        return f"{under}, beyond the deck: {players} players have {most} cards to deal"
+    return None

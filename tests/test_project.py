@@ -113,6 +113,8 @@ def test_deal_text_lists_the_deck_top_first() -> None:
         ["deal", "--seed", str(2**64), "--players", "4"],
         ["deal", "--seed", "1", "--players", "6"],
         ["deal", "--seed", "1", "--players", "4", "--edition", "deluxe"],
+        ["deal", "--seed", "1", "--players", "2", "--under-last-round", "200"],  # beyond the deck, as validate says
+        ["deal", "--seed", "1", "--players", "4", "--edition", "anniversary", "--under-last-round", "15"],
         ["deal", "--players", "4"],
         ["no-such-command"],
     ],

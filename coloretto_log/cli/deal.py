@@ -8,7 +8,7 @@ import typer
 
 from ..cards import LAST_ROUND
 from ..rng import MASK64
-from ..ruleset import EDITIONS, LAYOUTS, RuleSet
+from ..ruleset import EDITIONS, LAYOUTS, RuleSet, under_last_round_problem
 from ..setup import Setup, seeded_setup
 from . import app
 from .common import emit_json
@@ -56,8 +56,9 @@ def deal(
     if game < 0:
         raise typer.BadParameter("must be 0 or more", param_hint="--game")
     rules = RuleSet.of(edition=edition, under_last_round=under_last_round)
-    if rules.under < rules.edition.under_last_round:
-        raise typer.BadParameter(f"must be at least {rules.edition.under_last_round}", param_hint="--under-last-round")
+    problem = under_last_round_problem(rules, players)
+    if problem is not None:
+        raise typer.BadParameter(f"is {problem}", param_hint="--under-last-round")
     setup = seeded_setup(rules, players, seed, game)
     if json_out:
         emit_json(deal_json(setup, seed=seed, players=players, edition=edition, game=game))
