@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import EMPTY_COUNTS, GOLDEN_JOKER, KIND_INDEX, LAST_ROUND, N_KINDS
+from .cards import EMPTY_COUNTS, GOLDEN_JOKER, KIND_INDEX, LAST_ROUND, counts_of
 from .ruleset import LAYOUTS, RuleSet, colours_in_play, deck_counts
 
 
@@ -118,12 +118,7 @@ def new_game(
     limits = layout.row_limits
     starting_cards = [c for cards in starting for c in cards]
     remaining = deck_counts(rules.edition, removed, starting_cards)
-    collections = []
-    for cards in starting:
-        counts = [0] * N_KINDS
-        for c in cards:
-            counts[KIND_INDEX[c]] += 1
-        collections.append(tuple(counts))
+    collections = tuple(counts_of(cards) for cards in starting)
     return GameState(
         rules=rules,
         players=players,
@@ -132,7 +127,7 @@ def new_game(
         rows=((),) * len(limits),
         taken=(False,) * len(limits),
         done=(False,) * players,
-        collections=tuple(collections),
+        collections=collections,
         remaining=remaining,
         lr_pending=True,
         turned=0,
@@ -261,7 +256,7 @@ def resolve(state: GameState, move: Move) -> Move:
     """
     if isinstance(move, Take):
         if GOLDEN_JOKER not in state.rows[move.row - 1]:
-            return move if move.extra is None and move.last_round is None else move._replace(extra=None, last_round=None)
+            return move  # check() refuses an extra or last_round on such a take
         card, lr = _turn_over(state, move.extra, move.last_round)
         return move._replace(extra=card, last_round=lr)
     card, lr = _turn_over(state, move.card, move.last_round)

@@ -390,11 +390,8 @@ def best_assignment(
     holds a colour not in play, or has jokers and no colour is in play.
     ``cache=False`` solves without reading or filling any cache.
     """
-    colours = tuple(colours_in_play)
-    if cache:
-        return _best_cached(hand, colours, table.points)
-    play = _in_play(colours)
-    return _best(_hand_counts(hand, play), hand.jokers, hand.plus2, play, table.points)
+    solve = _best_cached if cache else _best_cached.__wrapped__
+    return solve(hand, tuple(colours_in_play), table.points)
 
 
 @lru_cache(maxsize=_ANSWER_CACHE_SIZE)
@@ -417,11 +414,8 @@ def best_from_counts(
 
     This is how the engine stores a collection (``state.collections[seat]``).
     """
-    if cache:
-        return _best_counts_cached(tuple(counts), tuple(colours_in_play), table.points)
-    play = _in_play(tuple(colours_in_play))
-    jokers = counts[JOKER_INDEX] + counts[GOLDEN_INDEX]
-    return _best(_kind_counts(counts, play), jokers, counts[PLUS2_INDEX], play, table.points)
+    solve = _best_counts_cached if cache else _best_counts_cached.__wrapped__
+    return solve(tuple(counts), tuple(colours_in_play), table.points)
 
 
 _CACHES = {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import KINDS, LAST_ROUND
+from .cards import LAST_ROUND, cards_of
 from .rng import SplitMix64, game_generator
 from .ruleset import LAYOUTS, RuleSet, colours_in_play, deck_counts
 
@@ -25,11 +25,7 @@ class Setup:
 
 def canonical_deck(rules: RuleSet, removed: tuple[str, ...], starting: tuple[tuple[str, ...], ...]) -> list[str]:
     """The cards in play in canonical order (§4 step 4), before shuffling."""
-    counts = deck_counts(rules.edition, removed, [c for cards in starting for c in cards])
-    out: list[str] = []
-    for kind, n in zip(KINDS, counts):
-        out.extend([kind] * n)
-    return out
+    return list(cards_of(deck_counts(rules.edition, removed, [c for cards in starting for c in cards])))
 
 
 def insert_last_round(shuffled: list[str], under: int) -> tuple[str, ...]:
