@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import ALL_COLOURS, CARDS_PER_COLOUR, GOLDEN_JOKER, JOKER, KIND_INDEX, N_KINDS, PLUS2
-from .claims import Verdict, optimal_for, verdicts
+from .claims import Verdict, optimal_for
 from .errors import ColorettoLogError, Finding
 from .logs import LoadedMatch
 from .ruleset import EDITIONS, LAYOUTS, TABLES, Edition, RuleSet, ScoringTable, colours_in_play
@@ -253,7 +253,7 @@ def score_match(item: LoadedMatch) -> MatchScore:
         assert state is not None  # a valid game always has a state
         complete = record.complete
         if complete:
-            judged = verdicts(state, record.claims, players)
+            judged = record.verdicts()
             optimal = [v.optimal for v in judged]
             kept: list[Verdict | None] = [v if v.claim is not None else None for v in judged]
         else:

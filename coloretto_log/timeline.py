@@ -22,8 +22,10 @@ from .cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, cards_of
 from .engine import Draw, GameState, Move, Take
 from .errors import Finding
 from .logs import LoadedMatch
+from .logwriter import setup_json
 from .replay import GameRecord, MatchReport
 from .ruleset import RuleSet
+from .scorecard import card_kinds
 from .scoring import Assignment, best_from_counts
 from .scoring import winners as best_seats
 from .setup import Setup
@@ -199,11 +201,8 @@ def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
         first = states[0]
         nobody: tuple[int | None, ...] = (None,) * len(first.rows)
         taken_by = nobody
-        steps.append(
-            Step(
-                0, None, None, first, _setup_line(first, record, players), _scores(first), taken_by
-            )
-        )
+        scores = _scores(first)
+        steps.append(Step(0, None, None, first, _setup_line(record, players), scores, taken_by))
         for n, (move, before, after) in enumerate(zip(record.moves, states, states[1:]), start=1):
             if isinstance(move, Take):
                 i = move.row - 1
@@ -212,8 +211,10 @@ def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
                     if after.round != before.round or after.over
                     else taken_by[:i] + (move.seat,) + taken_by[i + 1 :]
                 )
+                # A draw leaves every collection as it was; a take changes only the taker's.
+                scores = _rescored(scores, before, after)
             line = narrate(move, before, after, players)
-            steps.append(Step(n, move, before, after, line, _scores(after), taken_by))
+            steps.append(Step(n, move, before, after, line, scores, taken_by))
     return GameTimeline(
         number=record.number,
         players=players,
@@ -230,7 +231,16 @@ def _scores(state: GameState) -> tuple[Assignment, ...]:
     return tuple(best_from_counts(counts, colours, table=table) for counts in state.collections)
 
 
-def _setup_line(state: GameState, record: GameRecord, players: tuple[str, ...]) -> str:
+def _rescored(scores: tuple[Assignment, ...], before: GameState, after: GameState) -> tuple[Assignment, ...]:
+    """``scores`` of ``before`` brought up to ``after``: only changed collections are scored again."""
+    colours, table = after.colours, after.rules.table
+    return tuple(
+        a if was == now else best_from_counts(now, colours, table=table)
+        for a, was, now in zip(scores, before.collections, after.collections)
+    )
+
+
+def _setup_line(record: GameRecord, players: tuple[str, ...]) -> str:
     assert record.setup is not None
     setup = record.setup
     parts = [f"game {record.number}"]
@@ -240,7 +250,7 @@ def _setup_line(state: GameState, record: GameRecord, players: tuple[str, ...]) 
         "starting cards: "
         + ", ".join(f"{players[s]} {' and '.join(cards)}" for s, cards in enumerate(setup.starting))
     )
-    parts.append(f"{players[state.current]} starts")
+    parts.append(f"{players[setup.first]} starts")
     return " · ".join(parts)
 
 
@@ -293,12 +303,6 @@ def _error_json(finding: Finding | None, label: str) -> dict[str, Any] | None:
     }
 
 
-def _kinds(state: GameState) -> tuple[str, ...]:
-    """The collection keys of a game: its colours in play, then jokers and "+2"."""
-    specials = (JOKER, GOLDEN_JOKER) if state.rules.edition.golden_jokers else (JOKER,)
-    return state.colours + specials + (PLUS2,)
-
-
 def _move_json(move: Move, before: GameState, players: tuple[str, ...]) -> dict[str, Any]:
     if isinstance(move, Draw):
         return {
@@ -326,7 +330,7 @@ def _assignment_json(a: Assignment) -> dict[str, Any]:
 def step_json(step: Step, players: tuple[str, ...]) -> dict[str, Any]:
     """One state of a game, in the documented shape (docs/replay.md)."""
     s = step.state
-    kinds = _kinds(s)
+    kinds = card_kinds(s.rules.edition, s.colours)
     return {
         "move": step.number,
         "action": None
@@ -370,13 +374,7 @@ def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
         "game": g.number,
         "seeded": g.seeded,
         "complete": g.complete,
-        "setup": None
-        if setup is None
-        else {
-            "removed": list(setup.removed),
-            "starting": {players[seat]: list(cards) for seat, cards in enumerate(setup.starting)},
-            "first": players[setup.first],
-        },
+        "setup": None if setup is None else setup_json(setup, players, explicit=True),
         "colours": [] if first is None else list(first.colours),
         "moves": g.moves,
         "error": _error_json(g.error, label),
