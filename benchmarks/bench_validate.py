@@ -59,7 +59,7 @@ def main() -> None:
 
     def validate() -> None:
         for b in blobs:
-            for source in sources_from_bytes(b, "bench.json", lines=False):
+            for source in sources_from_bytes(b, "bench.json"):
                 report = check_match(source.data)
                 if not report.valid:
                     raise SystemExit("benchmark log unexpectedly invalid")

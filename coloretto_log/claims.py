@@ -33,6 +33,10 @@ class Problem:
         return "claim-score" if self.status in ("over-claimed", "under-claimed") else "claim-choice"
 
 
+#: Problem statuses, most serious first: a verdict's status is the first of its problems in this order.
+_SERIOUSNESS = ("illegal-choice", "over-claimed", "under-claimed", "choice-below-optimum", "choice-not-claimed")
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """How one player's claim compares with the optimum.
@@ -50,7 +54,14 @@ class Verdict:
     choice_score: int | None  # what the declared jokers/positive score, when legal
     illegal: str | None  # why the declared choice is not a legal choice
     problems: tuple[Problem, ...]
-    status: str
+
+    @property
+    def status(self) -> str:
+        """The most serious problem's status; ``agrees`` with none, ``no-claim`` without a claim."""
+        if self.claim is None:
+            return "no-claim"
+        statuses = {p.status for p in self.problems}
+        return next((s for s in _SERIOUSNESS if s in statuses), "agrees")
 
     @property
     def agrees(self) -> bool:
@@ -94,7 +105,7 @@ def verdict(state: GameState, seat: int, player: str, claim: Claim | None) -> Ve
     """One player's verdict in a finished game."""
     optimal = optimal_for(state, seat)
     if claim is None:
-        return Verdict(player, seat, optimal, None, None, None, (), "no-claim")
+        return Verdict(player, seat, optimal, None, None, None, ())
     problems: list[Problem] = []
     if claim.score is not None and claim.score != optimal.score:
         diff = claim.score - optimal.score
@@ -126,10 +137,7 @@ def verdict(state: GameState, seat: int, player: str, claim: Claim | None) -> Ve
                 problems.append(Problem(
                     "choice-not-claimed", f"{player}'s declared choice scores {choice_score}, not the claimed {claim.score}"
                 ))
-    order = ("illegal-choice", "over-claimed", "under-claimed", "choice-below-optimum", "choice-not-claimed")
-    statuses = {p.status for p in problems}
-    status = next((s for s in order if s in statuses), "agrees")
-    return Verdict(player, seat, optimal, claim, choice_score, illegal, tuple(problems), status)
+    return Verdict(player, seat, optimal, claim, choice_score, illegal, tuple(problems))
 
 
 def verdicts(state: GameState, claims: dict[str, Claim] | None, players: tuple[str, ...]) -> list[Verdict]:

@@ -168,11 +168,8 @@ def read_stream(stream: BinaryIO, name: str = "<stdin>") -> bytes:
     return data
 
 
-def sources_from_bytes(raw: bytes, file: str, *, lines: bool) -> Iterator[Source]:
-    """The matches in one file's bytes: one (``.json``) or one per non-blank line (``.jsonl``)."""
-    if lines:
-        yield from iter_lines(io.BytesIO(raw), file)
-        return
+def sources_from_bytes(raw: bytes, file: str) -> Iterator[Source]:
+    """The one match of a ``.json`` file's bytes (``iter_lines`` reads ``.jsonl``)."""
     try:
         text = decode(raw)
     except ValueError as e:
@@ -231,11 +228,14 @@ def sources_from_stream(stream: BinaryIO, name: str) -> Iterator[Source]:
 
     while (head := next_line()) and not head.strip():
         pass
-    if head.endswith(b"\n") and _is_object_line(head):
+    first = _object_line(head) if head.endswith(b"\n") else None
+    if first is not None:
+        head_number = len(read)
         while (following := next_line()) and not following.strip():
             pass
         if following.strip():
-            yield from iter_lines(io.BytesIO(b"".join(read)), name)
+            yield Source(name, head_number, data=first)
+            yield from iter_lines(io.BytesIO(b"".join(read[head_number:])), name, first_line=head_number + 1)
             yield from iter_lines(stream, name, first_line=len(read) + 1)
             return
     raw = b"".join(read)
@@ -243,14 +243,16 @@ def sources_from_stream(stream: BinaryIO, name: str) -> Iterator[Source]:
         raw += read_stream(stream, name)
     if len(raw) > MAX_FILE_BYTES:
         raise UnreadableFileError(f"{name}: over the {_LIMIT} limit for a log")
-    yield from sources_from_bytes(raw, name, lines=False)
+    yield from sources_from_bytes(raw, name)
 
 
-def _is_object_line(raw: bytes) -> bool:
+def _object_line(raw: bytes) -> dict[str, Any] | None:
+    """The JSON object one line holds on its own, or None."""
     try:
-        return isinstance(parse_json(raw.decode("utf-8")), dict)
+        value = parse_json(raw.decode("utf-8"))
     except ValueError:  # UnicodeDecodeError included
-        return False
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _parse_source(text: str, file: str, line: int | None) -> Source:

@@ -71,4 +71,4 @@ def _sources(item: str | Path, name: str, stdin: BinaryIO | None) -> Iterator[So
         with open_log(path) as f:
             yield from iter_lines(f, name)
         return
-    yield from sources_from_bytes(read_bytes(path), name, lines=False)
+    yield from sources_from_bytes(read_bytes(path), name)

@@ -13,6 +13,10 @@ from .engine import Draw, Move
 from .ruleset import RuleSet
 from .setup import Setup
 
+#: What every log says it is (LOG_FORMAT.md §1).
+FORMAT_NAME = "coloretto-log"
+FORMAT_VERSION = 1
+
 
 def move_json(move: Move, players: tuple[str, ...] | list[str], *, cards: bool) -> dict[str, Any]:
     """One move as the log writes it; ``cards=False`` leaves out what a seeded deck yields."""
@@ -64,7 +68,7 @@ def match_json(
     notes: str | None = None,
 ) -> dict[str, Any]:
     """A whole match object in the format's field order."""
-    out: dict[str, Any] = {"format": "coloretto-log", "version": 1}
+    out: dict[str, Any] = {"format": FORMAT_NAME, "version": FORMAT_VERSION}
     if match_id is not None:
         out["id"] = match_id
     if date is not None:

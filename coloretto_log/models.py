@@ -26,8 +26,6 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 from typing_extensions import NotRequired, TypedDict
 
-FORMAT_NAME = "coloretto-log"
-FORMAT_VERSION = 1
 SEED_LIMIT = 1 << 64
 MAX_GAMES = 100
 

@@ -402,14 +402,16 @@ def _resolve_setup(match: Match, rules: RuleSet, g: int, setup: Setup, record: G
         if seed is None:
             _require_explicit(setup)
         removed = _explicit_removed(setup, rules, n)
-        drawn = None if seed is None else seeded_setup(rules, n, seed, g, removed=removed)
-        if drawn is not None:
+        drawn = None
+        if seed is not None:
+            drawn = seeded_setup(rules, n, seed, g, removed=removed)
             removed = drawn.removed
         assert removed is not None
         starting = _explicit_starting(setup, rules, players, removed)
         first = _explicit_first(setup, players)
         deck: tuple[str, ...] | None = None
-        if seed is not None and drawn is not None:
+        if drawn is not None:
+            assert seed is not None
             if starting is not None or first is not None:
                 drawn = seeded_setup(rules, n, seed, g, removed=removed, starting=starting, first=first)
             starting, first, deck = drawn.starting, drawn.first, drawn.deck

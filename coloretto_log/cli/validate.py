@@ -6,23 +6,23 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import one_line
+from ..errors import Finding, one_line
 from ..logs import LoadedMatch, Unreadable, load
 from . import app
 from .common import LogPaths, emit_json, exit_for, plural, print_findings
 
 
-def match_json(m: LoadedMatch) -> dict[str, Any]:
-    """The stable JSON shape of one checked match."""
+def match_json(m: LoadedMatch, findings: list[Finding]) -> dict[str, Any]:
+    """The stable JSON shape of one checked match (``findings``: ``m.findings()``)."""
     r = m.report
     return {
         "file": m.file,
         "line": m.line,
         "match_id": r.match_id,
-        "valid": r.valid,
+        "valid": not any(f.severity == "error" for f in findings),
         "complete": r.complete,
         "games": [{"game": g.number, "complete": g.complete} for g in r.games],
-        "findings": [f.as_json() for f in m.findings()],
+        "findings": [f.as_json() for f in findings],
     }
 
 
@@ -61,7 +61,7 @@ def validate(
         n_warnings += len(findings) - errors
         n_invalid += errors > 0
         if json_out:
-            matches.append(match_json(item))
+            matches.append(match_json(item, findings))
             continue
         print_findings((f for f in findings if f.severity == "error" or not quiet), item.label)
     summary = {
