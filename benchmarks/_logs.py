@@ -7,9 +7,9 @@ from typing import Any
 
 from coloretto_log import engine
 from coloretto_log.logwriter import match_json, move_json, setup_json
-from coloretto_log.rng import SplitMix64
 from coloretto_log.ruleset import RuleSet
 from coloretto_log.setup import seeded_setup
+from coloretto_log.simulate import match_seed
 
 NAMES = ("Aiko", "Boris", "Chloe", "Dae", "Emil")
 
@@ -26,7 +26,6 @@ def random_match(seed: int, *, players: int = 4, games: int = 4, edition: str = 
         moves = []
         while not state.over:
             actions = engine.legal_actions(state)
-            # prefer drawing a little, so rows fill as in real play
             move = rng.choice(actions)
             state, resolved = engine.play(state, move)
             moves.append(move_json(resolved, names, cards=recorded))
@@ -35,5 +34,5 @@ def random_match(seed: int, *, players: int = 4, games: int = 4, edition: str = 
 
 
 def match_seeds(seed: int, n: int) -> list[int]:
-    g = SplitMix64(seed)
-    return [g.next() for _ in range(n)]
+    """The seeds ``simulate --seed SEED`` gives its first ``n`` matches."""
+    return [match_seed(seed, i) for i in range(n)]
