@@ -6,9 +6,8 @@ matches (docs/database.md lists every table and column).
 
 * :class:`MatchStore` opens (or creates) a database and ingests checked
   matches: :meth:`MatchStore.ingest` takes what ``logs.load`` yields, scores
-  every complete game with ``claims.verdicts`` (the optimiser of
-  ``scoring``), and bulk-loads the rows through Arrow, one transaction per
-  batch. A match already stored with the same content is skipped; one whose
+  it as ``score`` does (``scorecard.score_match``), and bulk-loads the
+  rows through Arrow, one transaction per batch. A match already stored with the same content is skipped; one whose
   content changed is reported and left alone unless ``replace=True``; an
   invalid match stores nothing.
 * :func:`rebuild` recreates a database from the logs into a new file and
@@ -36,8 +35,8 @@ import shutil
 import threading
 import time
 from array import array
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -47,14 +46,10 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from typing_extensions import Self
 
 from .cards import ALL_COLOURS, GOLDEN_INDEX, JOKER_INDEX, KIND_INDEX, PLUS2_INDEX
-from .claims import verdicts
 from .engine import Take
 from .errors import ColorettoLogError
-from .files import content_hash
 from .logs import LoadedMatch, Unreadable
-from .replay import GameRecord
-from .ruleset import RuleSet, colours_in_play
-from .scoring import ranks
+from .scorecard import score_match
 
 __all__ = [
     "APP",
@@ -64,6 +59,7 @@ __all__ = [
     "TABLES",
     "Column",
     "DatabaseError",
+    "DatabaseLocked",
     "IngestEvent",
     "IngestSummary",
     "MatchStore",
@@ -98,6 +94,10 @@ class DatabaseError(ColorettoLogError):
     """The database cannot be opened, read or written; the message says what to do."""
 
 
+class DatabaseLocked(DatabaseError):
+    """Another process holds the database's lock."""
+
+
 class QueryError(ColorettoLogError):
     """A ``query`` refused by the sandbox, wrong, or stopped at its timeout."""
 
@@ -105,16 +105,22 @@ class QueryError(ColorettoLogError):
 _REBUILD_HINT = "recreate it from the logs with `coloretto-log ingest --rebuild LOGS...`"
 
 
+def _one_line(exc: BaseException) -> str:
+    """The first line of an exception's message (its type's name when it has none)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def _db_error(path: Path, exc: BaseException, *, writing: bool = False) -> DatabaseError:
     """One line for what went wrong with the database file, and what to do."""
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    text = _one_line(exc)
     low = text.lower()
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         low = "no space left on device"
     if "could not set lock" in low or "conflicting lock" in low:
         pid = re.search(r"\(PID (\d+)\)", text)
         who = f"another process (PID {pid.group(1)})" if pid else "another process"
-        return DatabaseError(f"{path}: the database is in use by {who}; wait for it to finish and try again")
+        return DatabaseLocked(f"{path}: the database is in use by {who}; wait for it to finish and try again")
     if "not a valid duckdb database" in low:
         return DatabaseError(f"{path}: not a DuckDB database (a foreign or damaged file); use another --db, or {_REBUILD_HINT}")
     if "corrupt" in low or "checksum" in low:
@@ -278,7 +284,7 @@ _INSERT_SELECT["moves"] = (
     "coalesce(last_round, false) FROM {view}"
 )
 #: Integer columns without NULLs are filled as ``array('i')`` and handed to Arrow without a copy.
-_INT_ARRAYS = array("i").itemsize == 4
+assert array("i").itemsize == 4, "array('i') must hold 32-bit integers"
 
 
 #: Tables holding one match's rows, the matches table last (rows are deleted in this order).
@@ -333,16 +339,7 @@ class IngestSummary:
             self.games += event.games
 
     def as_json(self) -> dict[str, int]:
-        return {
-            "stored": self.stored,
-            "replaced": self.replaced,
-            "skipped": self.skipped,
-            "changed": self.changed,
-            "invalid": self.invalid,
-            "unreadable": self.unreadable,
-            "games": self.games,
-            "batches": self.batches,
-        }
+        return asdict(self)
 
 
 # --------------------------------------------------------------------------- ingest: rows
@@ -368,16 +365,15 @@ class _Rows:
 class _Moves:
     """The moves of a batch, column by column: integer columns as ``array('i')``, passed to Arrow without a copy."""
 
-    __slots__ = ("cols", "match_ids", "n", "players")
+    __slots__ = ("cols", "match_ids", "players")
 
     INTS = ("match_id", "game", "move", "round", "seat", "player", "row")
 
     def __init__(self) -> None:
-        self.cols: dict[str, Any] = {name: _int_array() for name in self.INTS}
+        self.cols: dict[str, Any] = {name: array("i") for name in self.INTS}
         self.cols.update(take=[], cx=[], last_round=[])
         self.match_ids: list[str] = []  # the dictionary of the match_id column
         self.players: list[str] = []  # the dictionary of the player column
-        self.n = 0
 
     def arrow(self) -> pa.Table:
         schema = _ARROW_SCHEMAS["moves"]
@@ -396,46 +392,9 @@ class _Moves:
         return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def _int_array() -> Any:
-    return array("i") if _INT_ARRAYS else []
-
-
-_MOVE_NUMBERS = array("i", range(1, 1001)) if _INT_ARRAYS else list(range(1, 1001))
-
-
-def _repeat(value: int, k: int) -> Any:
-    return array("i", (value,)) * k if _INT_ARRAYS else [value] * k
-
-
-def _i32(values: Any) -> pa.Array:
-    if isinstance(values, array):
-        return pa.Array.from_buffers(_I32, len(values), [None, pa.py_buffer(values)])
-    return pa.array(values, type=_I32)
-
-
-class _Pending(NamedTuple):
-    """What ingest needs of a valid match to write its rows."""
-
-    label: str
-    file: str
-    line: int | None
-    match_id: str
-    digest: str
-    date: str | None
-    seed: int | None
-    rules: RuleSet
-    players: tuple[str, ...]
-    games: list[GameRecord]
-    complete: bool
-
-    @classmethod
-    def of(cls, item: LoadedMatch, match_id: str, digest: str) -> _Pending:
-        report = item.report
-        assert report.match is not None and report.rules is not None
-        return cls(
-            item.label, item.file, item.line, match_id, digest, report.match.date, report.match.seed,
-            report.rules, report.players, report.games, report.complete,
-        )
+def _i32(values: array[int]) -> pa.Array:
+    """An ``array('i')`` (4 bytes an item on CPython) as an Arrow int32 array over the same buffer."""
+    return pa.Array.from_buffers(_I32, len(values), [None, pa.py_buffer(values)])
 
 
 @dataclass
@@ -450,11 +409,19 @@ class _Batch:
     games: int = 0
 
 
-def _append_match(batch: _Batch, p: _Pending) -> None:
-    """Add the rows of one valid match to ``batch`` (row tuples in the order of ``_ARROW_SCHEMAS``)."""
-    match_id, rules, players = p.match_id, p.rules, p.players
+def _append_match(batch: _Batch, item: LoadedMatch, match_id: str, digest: str) -> None:
+    """Add the rows of one valid match to ``batch`` (row tuples in the order of ``_ARROW_SCHEMAS``).
+
+    The figures are ``score``'s (:func:`scorecard.score_match`): scores,
+    ranks, winners, totals; the verdicts are the games' own
+    (``GameRecord.verdicts``).
+    """
+    report = item.report
+    match, rules = report.match, report.rules
+    assert match is not None and rules is not None
+    scored = score_match(item)
+    players = report.players
     n = len(players)
-    edition = rules.edition
     t = batch.tables
     games_rows, player_rows = t["games"].rows, t["game_players"].rows
     mv = batch.moves
@@ -464,14 +431,10 @@ def _append_match(batch: _Batch, p: _Pending) -> None:
     first_name = len(mv.players)
     mv.players.extend(players)
 
-    totals = [0] * n
-    counted = 0
-    for record in p.games:
+    for record, game in zip(report.games, scored.games):
         setup, final = record.setup, record.final
         assert setup is not None and final is not None
         g = record.number
-        complete = record.complete
-        colours = colours_in_play(edition, setup.removed)
         # moves, column-wise: Draw and Take share their layout (seat, row, card or extra, last_round)
         moves = record.moves
         k = len(moves)
@@ -481,7 +444,7 @@ def _append_match(batch: _Batch, p: _Pending) -> None:
             before = list(accumulate(is_take, initial=0))  # rows taken before each move
             cols["match_id"].extend(_repeat(mi, k))
             cols["game"].extend(_repeat(g, k))
-            cols["move"].extend(_MOVE_NUMBERS[:k] if k <= len(_MOVE_NUMBERS) else range(1, k + 1))
+            cols["move"].extend(range(1, k + 1))
             cols["round"].extend([1 + b // n for b in before[:k]])
             cols["seat"].extend(seats)
             cols["player"].extend([first_name + s for s in seats])
@@ -489,49 +452,36 @@ def _append_match(batch: _Batch, p: _Pending) -> None:
             cols["take"].extend(is_take)
             cols["cx"].extend(cx)
             cols["last_round"].extend(lrs)
-            mv.n += k
 
         first = setup.first
-        in_play = [c in colours for c in ALL_COLOURS]
-        if not complete:
-            games_rows.append((
-                match_id, g, n, False, record.seeded, _in_order(edition.colours, setup.removed),
-                first, players[first], final.round if k else 0, k, None, None,
-            ))
-            for seat, name in enumerate(players):
-                counts = final.collections[seat]
-                player_rows.append((
-                    match_id, g, seat, name, n, (seat - first) % n + 1,
-                    *[counts[i] if play else None for i, play in zip(_COLOUR_KINDS, in_play)],
-                    counts[JOKER_INDEX], counts[GOLDEN_INDEX], counts[PLUS2_INDEX], False,
-                    *_NO_SCORE,
-                ))
-            continue
-
-        judged = verdicts(final, record.claims, players)
-        scores = [v.optimal.score for v in judged]
-        rank = ranks(scores)
-        winners = tuple(name for name, r in zip(players, rank) if r == 1)
-        shared = len(winners) > 1
-        counted += 1
-        for seat, s in enumerate(scores):
-            totals[seat] += s
+        in_play = [c in game.colours for c in ALL_COLOURS]
+        complete = game.complete
+        winners = game.winners()
         games_rows.append((
-            match_id, g, n, True, record.seeded, _in_order(edition.colours, setup.removed),
-            first, players[first], final.round, k, winners, max(scores),
+            match_id, g, n, complete, record.seeded, game.removed, first, players[first],
+            final.round if k else 0, k,
+            winners if complete else None, max(p.score for p in game.players) if complete else None,
         ))
-        for seat, name in enumerate(players):
-            counts = final.collections[seat]
+        judged = record.verdicts() if complete else None
+        shared = len(winners) > 1
+        for p in game.players:
+            seat, counts = p.seat, p.counts
+            held = (
+                match_id, g, seat, p.player, n, (seat - first) % n + 1,
+                *[counts[i] if play else None for i, play in zip(_COLOUR_KINDS, in_play)],
+                counts[JOKER_INDEX], counts[GOLDEN_INDEX], counts[PLUS2_INDEX], complete,
+            )
+            if judged is None:
+                player_rows.append((*held, *_NO_SCORE))
+                continue
             v = judged[seat]
-            a = v.optimal
+            a = p.optimal
             points = {row.colour: row.points for row in a.breakdown}
             claim = v.claim
-            won = rank[seat] == 1
+            won = p.rank == 1
             player_rows.append((
-                match_id, g, seat, name, n, (seat - first) % n + 1,
-                *[counts[i] if play else None for i, play in zip(_COLOUR_KINDS, in_play)],
-                counts[JOKER_INDEX], counts[GOLDEN_INDEX], counts[PLUS2_INDEX], True,
-                a.score, rank[seat], won, won and shared, a.jokers, a.positive,
+                *held,
+                a.score, p.rank, won, won and shared, a.jokers, a.positive,
                 *[points.get(c, 0) if play else None for c, play in zip(ALL_COLOURS, in_play)],
                 a.plus2_points,
                 None if claim is None else claim.score,
@@ -540,24 +490,24 @@ def _append_match(batch: _Batch, p: _Pending) -> None:
                 v.status,
             ))
 
-    match_rank = ranks(totals)
-    complete_match = p.complete
+    complete_match = scored.complete
+    counted = scored.games_counted
     t["match_players"].rows.extend(
-        (match_id, seat, name, n, counted, totals[seat], match_rank[seat], match_rank[seat] == 1 if complete_match else None)
-        for seat, name in enumerate(players)
+        (match_id, s.seat, s.player, n, counted, s.total, s.rank, s.rank == 1 if complete_match else None)
+        for s in scored.standings
     )
     t["matches"].rows.append((
-        match_id, p.digest, _dt.date.fromisoformat(p.date) if p.date else None, edition.name, rules.table.name,
-        rules.games, rules.under, players, n, p.seed, p.file, p.line, len(p.games), counted, complete_match,
-        tuple(name for name, r in zip(players, match_rank) if r == 1) if complete_match else None,
+        match_id, digest, _dt.date.fromisoformat(match.date) if match.date else None, rules.edition.name,
+        rules.table.name, rules.games, rules.under, players, n, match.seed, item.file, item.line,
+        len(report.games), counted, complete_match, scored.winners() if complete_match else None,
     ))
 
 
+def _repeat(value: int, k: int) -> array[int]:
+    return array("i", (value,)) * k
+
+
 _COLOUR_KINDS = tuple(KIND_INDEX[c] for c in ALL_COLOURS)
-
-
-def _in_order(order: tuple[str, ...], colours: Sequence[str]) -> tuple[str, ...]:
-    return tuple(c for c in order if c in colours)
 #: The score columns of a game_players row of an unfinished game: all NULL.
 _NO_SCORE = (None,) * (6 + len(ALL_COLOURS) + 5)
 
@@ -567,15 +517,11 @@ def _digest_key(digest: str) -> int:
 
 
 def match_identity(item: LoadedMatch) -> tuple[str, str]:
-    """A match's id (``report.match_id``) and content hash (``files.content_hash`` of its parsed JSON).
-
-    A match without an ``id`` is named by the same hash (``files.default_match_id``),
-    so it is computed once.
-    """
-    data = item.report.data
-    digest = content_hash(data)
-    given = data.get("id") if isinstance(data, dict) else None
-    return (given if isinstance(given, str) else "sha256-" + digest[:16]), digest
+    """A valid match's id (``report.match_id``) and content hash (``report.content_hash``)."""
+    report = item.report
+    match_id, digest = report.match_id, report.content_hash
+    assert match_id is not None and digest is not None  # a valid match is a JSON object
+    return match_id, digest
 
 
 # --------------------------------------------------------------------------- the store
@@ -599,9 +545,7 @@ class MatchStore:
         missing file.
         """
         db = Path(path) if path is not None else default_db_path()
-        if read_only and not db.exists():
-            raise DatabaseError(f"{db}: no such database; create it with `coloretto-log ingest LOGS...`")
-        if not read_only and not create and not db.exists():
+        if (read_only or not create) and not db.exists():
             raise DatabaseError(f"{db}: no such database; create it with `coloretto-log ingest LOGS...`")
         if db.exists() and not db.is_file():
             raise DatabaseError(f"{db}: not a regular file")
@@ -613,9 +557,7 @@ class MatchStore:
             config["memory_limit"] = WRITE_MEMORY_LIMIT
         try:
             con = duckdb.connect(str(db), read_only=read_only, config=config)
-        except duckdb.Error as e:
-            raise _db_error(db, e) from None
-        except OSError as e:
+        except (duckdb.Error, OSError) as e:
             raise _db_error(db, e) from None
         store = cls(db, con, read_only=read_only)
         try:
@@ -750,7 +692,7 @@ class MatchStore:
                     self._commit(batch, emit, summary)
                     batch = _Batch()
                 batch.to_delete.append(match_id)
-            _append_match(batch, _Pending.of(item, match_id, digest))
+            _append_match(batch, item, match_id, digest)
             batch.ids.add(match_id)
             batch.events.append(IngestEvent("replaced" if old is not None else "stored", item.label, match_id, games))
             known[match_id] = key
@@ -782,12 +724,12 @@ class MatchStore:
         """Write the batch in one transaction, then report its matches."""
         if not batch.events:
             return
-        self._write(batch, batch.to_delete)
+        self._write(batch)
         summary.batches += 1
         for event in batch.events:
             emit(event)
 
-    def _write(self, batch: _Batch, to_delete: list[str]) -> None:
+    def _write(self, batch: _Batch) -> None:
         """One transaction: delete the replaced matches, append every table's rows.
 
         Each table's rows go in with one ``INSERT ... SELECT`` over an Arrow
@@ -798,6 +740,7 @@ class MatchStore:
         views["delete"] = "_ingest_delete"
         arrow = {name: rows.arrow() for name, rows in batch.tables.items()}
         arrow["moves"] = batch.moves.arrow()
+        to_delete = batch.to_delete
         arrow["delete"] = pa.table({"match_id": pa.array(to_delete, type=_STR)})
         try:
             for name, table in arrow.items():
@@ -1001,7 +944,7 @@ def _refuse_if_locked(db: Path) -> None:
         con = duckdb.connect(str(db), read_only=False)
     except duckdb.Error as e:
         err = _db_error(db, e)
-        if "in use by" in str(err):
+        if isinstance(err, DatabaseLocked):
             raise err from None
         return  # damaged or foreign: rebuilding is the cure
     con.close()
@@ -1111,7 +1054,3 @@ def _run_sandboxed(con: duckdb.DuckDBPyConnection, sql: str, *, limit: int, time
         seconds=time.perf_counter() - start,
     )
 
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
