@@ -57,6 +57,31 @@ CARDS_PER_COLOUR = 9
 EMPTY_COUNTS: tuple[int, ...] = (0,) * N_KINDS
 
 
+#: Every name a person may type for a card (the recorder's moves and setups, the
+#: score calculator's hands), keys lower case with "_" for "-" and spaces: the
+#: log format's names, the two-letter labels, one-letter short forms ("gr" is
+#: grey, "g"/"gn" green) and words people use ("gray", "gold", "+2", "jokers").
+CARD_ALIASES: dict[str, str] = {
+    "orange": ORANGE, "or": ORANGE, "o": ORANGE,
+    "blue": BLUE, "bl": BLUE,
+    "brown": BROWN, "br": BROWN,
+    "yellow": YELLOW, "ye": YELLOW, "y": YELLOW,
+    "grey": GREY, "gray": GREY, "gr": GREY, "gy": GREY,
+    "green": GREEN, "gn": GREEN, "g": GREEN,
+    "red": RED, "rd": RED, "r": RED,
+    "purple": PURPLE, "pu": PURPLE,
+    "joker": JOKER, "j": JOKER, "jokers": JOKER,
+    "golden_joker": GOLDEN_JOKER, "golden": GOLDEN_JOKER, "gold": GOLDEN_JOKER, "gj": GOLDEN_JOKER,
+    "goldenjoker": GOLDEN_JOKER, "golden_jokers": GOLDEN_JOKER,
+    "plus2": PLUS2, "+2": PLUS2, "+": PLUS2, "p2": PLUS2, "plus_2": PLUS2,
+}  # fmt: skip
+
+
+def typed_card(word: str) -> str | None:
+    """The card a typed name means (case does not matter; ``gray`` -> ``grey``, ``+2`` -> ``plus2``), or None."""
+    return CARD_ALIASES.get(word.strip().lower().replace("-", "_").replace(" ", "_"))
+
+
 def is_colour(name: str) -> bool:
     """True for a colour of any edition."""
     return name in ALL_COLOURS

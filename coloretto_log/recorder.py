@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from . import engine
-from .cards import GOLDEN_JOKER, JOKER, PLUS2
+from .cards import CARD_ALIASES, GOLDEN_JOKER, JOKER, PLUS2, is_colour, typed_card
 from .claims import Verdict, optimal_for, verdicts
 from .engine import Draw, GameState, Move, Take
 from .errors import ColorettoLogError, UnreadableFileError
@@ -50,23 +50,6 @@ from .scoring import Assignment, ranks
 from .setup import Setup
 
 # --------------------------------------------------------------------------- card names
-
-#: Every way to type a card, lower case. Full names, the labels ``render``
-#: shows for jokers and "+2", and one- or two-letter short forms. ``gr`` is
-#: grey (as the recorder's brief has it), ``g``/``gn`` is green.
-CARD_ALIASES: dict[str, str] = {
-    "orange": "orange", "or": "orange", "o": "orange",
-    "blue": "blue", "bl": "blue",
-    "brown": "brown", "br": "brown",
-    "yellow": "yellow", "ye": "yellow", "y": "yellow",
-    "grey": "grey", "gray": "grey", "gr": "grey", "gy": "grey",
-    "green": "green", "gn": "green", "g": "green",
-    "red": "red", "rd": "red", "r": "red",
-    "purple": "purple", "pu": "purple",
-    "joker": "joker", "j": "joker",
-    "golden_joker": "golden_joker", "golden": "golden_joker", "gold": "golden_joker", "gj": "golden_joker",
-    "plus2": "plus2", "+2": "plus2", "+": "plus2", "p2": "plus2",
-}  # fmt: skip
 
 #: The short form the help lists for each card.
 SHORT_NAMES: dict[str, str] = {
@@ -86,10 +69,10 @@ class InputError(ColorettoLogError):
 
 def parse_card(text: str) -> str:
     """The card name a typed word stands for (case does not matter); ``InputError`` if none."""
-    key = text.strip().lower()
-    card = CARD_ALIASES.get(key)
+    card = typed_card(text)
     if card is not None:
         return card
+    key = text.strip().lower()
     if key in ("l", "lr", "last_round", "last"):
         raise InputError('the last-round card is not placed: type "l" before the draw, then the card after it')
     close = sorted({name for alias, name in CARD_ALIASES.items() if alias.startswith(key)}) if key else []
@@ -102,7 +85,7 @@ def parse_colours(text: str) -> list[str]:
     words = text.replace(",", " ").split()
     cards = [parse_card(w) for w in words]
     for word, card in zip(words, cards):
-        if card in (JOKER, GOLDEN_JOKER, PLUS2):
+        if not is_colour(card):
             raise InputError(f'"{word}" is {card}, not a colour')
     return cards
 
@@ -375,8 +358,8 @@ class Recorder:
         errors = [f for f in report.all_findings() if f.severity == "error"]
         if errors:
             raise ResumeError(f"the log has an error, so it cannot be resumed: {errors[0].line('').lstrip(': ')}")
-        assert isinstance(data, dict) and report.rules is not None
-        if "seed" in data or any("deck" in g.get("setup", {}) for g in data["games"]):
+        assert isinstance(data, dict) and report.match is not None and report.rules is not None
+        if report.match.seed is not None or any(record.seeded for record in report.games):
             raise ResumeError("the log is seeded: record continues only games played with real cards")
         rec = cls(rules=report.rules)
         rec.players = report.players
@@ -402,9 +385,7 @@ class Recorder:
     def opening_events(self) -> tuple[Event, ...]:
         """What to show when a session resumes at the end of a game or of the match."""
         if self.phase == "claim":
-            state = self._states[-1][-1]
-            scores = tuple(optimal_for(state, seat) for seat in range(state.players))
-            return (GameOver(len(self._states), self.players, scores, self.standings()),)
+            return (self._game_over(),)
         if self.phase == "done":
             return (MatchOver(self.standings()),)
         return ()
@@ -753,10 +734,14 @@ class Recorder:
 
     # end of a game -----------------------------------------------------------
 
-    def _end_game(self) -> list[Event]:
+    def _game_over(self) -> GameOver:
+        """The game just ended: every player's optimal score, and the match so far."""
         state = self._states[-1][-1]
         scores = tuple(optimal_for(state, seat) for seat in range(state.players))
-        events: list[Event] = [GameOver(len(self._states), self.players, scores, self.standings())]
+        return GameOver(len(self._states), self.players, scores, self.standings())
+
+    def _end_game(self) -> list[Event]:
+        events: list[Event] = [self._game_over()]
         self._start_claims()
         return events
 
@@ -812,8 +797,7 @@ class Recorder:
 
     def help_text(self) -> str:
         edition = self.rules.edition
-        cards = [*edition.colours, JOKER, *((GOLDEN_JOKER,) if edition.golden_jokers else ()), PLUS2]
-        names = ", ".join(f"{SHORT_NAMES[c]} = {c}" for c in cards)
+        names = ", ".join(f"{SHORT_NAMES[c]} = {c}" for c in edition.card_names())
         return "\n".join(
             [
                 "Commands at the move prompt:",

@@ -32,7 +32,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import ALL_COLOURS, CARDS_PER_COLOUR, GOLDEN_JOKER, JOKER, KIND_INDEX, N_KINDS, PLUS2
+from .cards import (
+    ALL_COLOURS,
+    CARDS_PER_COLOUR,
+    GOLDEN_JOKER,
+    JOKER,
+    KIND_INDEX,
+    N_KINDS,
+    PLUS2,
+    typed_card,
+)
 from .claims import Verdict, optimal_for
 from .errors import ColorettoLogError, Finding
 from .logs import LoadedMatch
@@ -293,31 +302,9 @@ class HandError(ColorettoLogError, ValueError):
     """A hand, edition, table or removed colour the calculator cannot take (one line)."""
 
 
-#: Names people type for each card, beyond the log format's own names.
-_ALIASES: dict[str, str] = {
-    "gray": "grey",
-    "j": JOKER,
-    "jokers": JOKER,
-    "golden": GOLDEN_JOKER,
-    "gold": GOLDEN_JOKER,
-    "gj": GOLDEN_JOKER,
-    "goldenjoker": GOLDEN_JOKER,
-    "golden_jokers": GOLDEN_JOKER,
-    "+2": PLUS2,
-    "plus_2": PLUS2,
-    "p2": PLUS2,
-}
-_NAMES: dict[str, str] = {**{c: c for c in ALL_COLOURS}, JOKER: JOKER, GOLDEN_JOKER: GOLDEN_JOKER,
-                          PLUS2: PLUS2, **_ALIASES}
 _NAME_HELP = "a colour, joker (j), golden (gj) or +2 (plus2)"
 _TOKEN = re.compile(r"(?P<name>[^=:]*)(?:[=:](?P<count>.*))?")
 _COUNT = re.compile(r"[0-9]{1,6}")
-
-
-def card_name(word: str) -> str | None:
-    """The card a typed name means (``gray`` -> ``grey``, ``+2`` -> ``plus2``), or None."""
-    key = word.strip().lower().replace("-", "_").replace(" ", "_")
-    return _NAMES.get(key)
 
 
 def _shown(kind: str, n: int) -> str:
@@ -335,7 +322,7 @@ def parse_removed(names: Sequence[str], *, edition: Edition) -> tuple[str, ...]:
     found: list[str] = []
     for given in names:
         for word in (w for w in re.split(r"[\s,;]+", given) if w):
-            colour = card_name(word)
+            colour = typed_card(word)
             if colour is None or colour not in ALL_COLOURS:
                 raise HandError(f'--removed: "{word}" is not a colour')
             if colour not in edition.colours:
@@ -361,7 +348,8 @@ def parse_hand(text: str, *, edition: Edition, removed: Sequence[str] = ()) -> t
     Items are ``name=count``, ``name:count`` or a bare ``name`` (one card),
     separated by spaces or commas; names are case-insensitive and may be the
     log format's (``grey``, ``joker``, ``golden_joker``, ``plus2``) or what
-    people type (``gray``, ``j``, ``golden``/``gold``/``gj``, ``+2``/``p2``).
+    people type (``gray``, ``j``, ``golden``/``gold``/``gj``, ``+2``/``p2``,
+    the recorder's short forms: ``cards.CARD_ALIASES``).
     Raises :class:`HandError` with one line for a hand no game can produce:
     an unknown name, a name given twice, more than 9 of a colour, a colour
     not of the edition or removed, more jokers, golden jokers or "+2" cards
@@ -378,7 +366,7 @@ def parse_hand(text: str, *, edition: Edition, removed: Sequence[str] = ()) -> t
         word, raw = m.group("name"), m.group("count")
         if not word:
             raise HandError(f'"{item}": a card name is missing before the count')
-        kind = card_name(word)
+        kind = typed_card(word)
         if kind is None:
             raise HandError(f'"{word}" is not a card name; use {_NAME_HELP}')
         if kind in given:
