@@ -912,8 +912,8 @@ def rebuild(
     *,
     batch_games: int = BATCH_GAMES,
     on_event: Callable[[IngestEvent], None] | None = None,
-) -> IngestSummary:
-    """Recreate the database at ``path`` from ``items``.
+) -> tuple[IngestSummary, dict[str, int]]:
+    """Recreate the database at ``path`` from ``items``; the summary and the new database's rows per table.
 
     The new database is built in a temporary file beside the old one and
     renamed over it only when complete: an interrupted rebuild leaves the old
@@ -928,6 +928,7 @@ def rebuild(
     try:
         with MatchStore.open(tmp) as store:
             summary = store.ingest(items, batch_games=batch_games, on_event=on_event)
+            counts = store.counts()
             store.checkpoint()
         wal = Path(str(db) + ".wal")
         if wal.exists():
@@ -936,7 +937,7 @@ def rebuild(
     except BaseException:
         _remove_db_files(tmp)
         raise
-    return summary
+    return summary, counts
 
 
 def _refuse_if_locked(db: Path) -> None:

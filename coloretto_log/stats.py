@@ -223,18 +223,13 @@ def _advantages(rows: Rows) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
 
 def _head_to_head(rows: Rows, player: str | None) -> list[dict[str, Any]]:
     """Games two players played together: who scored more. With ``player``, only that player's pairs."""
-    if player is not None:
-        query = (
-            "SELECT a.player, b.player, count(*), count(*) FILTER (WHERE a.score > b.score), count(*) FILTER (WHERE a.score < b.score), "
-            "count(*) FILTER (WHERE a.score = b.score) FROM {gp} a JOIN {ap} b "
-            "ON a.match_id = b.match_id AND a.game = b.game AND a.seat <> b.seat GROUP BY ALL"
-        )
-    else:
-        query = (
-            "SELECT a.player, b.player, count(*), count(*) FILTER (WHERE a.score > b.score), count(*) FILTER (WHERE a.score < b.score), "
-            "count(*) FILTER (WHERE a.score = b.score) FROM {ap} a JOIN {ap} b "
-            "ON a.match_id = b.match_id AND a.game = b.game AND a.player < b.player GROUP BY ALL"
-        )
+    # with a player: that player's rows against everyone; else each pair once
+    left, pair = ("{gp}", "a.seat <> b.seat") if player is not None else ("{ap}", "a.player < b.player")
+    query = (
+        "SELECT a.player, b.player, count(*), count(*) FILTER (WHERE a.score > b.score), count(*) FILTER (WHERE a.score < b.score), "
+        f"count(*) FILTER (WHERE a.score = b.score) FROM {left} a JOIN {{ap}} b "
+        f"ON a.match_id = b.match_id AND a.game = b.game AND {pair} GROUP BY ALL"
+    )
     out = [
         {"player": a, "opponent": b, "games": games, "wins": wins, "losses": losses, "ties": ties}
         for a, b, games, wins, losses, ties in rows(query)

@@ -33,12 +33,13 @@ from ..db import (
     rebuild,
     run_query,
 )
+from ..errors import one_line
 from ..files import STDIN, atomic_write_text, expand_paths
 from ..logs import LoadedMatch, Unreadable, load
 from ..render import card_text
 from ..stats import SECTIONS, Filter, report
 from . import app
-from .common import ExitCode, LogPaths, emit_json, fail, plural
+from .common import ExitCode, LogPaths, emit_json, exit_for, fail, plural
 
 
 class Format(str, enum.Enum):
@@ -184,7 +185,7 @@ def ingest(
         elif event.kind == "unreadable":
             unreadable.append({"file": event.label, "error": event.message})
             if not json_out:
-                err.print(event.message, style="red", markup=False)
+                err.print(one_line(event.message), style="red", markup=False)
 
     progress = Progress(
         TextColumn("{task.description}"),
@@ -201,9 +202,7 @@ def ingest(
             task = progress.add_task("reading logs", total=total)
             items = _tracked(load(files), progress, task, sizes)
             if rebuild_db:
-                summary = rebuild(path, items, on_event=on_event)
-                with MatchStore.open(path, read_only=True) as store:
-                    counts = store.counts()
+                summary, counts = rebuild(path, items, on_event=on_event)
             else:
                 with MatchStore.open(path) as store:
                     summary = store.ingest(items, replace=replace, on_event=on_event)
@@ -230,10 +229,7 @@ def ingest(
         )
     else:
         _print_ingest_summary(summary, counts, path)
-    if unreadable:
-        raise typer.Exit(int(ExitCode.UNREADABLE))
-    if invalid:
-        raise typer.Exit(int(ExitCode.INVALID))
+    exit_for(unreadable=bool(unreadable), invalid=bool(invalid))
 
 
 def _print_ingest_summary(s: IngestSummary, counts: dict[str, int], path: Path) -> None:
@@ -621,7 +617,7 @@ def _write_csv(header: list[str], rows: list[list[Any]]) -> None:
     if header:
         w.writerow(header)
     for row in rows:
-        w.writerow(["" if v is None else _cell(v) if isinstance(v, (list, dict)) else _plain(v) for v in row])
+        w.writerow(["" if v is None else _cell(v) for v in row])
     sys.stdout.write(buf.getvalue())
 
 
