@@ -29,13 +29,13 @@ from typing import Any
 
 from . import engine
 from .bots import BOTS, Bot, make_bot, turn
+from .claims import optimal_for
 from .confidence import wilson
 from .engine import GameState, Move
 from .errors import UsageError
 from .logwriter import dumps_line, match_json, move_json, setup_json
 from .rng import MASK64, SplitMix64, nth_output
 from .ruleset import EDITIONS, LAYOUTS, MAX_PLAYERS, TABLES, RuleSet
-from .scoring import best_from_counts
 from .scoring import winners as best_seats
 from .setup import Setup, seeded_setup
 
@@ -97,6 +97,11 @@ class Plan:
     def players(self) -> tuple[str, ...]:
         """Player names: the bot and the seat, ``strong-1``, ``greedy-2``, ..."""
         return tuple(f"{bot}-{seat + 1}" for seat, bot in enumerate(self.bots))
+
+    @property
+    def form(self) -> str:
+        """The log form the run writes: ``recorded`` or ``seeded``."""
+        return "recorded" if self.recorded else "seeded"
 
 
 def default_bots(players: int) -> tuple[str, ...]:
@@ -181,8 +186,7 @@ def play_game(rules: RuleSet, bots: Sequence[Bot], setup: Setup, rngs: Sequence[
         move = turn(bots[seat], state, rngs[seat])
         moves.append(move)
         state = apply(state, move)
-    colours, table = state.colours, rules.table
-    scores = tuple(best_from_counts(c, colours, table=table).score for c in state.collections)
+    scores = tuple(optimal_for(state, seat).score for seat in range(len(bots)))
     return PlayedGame(setup, tuple(moves), state, scores)
 
 
@@ -386,7 +390,7 @@ class Tally:
             "players": list(plan.players),
             "rules": {"edition": plan.rules.edition.name, "scoring": plan.rules.table.name, "games": plan.rules.games},
             "seed": plan.seed,
-            "form": "recorded" if plan.recorded else "seeded",
+            "form": plan.form,
             "shared_wins": self.shared_matches,
             "bots": [
                 dict(b.as_json(), above_next=separated) for b, separated in self.ranking()

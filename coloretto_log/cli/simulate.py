@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 from typing import Annotated
@@ -26,10 +25,11 @@ from rich.table import Table
 
 from ..bots import BOTS
 from ..errors import UsageError
+from ..files import atomic_write_lines
 from ..rng import MASK64
 from ..simulate import Outcome, Plan, Tally, make_plan, run
 from . import app
-from .common import ExitCode, fail, plural
+from .common import ExitCode, emit_json, fail, plural
 
 
 def summary_table(tally: Tally) -> Table:
@@ -67,23 +67,6 @@ def ranking_lines(tally: Tally) -> list[str]:
         else:
             out.append(f"{b.bot} vs {nxt.bot}: the 95% intervals overlap; more matches may tell them apart")
     return out
-
-
-def _write_atomically(path: Path, lines: Iterable[str]) -> None:
-    """Stream ``lines`` to a temporary file beside ``path``, then rename it over ``path``."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            for line in lines:
-                f.write(line)
-                f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def _lines(outcomes: Iterator[Outcome], tally: Tally, progress: Progress | None, total: int) -> Iterator[str]:
@@ -195,20 +178,18 @@ def simulate(
             sys.stdout.flush()
         else:
             try:
-                _write_atomically(out, lines)
+                atomic_write_lines(out, lines)
             except OSError as e:
                 fail(f"{out}: cannot write: {e.strerror or e}", ExitCode.UNREADABLE)
 
     console = Console(highlight=False) if out is not None else err
     if json_out:
-        text = json.dumps(tally.summary_json(), indent=2, ensure_ascii=False)
-        (sys.stdout if out is not None else sys.stderr).write(text + "\n")
+        emit_json(tally.summary_json(), file=sys.stdout if out is not None else sys.stderr)
         return
-    form = "recorded" if recorded else "seeded"
     where = f" to {out}" if out is not None else ""
     console.print(
         f"Simulated {plural(tally.matches, 'match', 'matches')} ({plural(tally.games, 'game')}), "
-        f"{form} form, seed {seed}{where}; {plural(tally.shared_matches, 'match', 'matches')} with a shared win.",
+        f"{plan.form} form, seed {seed}{where}; {plural(tally.shared_matches, 'match', 'matches')} with a shared win.",
         soft_wrap=True,
     )
     console.print(summary_table(tally))
