@@ -88,6 +88,6 @@ def dumps_line(match: dict[str, Any]) -> str:
     return json.dumps(match, ensure_ascii=False, separators=(",", ":"))
 
 
-def dumps_pretty(match: dict[str, Any]) -> str:
-    """One match as an indented ``.json`` file's text."""
-    return json.dumps(match, ensure_ascii=False, indent=1) + "\n"
+def dumps_pretty(value: Any) -> str:
+    """One match (or any JSON value) as an indented ``.json`` file's text."""
+    return json.dumps(value, ensure_ascii=False, indent=1) + "\n"

@@ -36,6 +36,7 @@ from ..db import (
 from ..errors import one_line
 from ..files import STDIN, atomic_write_text, expand_paths
 from ..logs import LoadedMatch, Unreadable, load
+from ..logwriter import dumps_pretty
 from ..render import card_text
 from ..stats import SECTIONS, Filter, report
 from . import app
@@ -715,7 +716,7 @@ def export(
             if bgstats is not None:
                 plays, undated = store.bgstats_plays()
                 try:
-                    atomic_write_text(bgstats, json.dumps(plays, indent=1, ensure_ascii=False) + "\n")
+                    atomic_write_text(bgstats, dumps_pretty(plays))
                 except OSError as e:
                     fail(f"{bgstats}: cannot write: {e.strerror}", ExitCode.UNREADABLE)
                 typer.echo(f"{bgstats}: {plural(len(plays), 'play')} for BG Stats")
