@@ -109,14 +109,7 @@ class MatchTimeline:
     rules: RuleSet | None
     games: tuple[GameTimeline, ...]
     findings: tuple[Finding, ...]  # about the match as a whole
-
-    @property
-    def valid(self) -> bool:
-        """No error anywhere in the match."""
-        every = list(self.findings)
-        for g in self.games:
-            every.extend(g.findings)
-        return not any(f.severity == "error" for f in every)
+    valid: bool  # no error anywhere in the match (``MatchReport.valid``)
 
     @property
     def match_error(self) -> Finding | None:
@@ -191,6 +184,7 @@ def build(
         rules=report.rules,
         games=games,
         findings=tuple(report.findings),
+        valid=report.valid,
     )
 
 

@@ -13,7 +13,7 @@ from ..claims import Verdict
 from ..logs import Unreadable, load
 from ..render import card_text, collection_text
 from ..scorecard import GameScore, HandError, HandScore, MatchScore, calculate, score_match
-from ..scoring import PLUS2_POINTS, Assignment
+from ..scoring import PLUS2_POINTS, Assignment, ColourScore
 from . import app
 from .common import PATHS_HELP, ExitCode, emit_json, exit_for, fail, plural, print_findings
 
@@ -32,6 +32,15 @@ def _console() -> Console:
 # --------------------------------------------------------------------------- pieces of a screen
 
 
+def _count_text(row: ColourScore) -> str:
+    """A colour's cards: ``6``, or with jokers ``4+1J=5``."""
+    return f"{row.cards}+{row.jokers}J={row.effective}" if row.jokers else f"{row.cards}"
+
+
+def _plus2_cards(a: Assignment) -> int:
+    return a.plus2_points // PLUS2_POINTS
+
+
 def points_text(a: Assignment) -> Text:
     """``▲green 6 +21  ▲yellow 4+1J +15  ▼blue 2 −3  +2×1 +2  = 41``: positive colours marked ▲."""
     out = Text()
@@ -41,14 +50,14 @@ def points_text(a: Assignment) -> Text:
         positive = row.sign > 0
         out.append("▲" if positive else "▼", style="bold green" if positive else "dim")
         out.append_text(card_text(row.colour, long=True))
-        count = f"{row.cards}+{row.jokers}J={row.effective}" if row.jokers else f"{row.cards}"
+        count = _count_text(row)
         out.append(f" {count} ", style="" if positive else "dim")
         out.append(_signed(row.points), style="bold" if positive else "dim")
     if a.plus2_points:
         if out:
             out.append("  ")
         out.append_text(card_text("plus2"))
-        out.append(f"×{a.plus2_points // PLUS2_POINTS} {_signed(a.plus2_points)}")
+        out.append(f"×{_plus2_cards(a)} {_signed(a.plus2_points)}")
     if out:
         out.append("  ")
     out.append(f"= {a.score}", style="bold")
@@ -178,7 +187,7 @@ def hand_lines(h: HandScore) -> list[Text]:
         line = Text().append(f"  {mark} ", style="bold green" if row.sign > 0 else "dim")
         chip = card_text(row.colour, long=True)
         line.append_text(chip)
-        count = f"{row.cards}+{row.jokers}J={row.effective}" if row.jokers else f"{row.cards}"
+        count = _count_text(row)
         line.append(" " * (_CHIP - len(chip)) + f" {count:<9}{_signed(row.points):>5}",
                     style="" if row.sign > 0 else "dim")
         lines.append(line)
@@ -186,7 +195,7 @@ def hand_lines(h: HandScore) -> list[Text]:
         line = Text("    ")
         chip = card_text("plus2")
         line.append_text(chip)
-        line.append(" " * (_CHIP - len(chip)) + f" ×{a.plus2_points // PLUS2_POINTS:<8}{_signed(a.plus2_points):>5}")
+        line.append(" " * (_CHIP - len(chip)) + f" ×{_plus2_cards(a):<8}{_signed(a.plus2_points):>5}")
         lines.append(line)
     lines.append(Text(f"Score    {a.score}", style="bold"))
     return lines
