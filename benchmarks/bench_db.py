@@ -50,8 +50,8 @@ GAMES_PER_MATCH = 4
 
 def _write_chunk(args: tuple[str, int, int, int]) -> tuple[str, int]:
     folder, seed, start, count = args
-    from coloretto_log.logwriter import dumps_line
-    from coloretto_log.simulate import make_plan, match_log, play_match
+    from coloretto_log.log.writer import dumps_line
+    from coloretto_log.play.simulate import make_plan, match_log, play_match
 
     plan = make_plan(players=4, bots=["random"], games=GAMES_PER_MATCH, seed=seed)
     path = Path(folder) / f"sim-{start // MATCHES_PER_FILE:05d}.jsonl"
@@ -85,8 +85,8 @@ def child(mode: str, db: str, files: list[str]) -> None:
     cpu = time.process_time()
     out: dict[str, object] = {}
     if mode == "baseline":
-        from coloretto_log.logs import LoadedMatch, load
-        from coloretto_log.scorecard import score_match
+        from coloretto_log.log.load import LoadedMatch, load
+        from coloretto_log.report.scorecard import score_match
 
         games = 0
         for item in load(files):
@@ -96,8 +96,8 @@ def child(mode: str, db: str, files: list[str]) -> None:
             games += len(scored.games)
         out["games"] = games
     elif mode == "ingest":
-        from coloretto_log.db import MatchStore
-        from coloretto_log.logs import load
+        from coloretto_log.db.store import MatchStore
+        from coloretto_log.log.load import load
 
         with MatchStore.open(db) as store:
             summary = store.ingest(load(files))
@@ -105,8 +105,8 @@ def child(mode: str, db: str, files: list[str]) -> None:
         out["games"] = summary.games
         out["matches"] = summary.stored
     elif mode == "stats":
-        from coloretto_log.db import MatchStore
-        from coloretto_log.stats import Filter, report
+        from coloretto_log.db.stats import Filter, report
+        from coloretto_log.db.store import MatchStore
 
         filters = {
             "all": Filter(),

@@ -43,9 +43,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from coloretto_log import scoring
-from coloretto_log.cards import KIND_INDEX, N_KINDS
-from coloretto_log.ruleset import (
+from coloretto_log.core import scoring
+from coloretto_log.core.cards import KIND_INDEX, N_KINDS
+from coloretto_log.core.ruleset import (
     ALTERNATIVE,
     EDITIONS,
     LAYOUTS,

@@ -34,9 +34,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from coloretto_log import bots, engine
-from coloretto_log import simulate as sim
-from coloretto_log.replay import check_match
+from coloretto_log.core import engine
+from coloretto_log.log.replay import check_match
+from coloretto_log.play import bots
+from coloretto_log.play import simulate as sim
 
 TARGET = 3000  # four-player games a second with greedy on one core (issue 5)
 

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _logs import match_seeds, random_match
 
-from coloretto_log.files import sources_from_bytes
-from coloretto_log.replay import check_match
+from coloretto_log.log.reader import sources_from_bytes
+from coloretto_log.log.replay import check_match
 
 
 def best_of(repeats: int, fn) -> float:  # type: ignore[no-untyped-def]

@@ -28,15 +28,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coloretto_log import engine
-from coloretto_log.cards import GOLDEN_JOKER, KIND_INDEX, LAST_ROUND
-from coloretto_log.claims import optimal_for
-from coloretto_log.engine import Draw, GameState, Move, Take
-from coloretto_log.logwriter import dumps_line, match_json, move_json, setup_json
-from coloretto_log.replay import check_match
-from coloretto_log.ruleset import RuleSet
-from coloretto_log.scoring import best_from_counts
-from coloretto_log.setup import Setup, seeded_setup
+from coloretto_log.core import engine
+from coloretto_log.core.cards import GOLDEN_JOKER, KIND_INDEX, LAST_ROUND
+from coloretto_log.core.claims import optimal_for
+from coloretto_log.core.engine import Draw, GameState, Move, Take
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.scoring import best_from_counts
+from coloretto_log.core.setup import Setup, seeded_setup
+from coloretto_log.log.replay import check_match
+from coloretto_log.log.writer import dumps_line, match_json, move_json, setup_json
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"

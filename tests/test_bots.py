@@ -9,8 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coloretto_log import bots, engine
-from coloretto_log.bots import (
+from coloretto_log.core import engine
+from coloretto_log.core.cards import KIND_INDEX, LAST_ROUND, N_KINDS, counts_of
+from coloretto_log.core.engine import Draw, GameState, Take
+from coloretto_log.core.rng import SplitMix64
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.scoring import best_from_counts
+from coloretto_log.core.setup import seeded_setup
+from coloretto_log.play import bots
+from coloretto_log.play.bots import (
     BOTS,
     Bot,
     BotError,
@@ -21,12 +28,6 @@ from coloretto_log.bots import (
     make_bot,
     turn,
 )
-from coloretto_log.cards import KIND_INDEX, LAST_ROUND, N_KINDS, counts_of
-from coloretto_log.engine import Draw, GameState, Take
-from coloretto_log.rng import SplitMix64
-from coloretto_log.ruleset import RuleSet
-from coloretto_log.scoring import best_from_counts
-from coloretto_log.setup import seeded_setup
 
 CLASSIC_4 = ("orange", "blue", "brown", "yellow", "grey", "green", "red")
 

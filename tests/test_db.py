@@ -16,14 +16,21 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from coloretto_log.cards import ALL_COLOURS, GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2
 from coloretto_log.cli import app
-from coloretto_log.db import TABLES, DatabaseError, IngestEvent, MatchStore, match_identity, rebuild
-from coloretto_log.files import content_hash
-from coloretto_log.logs import LoadedMatch, load
-from coloretto_log.logwriter import dumps_line
-from coloretto_log.scorecard import MatchScore, score_match
-from coloretto_log.simulate import make_plan, match_log, play_match
+from coloretto_log.core.cards import ALL_COLOURS, GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2
+from coloretto_log.db.store import (
+    TABLES,
+    DatabaseError,
+    IngestEvent,
+    MatchStore,
+    match_identity,
+    rebuild,
+)
+from coloretto_log.log.load import LoadedMatch, load
+from coloretto_log.log.reader import content_hash
+from coloretto_log.log.writer import dumps_line
+from coloretto_log.play.simulate import make_plan, match_log, play_match
+from coloretto_log.report.scorecard import MatchScore, score_match
 
 from .conftest import ROOT
 
@@ -325,8 +332,8 @@ def test_a_failure_mid_batch_leaves_the_batches_before_it_and_no_partial_match(
 KILLED_CHILD = textwrap.dedent(
     """
     import sys, time
-    from coloretto_log.db import MatchStore
-    from coloretto_log.logs import load
+    from coloretto_log.db.store import MatchStore
+    from coloretto_log.log.load import load
     original = MatchStore._insert
     def slow(self, name, view):
         original(self, name, view)

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
-from coloretto_log.db import MatchStore, QueryError, run_query, sandbox_connect
-from coloretto_log.logs import load
+from coloretto_log.db.store import MatchStore, QueryError, run_query, sandbox_connect
+from coloretto_log.log.load import load
 
 from .test_db import EXAMPLES
 

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from coloretto_log.cards import ALL_COLOURS
 from coloretto_log.cli import app
-from coloretto_log.db import TABLES, MatchStore
-from coloretto_log.stats import Filter, report, wilson
+from coloretto_log.core.cards import ALL_COLOURS
+from coloretto_log.db.stats import Filter, report, wilson
+from coloretto_log.db.store import TABLES, MatchStore
 
 runner = CliRunner()
 

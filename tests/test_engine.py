@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coloretto_log import engine as E
-from coloretto_log.cards import KIND_INDEX, LAST_ROUND
-from coloretto_log.engine import Draw, Take
-from coloretto_log.ruleset import RuleSet
-from coloretto_log.setup import canonical_deck, insert_last_round, seeded_setup
+from coloretto_log.core import engine as E
+from coloretto_log.core.cards import KIND_INDEX, LAST_ROUND
+from coloretto_log.core.engine import Draw, Take
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.setup import canonical_deck, insert_last_round, seeded_setup
 
 
 def stacked(rules: RuleSet, removed: tuple[str, ...], starting: tuple[tuple[str, ...], ...], top: list[str]) -> tuple[str, ...]:

@@ -6,8 +6,8 @@ import io
 import json
 from pathlib import Path
 
-from coloretto_log import files
-from coloretto_log.logs import LoadedMatch, Unreadable, load
+from coloretto_log.log import reader as files
+from coloretto_log.log.load import LoadedMatch, Unreadable, load
 
 from .conftest import SAMPLES
 

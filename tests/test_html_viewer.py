@@ -27,11 +27,11 @@ from typing import Any, ClassVar
 
 import pytest
 
-from coloretto_log.cards import KINDS
-from coloretto_log.htmlview import CARD_COLOURS, embed_json, render_html
-from coloretto_log.replay import check_match
-from coloretto_log.scoring import best_from_counts
-from coloretto_log.timeline import build
+from coloretto_log.core.cards import KINDS
+from coloretto_log.core.scoring import best_from_counts
+from coloretto_log.log.replay import check_match
+from coloretto_log.report.timeline import build
+from coloretto_log.view.html import CARD_COLOURS, embed_json, render_html
 
 from .test_timeline import TWO_PLAYER, random_match
 

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app, main
-from coloretto_log.models import json_schema_text
+from coloretto_log.log.models import json_schema_text
 
 from .conftest import ROOT
 from .vectors import make_vectors
@@ -58,8 +58,8 @@ def test_every_command_is_documented_in_the_readme_and_has_an_example() -> None:
 def test_core_is_pure() -> None:
     code = (
         "import sys\n"
-        "import coloretto_log.cards, coloretto_log.ruleset, coloretto_log.rng, coloretto_log.setup\n"
-        "import coloretto_log.engine, coloretto_log.scoring\n"
+        "import coloretto_log.core.cards, coloretto_log.core.ruleset, coloretto_log.core.rng, coloretto_log.core.setup\n"
+        "import coloretto_log.core.engine, coloretto_log.core.scoring\n"
         "bad = [m for m in ('pydantic', 'duckdb', 'typer', 'rich', 'click') if m in sys.modules]\n"
         "print(','.join(bad))\n"
     )
@@ -74,8 +74,8 @@ def test_validation_is_deterministic_across_processes(hashseed: str) -> None:
     code = (
         "import json, sys\n"
         "from coloretto_log.cli.deal import deal_json\n"
-        "from coloretto_log.setup import seeded_setup\n"
-        "from coloretto_log.ruleset import RuleSet\n"
+        "from coloretto_log.core.setup import seeded_setup\n"
+        "from coloretto_log.core.ruleset import RuleSet\n"
         "out = [deal_json(seeded_setup(RuleSet.of(edition=e), p, 20261129, 1), seed=20261129, players=p, edition=e, game=1)"
         " for e in ('classic', 'anniversary') for p in (2, 3, 4, 5)]\n"
         "print(json.dumps(out))\n"

@@ -23,9 +23,9 @@ import pytest
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
-from coloretto_log.logwriter import dumps_pretty
-from coloretto_log.recorder import Recorder
-from coloretto_log.replay import check_match
+from coloretto_log.log.replay import check_match
+from coloretto_log.log.writer import dumps_pretty
+from coloretto_log.play.recorder import Recorder
 
 from .conftest import ROOT
 from .test_recorder import DATE, FOUR, Script, match_script

@@ -1,4 +1,4 @@
-"""The recording session (``coloretto_log.recorder``): parsing, whole matches, undo, refusals, resume, the file.
+"""The recording session (``coloretto_log.play.recorder``): parsing, whole matches, undo, refusals, resume, the file.
 
 Matches are scripted from real play: a fixed-seed ``random.Random`` picks
 legal moves while the engine turns over a deck shuffled by
@@ -20,11 +20,14 @@ from typing import Any
 
 import pytest
 
-from coloretto_log import engine
-from coloretto_log.claims import optimal_for
-from coloretto_log.engine import Draw, GameState, Move
-from coloretto_log.logwriter import dumps_pretty, match_json, move_json, setup_json
-from coloretto_log.recorder import (
+from coloretto_log.core import engine
+from coloretto_log.core.claims import optimal_for
+from coloretto_log.core.engine import Draw, GameState, Move
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.setup import seeded_setup
+from coloretto_log.log.replay import check_match
+from coloretto_log.log.writer import dumps_pretty, match_json, move_json, setup_json
+from coloretto_log.play.recorder import (
     CARD_ALIASES,
     ClaimVerdicts,
     DrawCommand,
@@ -45,9 +48,6 @@ from coloretto_log.recorder import (
     parse_players,
     standings,
 )
-from coloretto_log.replay import check_match
-from coloretto_log.ruleset import RuleSet
-from coloretto_log.setup import seeded_setup
 
 FOUR = ("Aiko", "Boris", "Chloe", "Dae")
 DATE = "2026-11-29"

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coloretto_log.cards import LAST_ROUND
-from coloretto_log.rng import MASK64, SplitMix64, game_generator
-from coloretto_log.ruleset import LAYOUTS, RuleSet, max_under_last_round
-from coloretto_log.setup import seeded_setup
+from coloretto_log.core.cards import LAST_ROUND
+from coloretto_log.core.rng import MASK64, SplitMix64, game_generator
+from coloretto_log.core.ruleset import LAYOUTS, RuleSet, max_under_last_round
+from coloretto_log.core.setup import seeded_setup
 
 from .conftest import load_json
 from .vectors import make_vectors

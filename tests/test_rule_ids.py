@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from coloretto_log import engine
-from coloretto_log.cards import LAST_ROUND
-from coloretto_log.files import MAX_FILE_BYTES
-from coloretto_log.logs import LoadedMatch, Unreadable, load
-from coloretto_log.replay import check_match
-from coloretto_log.ruleset import RuleSet
-from coloretto_log.setup import canonical_deck, insert_last_round
+from coloretto_log.core import engine
+from coloretto_log.core.cards import LAST_ROUND
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.setup import canonical_deck, insert_last_round
+from coloretto_log.log.load import LoadedMatch, Unreadable, load
+from coloretto_log.log.reader import MAX_FILE_BYTES
+from coloretto_log.log.replay import check_match
 
 LABEL = "kitchen.json"
 Json = dict[str, Any]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from coloretto_log.cards import KIND_INDEX, KINDS
-from coloretto_log.logs import LoadedMatch, load
-from coloretto_log.replay import check_match
+from coloretto_log.core.cards import KIND_INDEX, KINDS
+from coloretto_log.log.load import LoadedMatch, load
+from coloretto_log.log.replay import check_match
 
 from . import make_sample_logs
 from .conftest import SAMPLES

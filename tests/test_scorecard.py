@@ -18,11 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coloretto_log.cards import KIND_INDEX, KINDS, N_KINDS
-from coloretto_log.logs import LoadedMatch
-from coloretto_log.replay import check_match
-from coloretto_log.ruleset import ALTERNATIVE, ANNIVERSARY, CLASSIC, EDITIONS, STANDARD, TABLES
-from coloretto_log.scorecard import (
+from coloretto_log.core.cards import KIND_INDEX, KINDS, N_KINDS
+from coloretto_log.core.ruleset import ALTERNATIVE, ANNIVERSARY, CLASSIC, EDITIONS, STANDARD, TABLES
+from coloretto_log.core.scoring import Hand, evaluate_choice, exhaustive_best
+from coloretto_log.log.load import LoadedMatch
+from coloretto_log.log.replay import check_match
+from coloretto_log.report.scorecard import (
     HandError,
     MatchScore,
     calculate,
@@ -32,7 +33,6 @@ from coloretto_log.scorecard import (
     score_hand,
     score_match,
 )
-from coloretto_log.scoring import Hand, evaluate_choice, exhaustive_best
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA / "recorded-3p-game.json"

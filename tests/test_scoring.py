@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coloretto_log import scoring
-from coloretto_log.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, N_KINDS, PLUS2
-from coloretto_log.ruleset import (
+from coloretto_log.core import scoring
+from coloretto_log.core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, N_KINDS, PLUS2
+from coloretto_log.core.ruleset import (
     ALTERNATIVE,
     ANNIVERSARY,
     CLASSIC,
@@ -21,7 +21,7 @@ from coloretto_log.ruleset import (
     ScoringTable,
     colours_in_play,
 )
-from coloretto_log.scoring import (
+from coloretto_log.core.scoring import (
     Assignment,
     ChoiceResult,
     ColourScore,
@@ -424,7 +424,7 @@ def _counts_of(hand: Hand) -> tuple[int, ...]:
 
 def test_scoring_is_a_pure_module() -> None:
     code = (
-        "import sys, coloretto_log.scoring\n"
+        "import sys, coloretto_log.core.scoring\n"
         "heavy = {'pydantic', 'duckdb', 'typer', 'rich'} & set(sys.modules)\n"
         "assert not heavy, heavy\n"
     )

@@ -14,13 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from coloretto_log import simulate as sim
 from coloretto_log.cli import app
-from coloretto_log.engine import Draw, Take
-from coloretto_log.errors import UsageError
-from coloretto_log.replay import check_match
-from coloretto_log.rng import SplitMix64
-from coloretto_log.simulate import Outcome, Tally, make_plan, wilson
+from coloretto_log.core.engine import Draw, Take
+from coloretto_log.core.errors import UsageError
+from coloretto_log.core.rng import SplitMix64
+from coloretto_log.log.replay import check_match
+from coloretto_log.play import simulate as sim
+from coloretto_log.play.simulate import Outcome, Tally, make_plan, wilson
 
 runner = CliRunner()
 

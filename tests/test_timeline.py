@@ -10,15 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coloretto_log import engine as E
-from coloretto_log.cards import KIND_INDEX
-from coloretto_log.engine import Draw, Move, Take
-from coloretto_log.logwriter import match_json, move_json, setup_json
-from coloretto_log.replay import check_match
-from coloretto_log.ruleset import RuleSet
-from coloretto_log.scoring import best_from_counts
-from coloretto_log.setup import seeded_setup
-from coloretto_log.timeline import build, scores_line, step_json
+from coloretto_log.core import engine as E
+from coloretto_log.core.cards import KIND_INDEX
+from coloretto_log.core.engine import Draw, Move, Take
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.scoring import best_from_counts
+from coloretto_log.core.setup import seeded_setup
+from coloretto_log.log.replay import check_match
+from coloretto_log.log.writer import match_json, move_json, setup_json
+from coloretto_log.report.timeline import build, scores_line, step_json
 
 # --------------------------------------------------------------------------- scripted games
 

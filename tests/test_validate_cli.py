@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
-from coloretto_log.files import MAX_FILE_BYTES, default_match_id
-from coloretto_log.replay import check_match
+from coloretto_log.log.reader import MAX_FILE_BYTES, default_match_id
+from coloretto_log.log.replay import check_match
 
 from .conftest import ROOT, SAMPLES
 from .test_rule_ids import EXTRA_IDS, RULE_IDS, TINY_MOVES, d, t, tiny, tiny_match

@@ -10,7 +10,7 @@ from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
 
-from ..errors import Finding
+from ..core.errors import Finding
 
 #: The help of every command that reads logs from paths.
 PATHS_HELP = (

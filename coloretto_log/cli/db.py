@@ -22,7 +22,9 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ..db import (
+from ..core.errors import one_line
+from ..db.stats import SECTIONS, Filter, report
+from ..db.store import (
     DatabaseError,
     IngestEvent,
     IngestSummary,
@@ -33,13 +35,12 @@ from ..db import (
     rebuild,
     run_query,
 )
-from ..errors import one_line
-from ..files import STDIN, atomic_write_text, expand_paths
-from ..logs import LoadedMatch, Unreadable, load
-from ..logwriter import dumps_pretty
-from ..render import card_text
-from ..stats import SECTIONS, Filter, report
-from . import app
+from ..log.atomic import atomic_write_text
+from ..log.load import LoadedMatch, Unreadable, load
+from ..log.reader import STDIN, expand_paths
+from ..log.writer import dumps_pretty
+from ..view.terminal import card_text
+from .app import app
 from .common import ExitCode, LogPaths, emit_json, exit_for, fail, plural
 
 

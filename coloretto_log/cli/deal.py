@@ -6,11 +6,11 @@ from typing import Annotated, Any
 
 import typer
 
-from ..cards import LAST_ROUND
-from ..rng import MASK64
-from ..ruleset import EDITIONS, LAYOUTS, RuleSet, under_last_round_problem
-from ..setup import Setup, seeded_setup
-from . import app
+from ..core.cards import LAST_ROUND
+from ..core.rng import MASK64
+from ..core.ruleset import EDITIONS, LAYOUTS, RuleSet, under_last_round_problem
+from ..core.setup import Setup, seeded_setup
+from .app import app
 from .common import emit_json
 
 

@@ -21,8 +21,10 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from ..errors import UnreadableFileError
-from ..recorder import (
+from ..core.errors import UnreadableFileError
+from ..core.ruleset import EDITIONS, TABLES, RuleSet
+from ..core.scoring import PLUS2_POINTS, Assignment
+from ..play.recorder import (
     ClaimVerdicts,
     Event,
     GameOver,
@@ -39,10 +41,8 @@ from ..recorder import (
     Standing,
     parse_players,
 )
-from ..render import cards_text, collection_text
-from ..ruleset import EDITIONS, TABLES, RuleSet
-from ..scoring import PLUS2_POINTS, Assignment
-from . import app
+from ..view.terminal import cards_text, collection_text
+from .app import app
 from .common import ExitCode, fail
 
 #: Exit code after a signal: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).

@@ -10,14 +10,14 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..cards import is_colour
-from ..errors import Finding, one_line
-from ..files import atomic_write_text
-from ..htmlview import render_html
-from ..logs import Unreadable, load
-from ..render import card_text, collection_text
-from ..timeline import GameTimeline, MatchTimeline, Step, from_loaded, scores_line
-from . import app
+from ..core.cards import is_colour
+from ..core.errors import Finding, one_line
+from ..log.atomic import atomic_write_text
+from ..log.load import Unreadable, load
+from ..report.timeline import GameTimeline, MatchTimeline, Step, from_loaded, scores_line
+from ..view.html import render_html
+from ..view.terminal import card_text, collection_text
+from .app import app
 from .common import ExitCode, emit_json, exit_for, fail, plural
 
 

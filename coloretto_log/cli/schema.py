@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from ..models import json_schema_text
-from . import app
+from ..log.models import json_schema_text
+from .app import app
 
 
 @app.command()

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..cards import GOLDEN_JOKER, JOKER, KIND_INDEX
-from ..claims import Verdict
-from ..logs import Unreadable, load
-from ..render import card_text, collection_text
-from ..scorecard import GameScore, HandError, HandScore, MatchScore, calculate, score_match
-from ..scoring import PLUS2_POINTS, Assignment, ColourScore
-from . import app
+from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX
+from ..core.claims import Verdict
+from ..core.scoring import PLUS2_POINTS, Assignment, ColourScore
+from ..log.load import Unreadable, load
+from ..report.scorecard import GameScore, HandError, HandScore, MatchScore, calculate, score_match
+from ..view.terminal import card_text, collection_text
+from .app import app
 from .common import PATHS_HELP, ExitCode, emit_json, exit_for, fail, plural, print_findings
 
 _MINUS = "\u2212"  # a real minus sign, as wide as the plus
@@ -79,7 +80,7 @@ def jokers_text(a: Assignment, counts: tuple[int, ...]) -> Text:
     return out
 
 
-def _choice(jokers: list[str] | None, positive: list[str] | None) -> str:
+def _choice(jokers: Sequence[str] | None, positive: Sequence[str] | None) -> str:
     parts = []
     if jokers is not None:
         parts.append(f"jokers {', '.join(jokers) if jokers else 'none'}")

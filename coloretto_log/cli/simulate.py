@@ -23,12 +23,12 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ..bots import BOTS
-from ..errors import UsageError
-from ..files import atomic_write_lines
-from ..rng import MASK64
-from ..simulate import Outcome, Plan, Tally, make_plan, run
-from . import app
+from ..core.errors import UsageError
+from ..core.rng import MASK64
+from ..log.atomic import atomic_write_lines
+from ..play.bots import BOTS
+from ..play.simulate import Outcome, Plan, Tally, make_plan, run
+from .app import app
 from .common import ExitCode, emit_json, fail, plural
 
 

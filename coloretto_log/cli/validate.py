@@ -6,9 +6,9 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import Finding, one_line
-from ..logs import LoadedMatch, Unreadable, load
-from . import app
+from ..core.errors import Finding, one_line
+from ..log.load import LoadedMatch, Unreadable, load
+from .app import app
 from .common import LogPaths, emit_json, exit_for, plural, print_findings
 
 

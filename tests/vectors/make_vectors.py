@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from coloretto_log.cli.deal import deal_json
-from coloretto_log.ruleset import RuleSet
-from coloretto_log.setup import seeded_setup
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.setup import seeded_setup
 
 SEEDS = (0, 1, 42, 20261129, 2**64 - 1)
 PLAYERS = (2, 3, 4, 5)

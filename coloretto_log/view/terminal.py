@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from .cards import GOLDEN_JOKER, JOKER, KIND_INDEX, LAST_ROUND, PLUS2, SHORT_LABELS
+from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, LAST_ROUND, PLUS2, SHORT_LABELS
 
 #: rich styles for every card name: a coloured block people recognise at a glance.
 CARD_STYLES: dict[str, str] = {

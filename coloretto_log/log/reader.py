@@ -14,12 +14,12 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .errors import Finding, UnreadableFileError
+from ..core.errors import Finding, UnreadableFileError
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 LOG_SUFFIXES = (".json", ".jsonl")
@@ -295,43 +295,3 @@ def default_match_id(value: Any) -> str:
 def id_of_hash(digest: str) -> str:
     """The default match id for a content hash (``content_hash``)."""
     return "sha256-" + digest[:16]
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, fsync, rename."""
-    atomic_write_lines(path, (text,), newline=False)
-
-
-def atomic_write_lines(path: Path, lines: Iterable[str], *, newline: bool = True) -> None:
-    """Write ``lines`` (each followed by a newline unless ``newline=False``) to ``path`` atomically.
-
-    The text goes to a temporary file in the same folder as it comes (a long
-    stream is never held in memory), is fsynced, and renamed over ``path``;
-    the folder is fsynced too. On any error or interruption the temporary
-    file is removed and ``path`` is as it was.
-    """
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    end = "\n" if newline else ""
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            f.writelines(line + end if end else line for line in lines)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:
-        dir_fd = os.open(path.parent if str(path.parent) else ".", os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)

@@ -27,17 +27,17 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from . import engine
+from ..core import engine
+from ..core.claims import optimal_for
+from ..core.confidence import wilson
+from ..core.engine import GameState, Move
+from ..core.errors import UsageError
+from ..core.rng import MASK64, SplitMix64, nth_output
+from ..core.ruleset import EDITIONS, LAYOUTS, MAX_PLAYERS, TABLES, RuleSet
+from ..core.scoring import winners as best_seats
+from ..core.setup import Setup, seeded_setup
+from ..log.writer import dumps_line, match_json, move_json, setup_json
 from .bots import BOTS, Bot, make_bot, turn
-from .claims import optimal_for
-from .confidence import wilson
-from .engine import GameState, Move
-from .errors import UsageError
-from .logwriter import dumps_line, match_json, move_json, setup_json
-from .rng import MASK64, SplitMix64, nth_output
-from .ruleset import EDITIONS, LAYOUTS, MAX_PLAYERS, TABLES, RuleSet
-from .scoring import winners as best_seats
-from .setup import Setup, seeded_setup
 
 __all__ = [
     "BOT_SALT",

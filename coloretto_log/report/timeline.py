@@ -18,17 +18,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, cards_of
-from .engine import Draw, GameState, Move, Take
-from .errors import Finding
-from .logs import LoadedMatch
-from .logwriter import setup_json
-from .replay import GameRecord, MatchReport
-from .ruleset import RuleSet
+from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, cards_of
+from ..core.engine import Draw, GameState, Move, Take
+from ..core.errors import Finding
+from ..core.ruleset import RuleSet
+from ..core.scoring import Assignment, best_from_counts
+from ..core.scoring import winners as best_seats
+from ..core.setup import Setup
+from ..log.load import LoadedMatch
+from ..log.replay import GameRecord, MatchReport
+from ..log.writer import setup_json
 from .scorecard import card_kinds
-from .scoring import Assignment, best_from_counts
-from .scoring import winners as best_seats
-from .setup import Setup
 
 __all__ = [
     "GameTimeline",

@@ -30,9 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .cards import (
+from ..core.cards import (
     ALL_COLOURS,
     CARDS_PER_COLOUR,
     GOLDEN_JOKER,
@@ -42,11 +42,21 @@ from .cards import (
     PLUS2,
     typed_card,
 )
-from .claims import Verdict, optimal_for
-from .errors import ColorettoLogError, Finding
-from .logs import LoadedMatch
-from .ruleset import EDITIONS, LAYOUTS, TABLES, Edition, RuleSet, ScoringTable, colours_in_play
-from .scoring import Assignment, best_from_counts, ranks
+from ..core.claims import Verdict, optimal_for
+from ..core.errors import ColorettoLogError, Finding
+from ..core.ruleset import (
+    EDITIONS,
+    LAYOUTS,
+    TABLES,
+    Edition,
+    RuleSet,
+    ScoringTable,
+    colours_in_play,
+)
+from ..core.scoring import Assignment, best_from_counts, ranks
+
+if TYPE_CHECKING:  # the hand calculator must not load the log layer (pydantic)
+    from ..log.load import LoadedMatch
 
 __all__ = [
     "GameScore",

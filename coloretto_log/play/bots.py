@@ -34,12 +34,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from . import engine
-from .cards import ALL_COLOURS, GOLDEN_INDEX, JOKER_INDEX, KIND_INDEX, KINDS, N_KINDS, PLUS2_INDEX
-from .engine import Draw, GameState, Move, Take
-from .rng import SplitMix64
-from .ruleset import ScoringTable
-from .scoring import PLUS2_POINTS, best_from_counts
+from ..core import engine
+from ..core.cards import (
+    ALL_COLOURS,
+    GOLDEN_INDEX,
+    JOKER_INDEX,
+    KIND_INDEX,
+    KINDS,
+    N_KINDS,
+    PLUS2_INDEX,
+)
+from ..core.engine import Draw, GameState, Move, Take
+from ..core.rng import SplitMix64
+from ..core.ruleset import ScoringTable
+from ..core.scoring import PLUS2_POINTS, best_from_counts
 
 __all__ = [
     "BOTS",

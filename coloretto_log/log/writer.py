@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .engine import Draw, Move
-from .ruleset import RuleSet
-from .setup import Setup
+from ..core.engine import Draw, Move
+from ..core.ruleset import RuleSet
+from ..core.setup import Setup
 
 #: What every log says it is (LOG_FORMAT.md §1).
 FORMAT_NAME = "coloretto-log"

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import Finding, UnreadableFileError
-from .files import (
+from ..core.errors import Finding, UnreadableFileError
+from .reader import (
     STDIN,
     Source,
     expand_paths,

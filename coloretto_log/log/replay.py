@@ -18,12 +18,14 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from . import engine
-from .cards import LAST_ROUND
-from .claims import Verdict, check_claims, verdicts
-from .engine import Draw, GameState, Move, Take
-from .errors import Finding
-from .files import content_hash, id_of_hash
+from ..core import engine
+from ..core.cards import LAST_ROUND
+from ..core.claims import Verdict, verdicts
+from ..core.engine import Draw, GameState, Move, Take
+from ..core.errors import Finding
+from ..core.ruleset import LAYOUTS, Edition, RuleSet, under_last_round_problem
+from ..core.setup import Setup as DealtSetup
+from ..core.setup import canonical_deck, seeded_setup
 from .models import (
     MOVE_ADAPTER,
     STOPPING_FIELDS,
@@ -36,9 +38,7 @@ from .models import (
     describe_error,
     rule_of_error,
 )
-from .ruleset import LAYOUTS, Edition, RuleSet, under_last_round_problem
-from .setup import Setup as DealtSetup
-from .setup import canonical_deck, seeded_setup
+from .reader import content_hash, id_of_hash
 
 
 @dataclass
@@ -513,3 +513,25 @@ def _deck_difference(expected: Counter[str], given: Counter[str]) -> str:
         parts.append("too few " + ", ".join(f"{card} (-{k})" for card, k in sorted(missing.items())))
     in_play = sum(expected.values()) - 1  # the last-round card is not a card in play
     return f"the deck must hold exactly the {in_play} cards in play and one last_round: " + "; ".join(parts)
+
+
+def check_claims(record: GameRecord) -> list[Finding]:
+    """Validation's view: ``claim-score`` / ``claim-choice`` warnings, unknown claimants as errors."""
+    findings: list[Finding] = []
+    claims = record.claims or {}
+    state = record.final
+    if state is None or not state.over:
+        return findings  # claims on an unfinished game are not checked
+    for name in claims:
+        if name not in record.players:
+            findings.append(
+                Finding("error", "unknown-player", f'claims name "{name}", who is not a player of this match', game=record.number)
+            )
+    if findings:
+        return findings
+    for v in record.verdicts():
+        if v.claim is None:
+            continue
+        findings.extend(Finding("warning", p.rule, p.message, game=record.number) for p in v.problems)
+    return findings
+

@@ -1,23 +1,33 @@
 """Claims are claims: compare what players wrote down with the optimum (LOG_FORMAT.md §2, §3).
 
 ``verdicts(state, claims, players)`` gives one ``Verdict`` per player of a
-finished game; ``check_claims`` turns them into ``claim-score`` and
-``claim-choice`` warnings for validation. The optimum is computed from the
-cards, never from the claim.
+finished game; validation (``log.replay``) turns them into ``claim-score``
+and ``claim-choice`` warnings. The optimum is computed from the cards, never
+from the claim. A claim is anything with ``score``, ``jokers`` and
+``positive`` (the log's pydantic ``Claim`` is one): this module stays pure.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .engine import GameState
-from .errors import Finding
-from .models import Claim
 from .scoring import Assignment, Hand, best_from_counts, evaluate_choice
 
-if TYPE_CHECKING:
-    from .replay import GameRecord
+
+class Claim(Protocol):
+    """What a player wrote down: a score, the colours of the jokers, the positive colours (each optional)."""
+
+    @property
+    def score(self) -> int | None: ...
+
+    @property
+    def jokers(self) -> Sequence[str] | None: ...
+
+    @property
+    def positive(self) -> Sequence[str] | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,29 +150,7 @@ def verdict(state: GameState, seat: int, player: str, claim: Claim | None) -> Ve
     return Verdict(player, seat, optimal, claim, choice_score, illegal, tuple(problems))
 
 
-def verdicts(state: GameState, claims: dict[str, Claim] | None, players: tuple[str, ...]) -> list[Verdict]:
+def verdicts(state: GameState, claims: Mapping[str, Claim] | None, players: tuple[str, ...]) -> list[Verdict]:
     """Every player's verdict, in seat order (``no-claim`` where a player claimed nothing)."""
     claims = claims or {}
     return [verdict(state, seat, name, claims.get(name)) for seat, name in enumerate(players)]
-
-
-def check_claims(record: GameRecord) -> list[Finding]:
-    """Validation's view: ``claim-score`` / ``claim-choice`` warnings, unknown claimants as errors."""
-    findings: list[Finding] = []
-    claims = record.claims or {}
-    state = record.final
-    if state is None or not state.over:
-        return findings  # claims on an unfinished game are not checked
-    for name in claims:
-        if name not in record.players:
-            findings.append(
-                Finding("error", "unknown-player", f'claims name "{name}", who is not a player of this match', game=record.number)
-            )
-    if findings:
-        return findings
-    for v in record.verdicts():
-        if v.claim is None:
-            continue
-        findings.extend(Finding("warning", p.rule, p.message, game=record.number) for p in v.problems)
-    return findings
-

@@ -20,9 +20,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import ALL_COLOURS
-from .confidence import wilson
-from .db import MatchStore
+from ..core.cards import ALL_COLOURS
+from ..core.confidence import wilson
+from .store import MatchStore
 
 __all__ = ["SECTIONS", "Filter", "report", "wilson"]
 

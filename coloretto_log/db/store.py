@@ -45,11 +45,11 @@ import duckdb
 import pyarrow as pa  # type: ignore[import-untyped]
 from typing_extensions import Self
 
-from .cards import ALL_COLOURS, GOLDEN_INDEX, JOKER_INDEX, KIND_INDEX, PLUS2_INDEX
-from .engine import Take
-from .errors import ColorettoLogError
-from .logs import LoadedMatch, Unreadable
-from .scorecard import score_match
+from ..core.cards import ALL_COLOURS, GOLDEN_INDEX, JOKER_INDEX, KIND_INDEX, PLUS2_INDEX
+from ..core.engine import Take
+from ..core.errors import ColorettoLogError
+from ..log.load import LoadedMatch, Unreadable
+from ..report.scorecard import score_match
 
 __all__ = [
     "APP",

@@ -36,18 +36,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import engine
-from .cards import CARD_ALIASES, GOLDEN_JOKER, JOKER, PLUS2, is_colour, typed_card
-from .claims import Verdict, optimal_for, verdicts
-from .engine import Draw, GameState, Move, Take
-from .errors import ColorettoLogError, UnreadableFileError
-from .files import atomic_write_text, decode, parse_json, read_bytes
-from .logwriter import dumps_pretty, match_json, move_json, setup_json
-from .models import Claim
-from .replay import SetupError, check_match, check_removed, check_starting_cards
-from .ruleset import LAYOUTS, MAX_PLAYERS, MIN_PLAYERS, RuleSet
-from .scoring import Assignment, ranks
-from .setup import Setup
+from ..core import engine
+from ..core.cards import CARD_ALIASES, GOLDEN_JOKER, JOKER, PLUS2, is_colour, typed_card
+from ..core.claims import Verdict, optimal_for, verdicts
+from ..core.engine import Draw, GameState, Move, Take
+from ..core.errors import ColorettoLogError, UnreadableFileError
+from ..core.ruleset import LAYOUTS, MAX_PLAYERS, MIN_PLAYERS, RuleSet
+from ..core.scoring import Assignment, ranks
+from ..core.setup import Setup
+from ..log.atomic import atomic_write_text
+from ..log.models import Claim
+from ..log.reader import decode, parse_json, read_bytes
+from ..log.replay import SetupError, check_match, check_removed, check_starting_cards
+from ..log.writer import dumps_pretty, match_json, move_json, setup_json
 
 # --------------------------------------------------------------------------- card names
 

@@ -20,8 +20,8 @@ import html
 import json
 from typing import Any
 
-from .cards import LAST_ROUND, SHORT_LABELS
-from .timeline import MatchTimeline
+from ..core.cards import LAST_ROUND, SHORT_LABELS
+from ..report.timeline import MatchTimeline
 
 __all__ = ["embed_json", "render_html"]
 
