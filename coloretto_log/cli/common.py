@@ -31,6 +31,35 @@ class ExitCode(enum.IntEnum):
     INTERNAL = 70  # a bug: please report it with --debug output
 
 
+class Format(str, enum.Enum):
+    """How a command prints its result: ``table`` for people, ``json`` or ``csv`` for programs."""
+
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+#: The output options every command shares (``--format``, and ``--json`` as its short form), declared once.
+FormatOption = Annotated[
+    Format | None,
+    typer.Option(
+        "--format", "-f", metavar="table|json|csv", show_default=False,
+        help="Output: table for people (default); json or csv for programs (csv where the command has a table).",
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Short for --format json.")]
+
+
+def output_format(fmt: Format | None, json_out: bool, *, csv: bool = True) -> Format:
+    """The format asked for by ``--format``/``--json``; a usage error (exit 2) when they disagree or csv is not offered."""
+    if json_out and fmt not in (None, Format.json):
+        raise typer.BadParameter(f"--json asks for json, --format for {fmt.value}: give one", param_hint="--format")
+    chosen = Format.json if json_out else (fmt or Format.table)
+    if chosen is Format.csv and not csv:
+        raise typer.BadParameter("this command prints no table to give as csv: use table or json", param_hint="--format")
+    return chosen
+
+
 def emit_json(value: Any, *, file: TextIO | None = None) -> None:
     """Stable, indented JSON (on stdout unless ``file``): keys in the order built, no markup."""
     (sys.stdout if file is None else file).write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")

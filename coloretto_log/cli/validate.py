@@ -9,7 +9,17 @@ import typer
 from ..core.errors import Finding, one_line
 from ..log.load import LoadedMatch, Unreadable, load
 from .app import app
-from .common import LogPaths, emit_json, exit_for, plural, print_findings
+from .common import (
+    Format,
+    FormatOption,
+    JsonOption,
+    LogPaths,
+    emit_json,
+    exit_for,
+    output_format,
+    plural,
+    print_findings,
+)
 
 
 def match_json(m: LoadedMatch, findings: list[Finding]) -> dict[str, Any]:
@@ -29,7 +39,8 @@ def match_json(m: LoadedMatch, findings: list[Finding]) -> dict[str, Any]:
 @app.command()
 def validate(
     paths: LogPaths,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON report for programs instead of lines.")] = False,
+    fmt: FormatOption = None,
+    json_out: JsonOption = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors and the summary (no warnings).")] = False,
 ) -> None:
     """Check match logs against the log format and the rules of the game.
@@ -43,6 +54,7 @@ def validate(
 
     Example: coloretto-log validate sample_logs/
     """
+    json_out = output_format(fmt, json_out, csv=False) is Format.json
     matches: list[dict[str, Any]] = []
     unreadable: list[dict[str, str]] = []
     files: set[str] = set()
