@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from coloretto_log import check_match, deal
+from coloretto_log.core.engine import Draw
 from coloretto_log.core.rng import SplitMix64, game_generator
 from coloretto_log.core.ruleset import RuleSet
 
@@ -45,9 +46,9 @@ def test_the_worked_example_is_a_complete_valid_log_with_no_finding() -> None:
 
 def test_the_worked_example_plays_as_the_page_tells_it() -> None:
     [game] = check_match(json.loads(worked_example())).games
-    cards = [m.card for m in game.moves if type(m).__name__ == "Draw"]
+    cards = [m.card for m in game.moves if isinstance(m, Draw)]
     assert cards == ["orange", "red", "red", "yellow", "brown", "joker"]  # the page's move table
-    assert [type(m).__name__ == "Draw" and m.last_round for m in game.moves][0] is True
+    assert [m.last_round for m in game.moves if isinstance(m, Draw)] == [True] + [False] * 5
     assert game.final is not None and game.final.round == 1 and game.final.over
     assert [v.optimal.score for v in game.verdicts()] == [3, 3, 2, 4]  # Aiko, Boris, Chloe, Dae
     assert all(v.agrees for v in game.verdicts())
