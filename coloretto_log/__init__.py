@@ -16,8 +16,9 @@ Play and scoring (docs/rules-of-play.md):
 * :func:`best_score`: the optimal assignment of a hand, as the table-side
   calculator ``score --hand`` gives it;
 * :func:`deal`: the seeded setup of one game (docs/format.md §4);
-* :func:`new_game`, :func:`legal_actions`, :func:`play`: the rules engine,
-  one immutable state at a time (``play`` raises :class:`IllegalMove`);
+* :func:`new_game`, :func:`legal_actions`, :func:`play_move`: the rules
+  engine, one immutable state at a time (``play_move`` raises
+  :class:`IllegalMove`);
 * :func:`game_scores`: every player's best score in a finished game.
 
 Deeper layers (``coloretto_log.core``, ``.log``, ``.play``, ``.report``,
@@ -49,7 +50,7 @@ __all__ = [
     "game_scores",
     "legal_actions",
     "new_game",
-    "play",
+    "play_move",
     "read_logs",
     "score_match",
 ]
@@ -225,7 +226,7 @@ def legal_actions(state: GameState) -> tuple[Move, ...]:
     """Every decision open to the player to move: draws first, then takes, rows in order.
 
     A ``Draw(seat, row)`` or ``Take(seat, row)``, seats from 0 and rows
-    from 1; the cards are filled in by :func:`play`.
+    from 1; the cards are filled in by :func:`play_move`.
 
     >>> state = new_game(3, seed=7)
     >>> legal_actions(state)
@@ -236,24 +237,24 @@ def legal_actions(state: GameState) -> tuple[Move, ...]:
     return actions(state)
 
 
-def play(state: GameState, move: Move) -> tuple[GameState, Move]:
+def play_move(state: GameState, move: Move) -> tuple[GameState, Move]:
     """Check and apply one move: the next state, and the move with its cards filled in.
 
     Raises :class:`IllegalMove` (a ``ValueError``) naming the rule id the
     move breaks (docs/format.md §3); ``state`` itself never changes.
 
     >>> state = new_game(3, seed=7)
-    >>> state, move = play(state, legal_actions(state)[0])
+    >>> state, move = play_move(state, legal_actions(state)[0])
     >>> move
     Draw(seat=2, row=1, card='plus2', last_round=False)
-    >>> play(state, legal_actions(state)[0])[0].rows[0]
+    >>> play_move(state, legal_actions(state)[0])[0].rows[0]
     ('plus2', 'blue')
-    >>> play(state, move)
+    >>> play_move(state, move)
     Traceback (most recent call last):
     ...
     coloretto_log.core.engine.IllegalMove: [not-your-turn] it is not this player's turn
     >>> while not state.over:
-    ...     state, _ = play(state, legal_actions(state)[0])
+    ...     state, _ = play_move(state, legal_actions(state)[0])
     >>> state.round
     6
     """
@@ -270,7 +271,7 @@ def game_scores(state: GameState) -> tuple[Assignment, ...]:
 
     >>> state = new_game(4, seed=42)
     >>> while not state.over:
-    ...     state, _ = play(state, legal_actions(state)[-1])
+    ...     state, _ = play_move(state, legal_actions(state)[-1])
     >>> [a.score for a in game_scores(state)]
     [19, 27, 16, 30]
     """

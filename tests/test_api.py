@@ -40,6 +40,13 @@ def test_every_public_name_resolves() -> None:
         coloretto_log.no_such_name  # noqa: B018
 
 
+def test_no_public_name_is_shadowed_by_a_subpackage() -> None:
+    # Importing coloretto_log.play (say) sets the package's attribute "play": a function of that name would vanish.
+    subpackages = {p.name for p in (ROOT / "coloretto_log").iterdir() if (p / "__init__.py").is_file()}
+    modules = {p.stem for p in (ROOT / "coloretto_log").glob("*.py")}
+    assert set(coloretto_log.__all__) & (subpackages | modules) == set()
+
+
 def test_importing_the_package_loads_nothing_heavy() -> None:
     # `coloretto-log --version` imports the package: the public API must not make it slower.
     code = (
@@ -109,7 +116,7 @@ def _play(players: list[str], seed: int, game: int, pick: int) -> tuple[Any, lis
     while not state.over:
         actions = coloretto_log.legal_actions(state)
         move = actions[len(moves) * pick % len(actions)]
-        state, _ = coloretto_log.play(state, move)
+        state, _ = coloretto_log.play_move(state, move)
         moves.append({"player": players[move.seat], "action": type(move).__name__.lower(), "row": move.row})
     return state, moves
 
@@ -134,7 +141,7 @@ def test_an_illegal_move_names_its_rule() -> None:
     take = [m for m in coloretto_log.legal_actions(state)]
     assert all(type(m).__name__ == "Draw" for m in take)  # nothing to take before the first draw
     with pytest.raises(coloretto_log.IllegalMove) as caught:
-        coloretto_log.play(state, take[0]._replace(row=9))
+        coloretto_log.play_move(state, take[0]._replace(row=9))
     assert caught.value.violation.rule == "unknown-row"
 
 
