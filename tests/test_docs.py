@@ -229,3 +229,11 @@ def test_a_miscounted_score_with_an_optimal_choice_is_claim_score_alone() -> Non
     claim = {"Aiko": {"score": 6, "jokers": ["orange"], "positive": ["orange", "blue", "green"]}}
     rules = [f.rule for f in check_match(_tiny_two_player(5, claim)).all_findings()]
     assert rules == ["claim-score"]
+
+
+def test_the_examples_of_sections_1_and_2_make_a_log_that_is_valid_so_far() -> None:
+    blocks = re.findall(r"```json\n(.*?)\n```", read(FORMAT), flags=re.DOTALL)
+    match, game = (json.loads(b) for b in blocks[:2])
+    assert set(match) >= {"format", "version", "id", "date", "rules", "players", "games", "notes"}
+    report = check_match({**match, "games": [game]})
+    assert [(f.severity, f.rule, f.game) for f in report.all_findings()] == [("warning", "incomplete-game", 1)]
