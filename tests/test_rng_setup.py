@@ -18,7 +18,7 @@ from .vectors import make_vectors
 
 
 def test_splitmix64_golden_values_seed_0() -> None:
-    # STYLE.md §Habits 2 and the reference implementation (Vigna, splitmix64.c).
+    # the golden values of docs/format.md §4, as the reference implementation gives them (Vigna, splitmix64.c).
     r = SplitMix64(0)
     assert [r.next() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
 

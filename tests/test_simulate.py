@@ -31,7 +31,7 @@ runner = CliRunner()
 def test_match_seeds_are_the_run_generators_outputs() -> None:
     g = SplitMix64(20261129)
     assert [sim.match_seed(20261129, i) for i in range(5)] == [g.next() for _ in range(5)]
-    # golden values: SplitMix64(0)'s first outputs (STYLE.md)
+    # golden values: SplitMix64(0)'s first outputs (docs/format.md §4)
     assert sim.match_seed(0, 0) == 0xE220A8397B1DCDAF
     assert sim.match_seed(0, 2) == 0x06C45D188009454F
     top = SplitMix64(2**64 - 1)

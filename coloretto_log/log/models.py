@@ -54,7 +54,7 @@ class _Model(BaseModel):
 
 
 class Rules(_Model):
-    """The ruleset of a match; every field has its default (RULES.md)."""
+    """The ruleset of a match; every field has its default (docs/format.md §1, docs/rules-of-play.md)."""
 
     edition: Literal["classic", "anniversary"] = "classic"
     scoring: Literal["standard", "alternative"] = "standard"
