@@ -248,7 +248,8 @@ class Table:
         """The rest of ``seat``'s draw: ``card``, just turned over, goes to row index ``i``."""
         rows = self.rows
         rows[i] = rows[i] + (card,)
-        # _next_seat, inlined: a draw is the most frequent step (the call costs fast_forward 15%)
+        # the next seat clockwise still in the round (``take`` says the same: a call here
+        # would cost fast_forward 15%)
         done = self.done
         n = len(done)
         s = seat + 1 if seat + 1 < n else 0
@@ -278,7 +279,11 @@ class Table:
         done = self.done
         done[seat] = True
         if False in done:
-            self.current = _next_seat(done, seat)
+            n = len(done)  # the next seat clockwise still in the round (as in ``place``)
+            s = seat + 1 if seat + 1 < n else 0
+            while done[s]:
+                s = s + 1 if s + 1 < n else 0
+            self.current = s
             return
         # The round ends: rows not taken (2 players) leave the game; the last taker starts the next.
         leftovers = [c for cards in rows for c in cards]
@@ -494,19 +499,11 @@ def apply(state: GameState, move: Move) -> GameState:
     if type(move) is Draw:
         card = move.card
         assert card is not None, "apply needs a resolved move"
-        table.draw(move.seat, move.row - 1, card, bool(move.last_round))
+        table.turn_over(card, bool(move.last_round))  # Table.draw, without its call
+        table.place(move.seat, move.row - 1, card)
     else:
         table.take(move.seat, move.row - 1, move.extra, bool(move.last_round))  # type: ignore[union-attr]
     return table.state()
-
-
-def _next_seat(done: Sequence[bool], seat: int) -> int:
-    """The next seat clockwise after ``seat`` that has not taken a row this round (``seat`` if none)."""
-    n = len(done)
-    s = seat + 1 if seat + 1 < n else 0
-    while done[s] and s != seat:
-        s = s + 1 if s + 1 < n else 0
-    return s
 
 
 def fast_forward(state: GameState, moves: Sequence[Move], start: int, out: list[Move]) -> tuple[GameState, int]:
@@ -543,7 +540,7 @@ def fast_forward(state: GameState, moves: Sequence[Move], start: int, out: list[
         if type(m) is draw_type:
             if len(row) >= limits[r] or lr_given:
                 break
-            if deck is not None:
+            if deck is not None:  # a seeded deck holds what ``remaining`` counts: no card check
                 if table.turned >= deck_len:
                     break
                 card = deck[table.turned]
@@ -553,9 +550,9 @@ def fast_forward(state: GameState, moves: Sequence[Move], start: int, out: list[
                 card = given  # type: ignore[assignment]
                 if card is None or table.turned >= total:
                     break
-            k = kind_index.get(card)
-            if k is None or remaining[k] == 0:
-                break
+                k = kind_index.get(card)
+                if k is None or remaining[k] == 0:
+                    break
             turn_over(card, False)
             place(seat, r, card)
             out.append(_new(draw_type, (seat, row_no, card, False)))
