@@ -13,6 +13,13 @@ and python-chess:
 - ``play(state, move)``: checked ``resolve`` + ``apply``, raising
   ``IllegalMove``.
 
+Every state change goes through ``Table``, a game in progress as mutable
+lists: ``turn_over`` and ``place`` (a draw), ``take`` (and the end of a
+round). ``apply`` is one step on a table made from the state;
+``fast_forward`` (replay's trusted path) and the bots' game loop
+(``play.bots.play_to_end``) run many steps on one table. ``View`` is what a
+player reads: a ``GameState`` or a ``Table``.
+
 The engine knows the deck's order only in a seeded game. In a recorded game
 it knows the deck's composition and checks that every card named could still
 be in it.

@@ -100,13 +100,6 @@ _COLOUR_KINDS: tuple[int, ...] = tuple(KIND_INDEX[c] for c in ALL_COLOURS)
 assert _COLOUR_KINDS == tuple(range(len(ALL_COLOURS)))  # cards.KINDS starts with the colours
 _ANSWER_CACHE_SIZE = 1 << 13  # answers per cache (about 1 kB each)
 
-#: A scoring table as the solver and its caches use it: (points, positive, plus2).
-_Rule = tuple[tuple[int, ...], int, int]
-
-
-def _rule(table: ScoringTable) -> _Rule:
-    return (table.points, table.positive, table.plus2)
-
 
 # --------------------------------------------------------------------------- values
 
@@ -276,10 +269,14 @@ def _assemble(
     extra: Sequence[int],
     colours: tuple[str, ...],
     plus2: int,
-    rule: _Rule,
+    points: tuple[int, ...],
+    most: int,
+    bonus: int,
 ) -> Assignment:
-    """The answer for jokers ``extra`` (per colour in play), positive colours by the tie-break."""
-    points, most, bonus = rule
+    """The answer for jokers ``extra`` (per colour in play), positive colours by the tie-break.
+
+    ``points``, ``most``, ``bonus``: the scoring table's points, positive colours and "+2" value.
+    """
     six = points[6]
     held: list[tuple[int, int, int, int]] = []  # (-points, position, cards, effective)
     for i, c in enumerate(counts):
@@ -356,12 +353,14 @@ def _place_jokers(capped: Sequence[int], jokers: int, points: tuple[int, ...], m
                 best_score = score
                 best = (i,)
     else:
+        three = most == 3  # the published tables': three indexings are faster than a slice
         for combo in combinations_with_replacement(candidates, jokers):
             values = base[:]
             for i in combo:
                 values[i] = ext[capped[i] + combo.count(i)]
             values.sort(reverse=True)
-            score = 2 * sum(values[:most]) - sum(values)
+            top = values[0] + values[1] + values[2] if three else sum(values[:most])
+            score = 2 * top - sum(values)
             if score > best_score:
                 best_score = score
                 best = combo
@@ -371,20 +370,24 @@ def _place_jokers(capped: Sequence[int], jokers: int, points: tuple[int, ...], m
     return extra
 
 
-def _best(counts: list[int], jokers: int, plus2: int, play: _InPlay, rule: _Rule) -> Assignment:
+def _best(
+    counts: list[int], jokers: int, plus2: int, play: _InPlay, points: tuple[int, ...], most: int, bonus: int
+) -> Assignment:
     if not jokers:
-        return _assemble(counts, [0] * len(counts), play.colours, plus2, rule)
+        return _assemble(counts, [0] * len(counts), play.colours, plus2, points, most, bonus)
     if not counts:
         raise ValueError("jokers must be assigned, but no colour is in play")
     capped = [c if c < 6 else 6 for c in counts]  # noqa: FURB136 (min() is slower)
-    extra = _place_jokers(capped, jokers, rule[0], rule[1])
-    return _assemble(counts, extra, play.colours, plus2, rule)
+    extra = _place_jokers(capped, jokers, points, most)
+    return _assemble(counts, extra, play.colours, plus2, points, most, bonus)
 
 
 @lru_cache(maxsize=_ANSWER_CACHE_SIZE)
-def _best_cached(hand: Hand, colours: tuple[str, ...], rule: _Rule) -> Assignment:
+def _best_cached(
+    hand: Hand, colours: tuple[str, ...], points: tuple[int, ...], most: int, bonus: int
+) -> Assignment:
     play = _in_play(colours)
-    return _best(_hand_counts(hand, play), hand.jokers, hand.plus2, play, rule)
+    return _best(_hand_counts(hand, play), hand.jokers, hand.plus2, play, points, most, bonus)
 
 
 def best_assignment(
@@ -402,14 +405,16 @@ def best_assignment(
     ``cache=False`` solves without reading or filling any cache.
     """
     solve = _best_cached if cache else _best_cached.__wrapped__
-    return solve(hand, tuple(colours_in_play), _rule(table))
+    return solve(hand, tuple(colours_in_play), table.points, table.positive, table.plus2)
 
 
 @lru_cache(maxsize=_ANSWER_CACHE_SIZE)
-def _best_counts_cached(counts: tuple[int, ...], colours: tuple[str, ...], rule: _Rule) -> Assignment:
+def _best_counts_cached(
+    counts: tuple[int, ...], colours: tuple[str, ...], points: tuple[int, ...], most: int, bonus: int
+) -> Assignment:
     play = _in_play(colours)
     jokers = counts[JOKER_INDEX] + counts[GOLDEN_INDEX]
-    return _best(_kind_counts(counts, play), jokers, counts[PLUS2_INDEX], play, rule)
+    return _best(_kind_counts(counts, play), jokers, counts[PLUS2_INDEX], play, points, most, bonus)
 
 
 def best_from_counts(
@@ -424,7 +429,7 @@ def best_from_counts(
     This is how the engine stores a collection (``state.collections[seat]``).
     """
     solve = _best_counts_cached if cache else _best_counts_cached.__wrapped__
-    return solve(tuple(counts), tuple(colours_in_play), _rule(table))
+    return solve(tuple(counts), tuple(colours_in_play), table.points, table.positive, table.plus2)
 
 
 _CACHES = {
@@ -492,7 +497,7 @@ def exhaustive_best(
     # ties between subsets go to the higher points, then to the earlier colour.
     listed = [tuple(i for i in p if counts[i] + extra[i] > 0) for m, p in optimal if m == jokers]
     positive = min(listed, key=lambda p: sorted((-points(i), i) for i in p))
-    result = _assemble(counts, extra, colours, hand.plus2, _rule(table))
+    result = _assemble(counts, extra, colours, hand.plus2, table.points, table.positive, table.plus2)
     if result.score != best_score or result.positive != tuple(colours[i] for i in sorted(positive)):
         raise AssertionError("tie-break rule and exhaustive search disagree")  # pragma: no cover
     return result
