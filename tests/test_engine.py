@@ -170,3 +170,27 @@ def test_replay_is_deterministic(seed: int, players: int, edition: str) -> None:
     final, _ = play_random(s0, random.Random(seed))
     again, _ = play_random(s0, random.Random(seed))
     assert final == again
+
+
+def test_a_table_holds_the_state_it_starts_from() -> None:
+    s = two_player_game(["green", "joker", "plus2"])
+    assert E.Table(s).state() == s
+    s, _ = E.play(s, Draw(0, 1))
+    table = E.Table(s)
+    assert table.state() == s and table.colours == s.colours
+    # the steps of a draw: turn over (the card leaves the deck), then place (the next seat moves)
+    table.turn_over("joker", False)
+    assert (table.turned, table.current, table.remaining[KIND_INDEX["joker"]]) == (2, 1, s.remaining[KIND_INDEX["joker"]] - 1)
+    table.place(1, 2, "joker")
+    assert table.state() == E.apply(s, Draw(1, 3, "joker", False))
+
+
+def test_a_take_gives_the_row_and_a_new_collections_sequence() -> None:
+    s = two_player_game(["green", "joker"])
+    s, _ = E.play(s, Draw(0, 1))
+    table = E.Table(s)
+    before = table.collections
+    table.take(1, 0, None, False)
+    assert table.collections is not before  # readers may keep what they computed from the old one
+    assert table.collections[1][KIND_INDEX["green"]] == 1 and table.rows[0] == () and table.taken[0]
+    assert table.state() == E.apply(s, Take(1, 1))

@@ -1,4 +1,10 @@
-"""engine.fast_forward is an optimisation only: replay with it equals replay with check() on every move."""
+"""The fast paths are optimisations only.
+
+``engine.fast_forward``: replay with it equals replay with ``check()`` on
+every move. The bots' loop (``bots.play_to_end``, ``playout``), which runs a
+whole game on one ``engine.Table``: its moves pass ``engine.play`` and fold
+to the same final state.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +17,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from coloretto_log.core import engine
+from coloretto_log.core.engine import Draw
+from coloretto_log.core.rng import SplitMix64
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.setup import seeded_setup
 from coloretto_log.log.replay import check_match
+from coloretto_log.play.bots import final_scores, make_bot, play_to_end, playout, turn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from _logs import random_match
@@ -72,3 +84,66 @@ def test_fast_path_equals_checked_path(seed: int, players: int, edition: str, re
     match = random_match(seed, players=players, games=2, edition=edition, recorded=recorded)
     match = mutate(match, random.Random(seed), mutations)
     same(check_match(match, fast=True), check_match(match, fast=False))
+
+
+# --------------------------------------------------------------------------- the bots' loop
+
+
+BOT_NAMES = ["random", "greedy", "strong"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 5),
+    edition=st.sampled_from(["classic", "anniversary"]),
+    seats=st.lists(st.sampled_from(BOT_NAMES[:2]), min_size=5, max_size=5),
+)
+def test_bots_loop_equals_the_checked_path(seed: int, players: int, edition: str, seats: list[str]) -> None:
+    """``bots.play_to_end`` (one ``Table``, no state per move) ends where ``engine.play`` of its moves ends."""
+    rules = RuleSet.of(edition=edition)
+    s = seeded_setup(rules, players, seed, 0)
+    start = engine.new_game(rules, players, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
+    moves: list[engine.Move] = []
+    players_ = [make_bot(name) for name in seats[:players]]
+    final = play_to_end(start, players_, [SplitMix64(seed + i) for i in range(players)], moves=moves)
+    state = start
+    for move in moves:
+        unresolved = move._replace(card=None) if type(move) is Draw else move._replace(extra=None, last_round=None)
+        state, resolved = engine.play(state, unresolved)  # checked, and resolved from the deck again
+        assert resolved == move
+    assert state == final and final.over
+    # the same, one turn at a time through turn() and apply()
+    state = start
+    rngs = [SplitMix64(seed + i) for i in range(players)]
+    for move in moves:
+        assert turn(players_[state.current], state, rngs[state.current]) == move
+        state = engine.apply(state, move)
+    assert state == final
+    # and fast_forward replays them to the same end
+    out: list[engine.Move] = []
+    reached, i = engine.fast_forward(start, moves, 0, out)
+    assert out == moves[:i]
+    for move in moves[i:]:
+        reached = engine.apply(reached, move)
+    assert reached == final
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 5), stop=st.integers(0, 60))
+def test_playout_from_any_state_with_the_rest_of_the_deck(seed: int, players: int, stop: int) -> None:
+    """``playout`` from a state part-way, given the rest of the deck, scores what the whole game scores."""
+    rules = RuleSet.of(edition="anniversary")
+    s = seeded_setup(rules, players, seed, 0)
+    start = engine.new_game(rules, players, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
+    greedy = [make_bot("greedy")] * players
+    rngs = [SplitMix64(0)] * players  # greedy draws no random numbers
+    moves: list[engine.Move] = []
+    final = play_to_end(start, greedy, rngs, moves=moves)
+    state = start
+    for move in moves[: min(stop, len(moves) - 1)]:
+        state = engine.apply(state, move)
+    assert s.deck is not None
+    blind = state._replace(deck=None)
+    assert playout(blind, greedy, rngs, s.deck[state.turned :]) == final_scores(final)
+    assert playout(state, greedy, rngs) == final_scores(final)

@@ -429,3 +429,29 @@ def test_scoring_is_a_pure_module() -> None:
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@given(
+    counts=st.lists(st.integers(0, 7), min_size=7, max_size=7),
+    jokers=st.integers(0, 3),
+    plus2=st.integers(0, 3),
+    positive=st.integers(1, 4),
+    bonus=st.integers(0, 5),
+)
+@settings(max_examples=60, deadline=None)
+def test_the_table_says_how_many_colours_score_and_what_a_plus2_is_worth(
+    counts: list[int], jokers: int, plus2: int, positive: int, bonus: int
+) -> None:
+    """A made-up table (two positive colours, "+2" worth 5 ...): the solver and the reference read it."""
+    table = ScoringTable("made-up", STANDARD.points, positive=positive, plus2=bonus)
+    hand = Hand.of(dict(zip(CLASSIC_COLOURS, counts)), jokers=jokers, plus2=plus2)
+    best = solve_all(hand, CLASSIC_COLOURS, table)
+    assert len(best.positive) <= positive and best.plus2_points == bonus * plus2
+    assert evaluate_choice(hand, CLASSIC_COLOURS, jokers=None, positive=None, table=table).score == best.score
+
+
+def test_plus2_points_is_the_standard_tables() -> None:
+    assert scoring.PLUS2_POINTS == STANDARD.plus2 == 2 and scoring.MAX_POSITIVE == STANDARD.positive == 3
+    # red 3 (6), blue 1 (1): one positive colour at most gives 6 - 1, and "+2" worth 5
+    table = ScoringTable("one", STANDARD.points, positive=1, plus2=5)
+    assert best_assignment(Hand.of({"red": 3, "blue": 1}, plus2=1), CLASSIC_COLOURS, table=table).score == 6 - 1 + 5

@@ -13,6 +13,13 @@ and python-chess:
 - ``play(state, move)``: checked ``resolve`` + ``apply``, raising
   ``IllegalMove``.
 
+Every state change goes through ``Table``, a game in progress as mutable
+lists: ``turn_over`` and ``place`` (a draw), ``take`` (and the end of a
+round). ``apply`` is one step on a table made from the state;
+``fast_forward`` (replay's trusted path) and the bots' game loop
+(``play.bots.play_to_end``) run many steps on one table. ``View`` is what a
+player reads: a ``GameState`` or a ``Table``.
+
 The engine knows the deck's order only in a seeded game. In a recorded game
 it knows the deck's composition and checks that every card named could still
 be in it.
@@ -21,7 +28,7 @@ be in it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from .cards import EMPTY_COUNTS, GOLDEN_JOKER, KIND_INDEX, LAST_ROUND, counts_of
 from .ruleset import LAYOUTS, RuleSet, colours_in_play, deck_counts
@@ -104,6 +111,9 @@ class GameState(NamedTuple):
         return self.over
 
 
+_new = tuple.__new__  # a named tuple's own constructor, without its keyword handling
+
+
 def new_game(
     rules: RuleSet,
     players: int,
@@ -114,34 +124,249 @@ def new_game(
     deck: tuple[str, ...] | None = None,
 ) -> GameState:
     """The state before the first move. Inputs are trusted (validate them first)."""
-    layout = LAYOUTS[players]
-    limits = layout.row_limits
+    limits = LAYOUTS[players].row_limits
     starting_cards = [c for cards in starting for c in cards]
     remaining = deck_counts(rules.edition, removed, starting_cards)
-    collections = tuple(counts_of(cards) for cards in starting)
-    return GameState(
-        rules=rules,
-        players=players,
-        removed=tuple(removed),
-        limits=limits,
-        rows=((),) * len(limits),
-        taken=(False,) * len(limits),
-        done=(False,) * players,
-        collections=collections,
-        remaining=remaining,
-        lr_pending=True,
-        turned=0,
-        total=sum(remaining) + 1,
-        deck=deck,
-        current=first,
-        round=1,
-        last_round=False,
-        over=False,
-        discarded=EMPTY_COUNTS,
-    )
+    table = Table.__new__(Table)
+    table.rules = rules
+    table.players = players
+    table.removed = tuple(removed)
+    table.limits = limits
+    table.rows = [()] * len(limits)
+    table.taken = [False] * len(limits)
+    table.done = [False] * players
+    table.collections = [counts_of(cards) for cards in starting]
+    table.remaining = list(remaining)
+    table.lr_pending = True
+    table.turned = 0
+    table.total = sum(remaining) + 1
+    table.deck = deck
+    table.current = first
+    table.round = 1
+    table.last_round = False
+    table.over = False
+    table.discarded = EMPTY_COUNTS
+    return table.state()
 
 
-def legal_actions(state: GameState) -> tuple[Move, ...]:
+class Table:
+    """A game in progress as one mutable working copy: the engine's only bookkeeping.
+
+    The state changes of the game exist here and nowhere else: ``turn_over``
+    (a card comes off the deck, the last-round card first if it lies on top),
+    ``place`` (the card goes to a row: the rest of a draw), ``take`` (a row,
+    and the golden joker's extra card, go to a player) and the end of a round
+    inside ``take``. ``apply``, ``fast_forward``, the bots' view of a card
+    just turned over and every playout (``play.bots``) go through them.
+
+    It holds the same fields as ``GameState``, with ``rows``, ``taken``,
+    ``done``, ``collections`` and ``remaining`` as lists changed in place;
+    each row and each collection is still a tuple, replaced when it changes,
+    and ``collections`` is a new list after every take, so that a reader may
+    keep what it computed from them while they stay the same objects (the
+    bots do). ``Table(state)`` starts from a state, ``state()`` gives the
+    state reached. A bot may read a table as its view of the game (with
+    ``deck`` None): it never writes to it. Nothing here checks a rule: call
+    ``check`` first, or test as ``fast_forward`` does.
+    """
+
+    __slots__ = (
+        "collections",
+        "current",
+        "deck",
+        "discarded",
+        "done",
+        "last_round",
+        "limits",
+        "lr_pending",
+        "over",
+        "players",
+        "remaining",
+        "removed",
+        "round",
+        "rows",
+        "rules",
+        "taken",
+        "total",
+        "turned",
+    )  # fmt: skip
+
+    rules: RuleSet
+    players: int
+    removed: tuple[str, ...]
+    limits: tuple[int, ...]
+    rows: list[tuple[str, ...]]
+    taken: list[bool]
+    done: list[bool]
+    collections: list[tuple[int, ...]]
+    remaining: list[int]
+    lr_pending: bool
+    turned: int
+    total: int
+    deck: tuple[str, ...] | None
+    current: int
+    round: int
+    last_round: bool
+    over: bool
+    discarded: tuple[int, ...]
+
+    def __init__(self, state: GameState) -> None:
+        # By position: with ``state()`` the one place that spells GameState's field
+        # order. Both run once per ``apply``, the engine's hot path (by name costs
+        # a third of ``apply``).
+        (self.rules, self.players, self.removed, self.limits, rows, taken, done, collections, remaining,
+         self.lr_pending, self.turned, self.total, self.deck, self.current, self.round, self.last_round,
+         self.over, self.discarded) = state  # fmt: skip
+        self.rows = list(rows)
+        self.taken = list(taken)
+        self.done = list(done)
+        self.collections = list(collections)
+        self.remaining = list(remaining)
+
+    def state(self) -> GameState:
+        """The state this table has reached (the only place a ``GameState`` is built)."""
+        return _new(GameState, (
+            self.rules, self.players, self.removed, self.limits, tuple(self.rows), tuple(self.taken),
+            tuple(self.done), tuple(self.collections), tuple(self.remaining), self.lr_pending, self.turned,
+            self.total, self.deck, self.current, self.round, self.last_round, self.over, self.discarded,
+        ))  # fmt: skip
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        """Colours in play in this game, edition order."""
+        return colours_in_play(self.rules.edition, self.removed)
+
+    def can_draw(self) -> bool:
+        """Whether a draw is legal: some row not taken has space."""
+        taken, limits = self.taken, self.limits
+        return any(not taken[i] and len(r) < limits[i] for i, r in enumerate(self.rows))
+
+    def turn_over(self, card: str, last_round: bool) -> None:
+        """``card`` comes off the deck; ``last_round``: the last-round card came off first."""
+        if last_round:
+            self.turned += 2
+            self.lr_pending = False
+            self.last_round = True
+        else:
+            self.turned += 1
+        self.remaining[KIND_INDEX[card]] -= 1
+
+    def place(self, seat: int, i: int, card: str) -> None:
+        """The rest of ``seat``'s draw: ``card``, just turned over, goes to row index ``i``."""
+        rows = self.rows
+        rows[i] = rows[i] + (card,)
+        # the next seat clockwise still in the round (``take`` says the same: a call here
+        # would cost fast_forward 15%)
+        done = self.done
+        n = len(done)
+        s = seat + 1 if seat + 1 < n else 0
+        while done[s] and s != seat:
+            s = s + 1 if s + 1 < n else 0
+        self.current = s
+
+    def draw(self, seat: int, i: int, card: str, last_round: bool) -> None:
+        """``seat`` draws ``card`` into row index ``i`` (``turn_over`` then ``place``)."""
+        self.turn_over(card, last_round)
+        self.place(seat, i, card)
+
+    def take(self, seat: int, i: int, extra: str | None, last_round: bool) -> None:
+        """``seat`` takes row index ``i`` (and ``extra``, a golden joker's extra card); may end the round."""
+        rows = self.rows
+        got = list(self.collections[seat])
+        for c in rows[i]:
+            got[KIND_INDEX[c]] += 1
+        if extra is not None:
+            self.turn_over(extra, last_round)
+            got[KIND_INDEX[extra]] += 1
+        collections = self.collections[:]
+        collections[seat] = tuple(got)
+        self.collections = collections
+        rows[i] = ()
+        self.taken[i] = True
+        done = self.done
+        done[seat] = True
+        if False in done:
+            n = len(done)  # the next seat clockwise still in the round (as in ``place``)
+            s = seat + 1 if seat + 1 < n else 0
+            while done[s]:
+                s = s + 1 if s + 1 < n else 0
+            self.current = s
+            return
+        # The round ends: rows not taken (2 players) leave the game; the last taker starts the next.
+        leftovers = [c for cards in rows for c in cards]
+        if leftovers:
+            discarded = list(self.discarded)
+            for c in leftovers:
+                discarded[KIND_INDEX[c]] += 1
+            self.discarded = tuple(discarded)
+        rows[:] = [()] * len(rows)
+        self.taken[:] = [False] * len(rows)
+        done[:] = [False] * len(done)
+        self.current = seat
+        if self.last_round:
+            self.over = True
+        else:
+            self.round += 1
+
+
+class View(Protocol):
+    """A game as a player reads it: a ``GameState`` or a ``Table`` (read, never written)."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def removed(self) -> tuple[str, ...]: ...
+    @property
+    def limits(self) -> tuple[int, ...]: ...
+    @property
+    def rows(self) -> Sequence[tuple[str, ...]]: ...
+    @property
+    def taken(self) -> Sequence[bool]: ...
+    @property
+    def done(self) -> Sequence[bool]: ...
+    @property
+    def collections(self) -> Sequence[tuple[int, ...]]: ...
+    @property
+    def remaining(self) -> Sequence[int]: ...
+    @property
+    def lr_pending(self) -> bool: ...
+    @property
+    def turned(self) -> int: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def deck(self) -> tuple[str, ...] | None: ...
+    @property
+    def current(self) -> int: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def last_round(self) -> bool: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def discarded(self) -> tuple[int, ...]: ...
+    @property
+    def colours(self) -> tuple[str, ...]: ...
+
+
+def legal_rows(view: View) -> tuple[list[int], list[int]]:
+    """The rows (indices) the player to move may draw into, and those it may take."""
+    taken, limits = view.taken, view.limits
+    draws: list[int] = []
+    takes: list[int] = []
+    for i, r in enumerate(view.rows):
+        if not taken[i]:
+            if len(r) < limits[i]:
+                draws.append(i)
+            if r:
+                takes.append(i)
+    return draws, takes
+
+
+def legal_actions(state: View) -> tuple[Move, ...]:
     """Every decision open to the player to move, draws first, rows in order.
 
     The moves carry no cards: ``resolve`` fills them in a seeded game.
@@ -149,12 +374,8 @@ def legal_actions(state: GameState) -> tuple[Move, ...]:
     if state.over:
         return ()
     seat = state.current
-    rows, taken, limits = state.rows, state.taken, state.limits
-    draws = tuple(
-        Draw(seat, i + 1) for i in range(len(rows)) if not taken[i] and len(rows[i]) < limits[i]
-    )
-    takes = tuple(Take(seat, i + 1) for i in range(len(rows)) if not taken[i] and rows[i])
-    return draws + takes
+    draws, takes = legal_rows(state)
+    return tuple(Draw(seat, i + 1) for i in draws) + tuple(Take(seat, i + 1) for i in takes)
 
 
 def _check_card(state: GameState, card: str | None, last_round: bool | None, what: str) -> Violation | None:
@@ -280,107 +501,44 @@ def _turn_over(state: GameState, card: str | None, last_round: bool | None) -> t
 
 
 def apply(state: GameState, move: Move) -> GameState:
-    """The state after a resolved, legal ``move`` (trusted: no checks).
-
-    Hot path of replay and simulation: states are built positionally.
-    """
-    (rules, players, removed, limits, rows, taken, done, collections, remaining,
-     lr_pending, turned, total, deck, _current, round_, last_round, over, discarded) = state
-    seat = move.seat
-    i = move.row - 1
+    """The state after a resolved, legal ``move`` (trusted: no checks), through ``Table``."""
+    table = Table(state)
     if type(move) is Draw:
         card = move.card
         assert card is not None, "apply needs a resolved move"
-        if move.last_round:
-            turned += 1
-            lr_pending = False
-            last_round = True
-        k = KIND_INDEX[card]
-        remaining = remaining[:k] + (remaining[k] - 1,) + remaining[k + 1 :]
-        rows = rows[:i] + (rows[i] + (card,),) + rows[i + 1 :]
-        return _new(GameState, (
-            rules, players, removed, limits, rows, taken, done, collections, remaining,
-            lr_pending, turned + 1, total, deck, _next_seat(done, seat), round_, last_round, over, discarded,
-        ))
-
-    got = list(collections[seat])
-    for c in rows[i]:
-        got[KIND_INDEX[c]] += 1
-    extra = move.extra  # type: ignore[union-attr]
-    if extra is not None:
-        if move.last_round:
-            turned += 1
-            lr_pending = False
-            last_round = True
-        k = KIND_INDEX[extra]
-        remaining = remaining[:k] + (remaining[k] - 1,) + remaining[k + 1 :]
-        got[k] += 1
-        turned += 1
-    collections = collections[:seat] + (tuple(got),) + collections[seat + 1 :]
-    done = done[:seat] + (True,) + done[seat + 1 :]
-    taken = taken[:i] + (True,) + taken[i + 1 :]
-    rows = rows[:i] + ((),) + rows[i + 1 :]
-    if not all(done):
-        return _new(GameState, (
-            rules, players, removed, limits, rows, taken, done, collections, remaining,
-            lr_pending, turned, total, deck, _next_seat(done, seat), round_, last_round, over, discarded,
-        ))
-    # The round ends: rows not taken (2 players) leave the game.
-    leftovers = [c for cards in rows for c in cards]
-    if leftovers:
-        d = list(discarded)
-        for c in leftovers:
-            d[KIND_INDEX[c]] += 1
-        discarded = tuple(d)
-    n_rows = len(limits)
-    return _new(GameState, (
-        rules, players, removed, limits, ((),) * n_rows, (False,) * n_rows, (False,) * players, collections,
-        remaining, lr_pending, turned, total, deck, seat, round_ if last_round else round_ + 1, last_round,
-        last_round, discarded,
-    ))
-
-
-_new = tuple.__new__
-
-
-def _next_seat(done: tuple[bool, ...], seat: int) -> int:
-    """The next seat clockwise after ``seat`` that has not taken a row this round."""
-    n = len(done)
-    for step in range(1, n + 1):
-        s = (seat + step) % n
-        if not done[s]:
-            return s
-    return seat
+        table.turn_over(card, bool(move.last_round))  # Table.draw, without its call
+        table.place(move.seat, move.row - 1, card)
+    else:
+        table.take(move.seat, move.row - 1, move.extra, bool(move.last_round))  # type: ignore[union-attr]
+    return table.state()
 
 
 def fast_forward(state: GameState, moves: Sequence[Move], start: int, out: list[Move]) -> tuple[GameState, int]:
     """Apply ``moves[start:]`` while each is plainly legal; stop before the first that is not.
 
     The fast path of replay (python-chess's ``push`` beside ``parse_san``):
-    one loop over mutable locals instead of ``check`` + ``resolve`` +
-    ``apply`` per move. It stops, without applying, at any move that breaks a
-    rule *or* needs a closer look: the last-round card, a golden joker's row,
-    anything unusual. The caller handles that move with ``check`` and goes on.
-    Resolved moves are appended to ``out``; returns the state reached and the
-    index of the first move not applied. Equal to the checked path by test.
+    one ``Table`` for the whole run instead of ``check`` + ``resolve`` +
+    ``apply`` per move, with a few plain tests before each move. It stops,
+    without applying, at any move that breaks a rule *or* needs a closer
+    look: the last-round card, a golden joker's row, anything unusual. The
+    caller handles that move with ``check`` and goes on. Resolved moves are
+    appended to ``out``; returns the state reached and the index of the first
+    move not applied. Equal to the checked path by test.
     """
-    (rules, players, removed, limits, rows_t, taken_t, done_t, collections_t, remaining_t,
-     lr_pending, turned, total, deck, current, round_, last_round, over, discarded) = state
-    rows = [list(r) for r in rows_t]
-    taken = list(taken_t)
-    done = list(done_t)
-    cols = [list(c) for c in collections_t]
-    rem = list(remaining_t)
+    table = Table(state)
+    rows, taken, remaining = table.rows, table.taken, table.remaining  # changed in place, never replaced
+    limits, deck, total = table.limits, table.deck, table.total
     n_rows = len(limits)
-    kind_index = KIND_INDEX
     deck_len = len(deck) if deck is not None else 0
+    kind_index = KIND_INDEX
+    turn_over, place, take = table.turn_over, table.place, table.take
+    draw_type = Draw
     i = start
     n = len(moves)
-    draw_type = Draw
-    while i < n and not over:
+    while i < n and not table.over:
         m = moves[i]
         seat, row_no, given, lr_given = m  # a Take's third field is its extra card
-        if seat != current:
+        if seat != table.current:
             break
         r = row_no - 1
         if r < 0 or r >= n_rows or taken[r]:
@@ -389,64 +547,29 @@ def fast_forward(state: GameState, moves: Sequence[Move], start: int, out: list[
         if type(m) is draw_type:
             if len(row) >= limits[r] or lr_given:
                 break
-            if deck is not None:
-                if turned >= deck_len:
+            if deck is not None:  # a seeded deck holds what ``remaining`` counts: no card check
+                if table.turned >= deck_len:
                     break
-                card = deck[turned]
+                card = deck[table.turned]
                 if card == LAST_ROUND or (given is not None and given != card):
                     break
             else:
                 card = given  # type: ignore[assignment]
-                if card is None or turned >= total:
+                if card is None or table.turned >= total:
                     break
-            k = kind_index.get(card)
-            if k is None or rem[k] == 0:
-                break
-            rem[k] -= 1
-            turned += 1
-            row.append(card)
+                k = kind_index.get(card)
+                if k is None or remaining[k] == 0:
+                    break
+            turn_over(card, False)
+            place(seat, r, card)
             out.append(_new(draw_type, (seat, row_no, card, False)))
         else:
             if not row or given is not None or lr_given is not None or GOLDEN_JOKER in row:
                 break
-            got = cols[seat]
-            for c in row:
-                got[kind_index[c]] += 1
-            rows[r] = []
-            taken[r] = True
-            done[seat] = True
+            take(seat, r, None, False)
             out.append(m)
-            if all(done):
-                leftovers = [c for cards in rows for c in cards]
-                if leftovers:
-                    d = list(discarded)
-                    for c in leftovers:
-                        d[kind_index[c]] += 1
-                    discarded = tuple(d)
-                rows = [[] for _ in range(n_rows)]
-                taken = [False] * n_rows
-                done = [False] * players
-                if last_round:
-                    over = True
-                else:
-                    round_ += 1
-                current = seat
-                i += 1
-                continue
-        # next seat clockwise that has not taken a row this round
-        s = seat
-        for _ in range(players):
-            s = s + 1 if s + 1 < players else 0
-            if not done[s]:
-                break
-        current = s
         i += 1
-    new = _new(GameState, (
-        rules, players, removed, limits, tuple(map(tuple, rows)), tuple(taken), tuple(done),
-        tuple(map(tuple, cols)), tuple(rem), lr_pending, turned, total, deck, current, round_,
-        last_round, over, discarded,
-    ))
-    return new, i
+    return table.state(), i
 
 
 def play(state: GameState, move: Move) -> tuple[GameState, Move]:

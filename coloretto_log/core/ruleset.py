@@ -60,10 +60,13 @@ EDITIONS: dict[str, Edition] = {e.name: e for e in (CLASSIC, ANNIVERSARY)}
 
 @dataclass(frozen=True, slots=True)
 class ScoringTable:
-    """Points for 1, 2, 3, 4, 5 and 6-or-more cards of one colour (RULES.md §5)."""
+    """How a collection scores (RULES.md §5): points for 1, 2, 3, 4, 5 and 6-or-more cards of
+    one colour, how many colours score them positively, and the value of a "+2" card."""
 
     name: str
     points: tuple[int, ...]  # index 0 is for 0 cards, always 0; index 6 is "6 or more"
+    positive: int = 3  # at most this many colours score positively
+    plus2: int = 2  # points for each "+2" card
 
     def value(self, n: int) -> int:
         """Points for ``n`` cards of one colour (before its sign)."""

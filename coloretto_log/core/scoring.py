@@ -10,6 +10,9 @@ A player's score is the best total over every way of
    6-column);
 3. adding 2 points for every "+2" card.
 
+(Three and 2 are the published tables' values: ``ScoringTable.positive`` and
+``ScoringTable.plus2``, which everything here reads.)
+
 Tie-break (so that the output is stable). Among all optimal
 (joker assignment, positive set) pairs:
 
@@ -87,10 +90,10 @@ __all__ = [
     "winners",
 ]
 
-#: At most this many colours score positively.
-MAX_POSITIVE = 3
-#: Points for each "+2" card.
-PLUS2_POINTS = 2
+#: At most this many colours score positively (the standard table's; ``ScoringTable.positive``).
+MAX_POSITIVE = STANDARD.positive
+#: Points for each "+2" card (the standard table's; ``ScoringTable.plus2``).
+PLUS2_POINTS = STANDARD.plus2
 
 _COLOUR_ORDER: dict[str, int] = {c: i for i, c in enumerate(ALL_COLOURS)}
 _COLOUR_KINDS: tuple[int, ...] = tuple(KIND_INDEX[c] for c in ALL_COLOURS)
@@ -267,22 +270,27 @@ def _assemble(
     colours: tuple[str, ...],
     plus2: int,
     points: tuple[int, ...],
+    most: int,
+    bonus: int,
 ) -> Assignment:
-    """The answer for jokers ``extra`` (per colour in play), positive colours by the tie-break."""
+    """The answer for jokers ``extra`` (per colour in play), positive colours by the tie-break.
+
+    ``points``, ``most``, ``bonus``: the scoring table's points, positive colours and "+2" value.
+    """
     six = points[6]
     held: list[tuple[int, int, int, int]] = []  # (-points, position, cards, effective)
     for i, c in enumerate(counts):
         e = c + extra[i]
         if e:
             held.append((-(points[e] if e < 6 else six), i, c, e))
-    # The three with the most points, ties to the earlier colour.
-    if len(held) > MAX_POSITIVE:
-        positive = {row[1] for row in sorted(held)[:MAX_POSITIVE]}
+    # The three (``most``) with the most points, ties to the earlier colour.
+    if len(held) > most:
+        positive = {row[1] for row in sorted(held)[:most]}
     else:
         positive = {row[1] for row in held}
     rows: list[ColourScore] = []
     listed: list[str] = []
-    plus2_points = PLUS2_POINTS * plus2
+    plus2_points = bonus * plus2
     total = plus2_points
     for minus, i, c, e in held:
         colour = colours[i]
@@ -304,11 +312,12 @@ def _assemble(
 # --------------------------------------------------------------------------- fast solver
 
 
-def _place_jokers(capped: Sequence[int], jokers: int, points: tuple[int, ...]) -> list[int]:
+def _place_jokers(capped: Sequence[int], jokers: int, points: tuple[int, ...], most: int) -> list[int]:
     """Jokers per colour for the best score, the tie-break's choice among the optima.
 
     ``capped``: counts per colour in play (0..6); ``points``: the table,
-    index 0 (no card) to 6 (six or more); ``jokers`` >= 1.
+    index 0 (no card) to 6 (six or more); ``most``: how many colours may
+    score positively (three, 1 or more); ``jokers`` >= 1.
 
     A placement is a sorted tuple of colour positions, one per joker. With the
     placement fixed, the best positive colours are the three with the most
@@ -320,7 +329,7 @@ def _place_jokers(capped: Sequence[int], jokers: int, points: tuple[int, ...]) -
     """
     ext = points[:6] + (points[6],) * (jokers + 1)  # ext[e] for e in 0 .. 6 + jokers
     base = [ext[c] for c in capped]
-    base.extend([0] * (MAX_POSITIVE - len(base)))  # always three values to add
+    base.extend([0] * (most - len(base)))  # always three (``most``) values to add
     taken: dict[int, int] = {}
     candidates: list[int] = []
     for i, c in enumerate(capped):
@@ -334,21 +343,24 @@ def _place_jokers(capped: Sequence[int], jokers: int, points: tuple[int, ...]) -
         # The same search for one joker, without re-sorting: take v out of the
         # sorted values and put w = ext[c + 1] in, keeping the three largest.
         s = sorted(base, reverse=True) + [0]
-        top3, total = s[0] + s[1] + s[2], sum(s)
+        top3, total = sum(s[:most]), sum(s)
+        last, after = s[most - 1], s[most]  # the third value and the fourth
         for i in candidates:
             v, w = base[i], ext[capped[i] + 1]
-            rest, third = (top3 - v + s[3], s[3]) if v >= s[2] else (top3, s[2])
+            rest, third = (top3 - v + after, after) if v >= last else (top3, last)
             score = 2 * (rest + max(0, w - third)) - (total - v + w)
             if score > best_score:
                 best_score = score
                 best = (i,)
     else:
+        three = most == 3  # the published tables': three indexings are faster than a slice
         for combo in combinations_with_replacement(candidates, jokers):
             values = base[:]
             for i in combo:
                 values[i] = ext[capped[i] + combo.count(i)]
             values.sort(reverse=True)
-            score = 2 * (values[0] + values[1] + values[2]) - sum(values)
+            top = values[0] + values[1] + values[2] if three else sum(values[:most])
+            score = 2 * top - sum(values)
             if score > best_score:
                 best_score = score
                 best = combo
@@ -359,21 +371,23 @@ def _place_jokers(capped: Sequence[int], jokers: int, points: tuple[int, ...]) -
 
 
 def _best(
-    counts: list[int], jokers: int, plus2: int, play: _InPlay, points: tuple[int, ...]
+    counts: list[int], jokers: int, plus2: int, play: _InPlay, points: tuple[int, ...], most: int, bonus: int
 ) -> Assignment:
     if not jokers:
-        return _assemble(counts, [0] * len(counts), play.colours, plus2, points)
+        return _assemble(counts, [0] * len(counts), play.colours, plus2, points, most, bonus)
     if not counts:
         raise ValueError("jokers must be assigned, but no colour is in play")
     capped = [c if c < 6 else 6 for c in counts]  # noqa: FURB136 (min() is slower)
-    extra = _place_jokers(capped, jokers, points)
-    return _assemble(counts, extra, play.colours, plus2, points)
+    extra = _place_jokers(capped, jokers, points, most)
+    return _assemble(counts, extra, play.colours, plus2, points, most, bonus)
 
 
 @lru_cache(maxsize=_ANSWER_CACHE_SIZE)
-def _best_cached(hand: Hand, colours: tuple[str, ...], points: tuple[int, ...]) -> Assignment:
+def _best_cached(
+    hand: Hand, colours: tuple[str, ...], points: tuple[int, ...], most: int, bonus: int
+) -> Assignment:
     play = _in_play(colours)
-    return _best(_hand_counts(hand, play), hand.jokers, hand.plus2, play, points)
+    return _best(_hand_counts(hand, play), hand.jokers, hand.plus2, play, points, most, bonus)
 
 
 def best_assignment(
@@ -391,16 +405,16 @@ def best_assignment(
     ``cache=False`` solves without reading or filling any cache.
     """
     solve = _best_cached if cache else _best_cached.__wrapped__
-    return solve(hand, tuple(colours_in_play), table.points)
+    return solve(hand, tuple(colours_in_play), table.points, table.positive, table.plus2)
 
 
 @lru_cache(maxsize=_ANSWER_CACHE_SIZE)
 def _best_counts_cached(
-    counts: tuple[int, ...], colours: tuple[str, ...], points: tuple[int, ...]
+    counts: tuple[int, ...], colours: tuple[str, ...], points: tuple[int, ...], most: int, bonus: int
 ) -> Assignment:
     play = _in_play(colours)
     jokers = counts[JOKER_INDEX] + counts[GOLDEN_INDEX]
-    return _best(_kind_counts(counts, play), jokers, counts[PLUS2_INDEX], play, points)
+    return _best(_kind_counts(counts, play), jokers, counts[PLUS2_INDEX], play, points, most, bonus)
 
 
 def best_from_counts(
@@ -415,7 +429,7 @@ def best_from_counts(
     This is how the engine stores a collection (``state.collections[seat]``).
     """
     solve = _best_counts_cached if cache else _best_counts_cached.__wrapped__
-    return solve(tuple(counts), tuple(colours_in_play), table.points)
+    return solve(tuple(counts), tuple(colours_in_play), table.points, table.positive, table.plus2)
 
 
 _CACHES = {
@@ -453,7 +467,7 @@ def exhaustive_best(
     if hand.jokers and not colours:
         raise ValueError("jokers must be assigned, but no colour is in play")
     n = len(colours)
-    subsets = [s for size in range(MAX_POSITIVE + 1) for s in combinations(range(n), size)]
+    subsets = [s for size in range(table.positive + 1) for s in combinations(range(n), size)]
     # (score, sorted joker indices, positive subset) of every pair tried
     tried: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
     seen: set[tuple[int, ...]] = set()
@@ -466,7 +480,7 @@ def exhaustive_best(
         for i in assignment:
             effective[i] += 1
         for positive in subsets:
-            score = PLUS2_POINTS * hand.plus2
+            score = table.plus2 * hand.plus2
             for i, e in enumerate(effective):
                 if e > 0:
                     score += table.value(e) if i in positive else -table.value(e)
@@ -483,7 +497,7 @@ def exhaustive_best(
     # ties between subsets go to the higher points, then to the earlier colour.
     listed = [tuple(i for i in p if counts[i] + extra[i] > 0) for m, p in optimal if m == jokers]
     positive = min(listed, key=lambda p: sorted((-points(i), i) for i in p))
-    result = _assemble(counts, extra, colours, hand.plus2, table.points)
+    result = _assemble(counts, extra, colours, hand.plus2, table.points, table.positive, table.plus2)
     if result.score != best_score or result.positive != tuple(colours[i] for i in sorted(positive)):
         raise AssertionError("tie-break rule and exhaustive search disagree")  # pragma: no cover
     return result
@@ -531,8 +545,8 @@ def evaluate_choice(
             problems.append(f"{len(jokers)} joker colour(s) given for {hand.jokers} joker(s)")
         problems.extend(p for c in jokers if (p := colour_problem("joker colour", c)))
     if positive is not None:
-        if len(positive) > MAX_POSITIVE:
-            problems.append(f"{len(positive)} positive colours, at most {MAX_POSITIVE}")
+        if len(positive) > table.positive:
+            problems.append(f"{len(positive)} positive colours, at most {table.positive}")
         problems.extend(p for c in positive if (p := colour_problem("positive colour", c)))
         repeated = [c for i, c in enumerate(positive) if c in positive[:i]]
         problems.extend(f"positive colour {c} given twice" for c in dict.fromkeys(repeated))
@@ -555,13 +569,13 @@ def evaluate_choice(
         values = [(table.value(e), i) for i, e in enumerate(effective) if e > 0]
         if chosen is None:
             values.sort(reverse=True)
-            score = sum(v if rank < MAX_POSITIVE else -v for rank, (v, _) in enumerate(values))
+            score = sum(v if rank < table.positive else -v for rank, (v, _) in enumerate(values))
         else:
             score = sum(v if i in chosen else -v for v, i in values)
         if best is None or score > best:
             best = score
     assert best is not None  # placements is never empty
-    return ChoiceResult(best + PLUS2_POINTS * hand.plus2)
+    return ChoiceResult(best + table.plus2 * hand.plus2)
 
 
 # --------------------------------------------------------------------------- rankings (RULES.md §6)

@@ -8,16 +8,21 @@ A turn has two decisions, as at the table (RULES.md §3):
 2. after a draw, ``place(view, card, rng)``: the row (numbered from 1) for
    the card just turned over, one of the legal ``Draw``s.
 
-``view`` is what a player at the table sees: the game state with the deck's
-order hidden (``deck=None``). ``view.remaining``, the composition of the
-cards not yet turned over, is public (every card turned over is seen by all)
-and a bot may use it; the order is not. In ``place`` the view is the state
-just after the card was turned over (``remaining`` and ``turned`` count it;
-``last_round`` is set if the last-round card came first).
+``view`` is what a player at the table sees (``engine.View``): the game with
+the deck's order hidden (``deck=None``), a ``GameState`` or, in the loop
+below, the ``engine.Table`` itself, which the bot reads and never writes.
+``view.remaining``, the composition of the cards not yet turned over, is
+public (every card turned over is seen by all) and a bot may use it; the
+order is not. In ``place`` the view is the game just after the card was
+turned over (``remaining`` and ``turned`` count it; ``last_round`` is set if
+the last-round card came first).
 
-``turn(bot, state, rng)`` plays one turn: it hides the deck, asks the bot,
-checks that the answer is legal (``BotError`` otherwise) and returns the
-resolved move, cards filled in from the real deck by ``engine.resolve``.
+``play_to_end(state, bots, rngs)`` plays a game to its end in one loop over
+one ``engine.Table`` (the engine's one copy of the bookkeeping): it asks
+each bot, checks that the answer is legal (``BotError`` otherwise) and
+turns the cards over from the deck. ``turn(bot, state, rng)`` is one turn
+of that loop; ``playout(state, bots, rngs, deck)`` the final scores, for
+decision analysis.
 
 Every random choice comes from the ``rng`` passed in (a ``SplitMix64`` the
 caller seeds, see ``simulate``), never from global state, so a game replays
@@ -38,16 +43,17 @@ from ..core import engine
 from ..core.cards import (
     ALL_COLOURS,
     GOLDEN_INDEX,
+    GOLDEN_JOKER,
     JOKER_INDEX,
-    KIND_INDEX,
     KINDS,
+    LAST_ROUND,
     N_KINDS,
     PLUS2_INDEX,
 )
-from ..core.engine import Draw, GameState, Move, Take
+from ..core.engine import Draw, GameState, Move, Table, Take, View
 from ..core.rng import SplitMix64
 from ..core.ruleset import ScoringTable
-from ..core.scoring import PLUS2_POINTS, best_from_counts
+from ..core.scoring import best_from_counts
 
 __all__ = [
     "BOTS",
@@ -56,11 +62,16 @@ __all__ = [
     "GreedyBot",
     "RandomBot",
     "StrongBot",
+    "final_scores",
     "hidden",
     "make_bot",
+    "play_to_end",
+    "playout",
     "turn",
     "turned_over",
 ]
+
+_new = tuple.__new__  # a named tuple's own constructor, without its keyword handling
 
 
 class Bot(Protocol):
@@ -68,11 +79,11 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: GameState, rng: SplitMix64) -> Take | None:
+    def choose(self, view: View, rng: SplitMix64) -> Take | None:
         """A legal take for ``view.current``, or ``None`` to turn over a card."""
         ...
 
-    def place(self, view: GameState, card: str, rng: SplitMix64) -> int:
+    def place(self, view: View, card: str, rng: SplitMix64) -> int:
         """The row (from 1) for ``card``, just turned over; a legal draw's row."""
         ...
 
@@ -84,63 +95,164 @@ class BotError(RuntimeError):
 # --------------------------------------------------------------------------- the table
 
 
-_DECK, _REMAINING, _TURNED, _LR_PENDING, _LAST_ROUND = (
-    GameState._fields.index(name) for name in ("deck", "remaining", "turned", "lr_pending", "last_round")
-)
-_new_state = tuple.__new__
-
-
 def hidden(state: GameState) -> GameState:
     """What every player sees: the state without the deck's order."""
     if state.deck is None:
         return state
-    return _new_state(GameState, state[:_DECK] + (None,) + state[_DECK + 1 :])
+    return state._replace(deck=None)
 
 
 def turned_over(view: GameState, card: str, last_round: bool) -> GameState:
     """The view just after ``card`` was turned over (the last-round card first if ``last_round``).
 
-    The bookkeeping of ``engine.apply``'s draw, before the card goes to a row
-    (the engine has no step for that alone; going through ``apply`` costs
-    greedy 6-11%). ``test_bots`` checks it.
+    ``engine.Table.turn_over``: the first half of a draw, before the card goes to a row.
     """
-    k = KIND_INDEX[card]
-    remaining = view.remaining
-    fields = list(view)
-    fields[_REMAINING] = remaining[:k] + (remaining[k] - 1,) + remaining[k + 1 :]
-    fields[_TURNED] = view.turned + 1 + last_round
-    if last_round:
-        fields[_LR_PENDING] = False
-        fields[_LAST_ROUND] = True
-    return _new_state(GameState, fields)
+    table = Table(view)
+    table.turn_over(card, last_round)
+    return table.state()
 
 
 def turn(bot: Bot, state: GameState, rng: SplitMix64) -> Move:
     """One turn of ``bot`` for ``state.current``: the legal move, resolved from the deck.
 
     ``state`` must be seeded (its deck known): the deck yields the card
-    drawn. The bot sees only ``hidden(state)``; its answer is checked by
-    ``engine.check`` (``BotError`` if illegal).
+    drawn. The bot sees the table without the deck; an illegal answer raises
+    ``BotError``.
     """
     if state.deck is None:
         raise ValueError("turn() needs a state whose deck is known")
-    seat = state.current
-    view = hidden(state)
-    take = bot.choose(view, rng)
-    if take is not None:
+    table = Table(state)
+    table.deck = None
+    moves: list[Move] = []
+    _play(table, state.deck, 0, [bot] * state.players, [rng] * state.players, moves, 1)
+    return moves[0]
+
+
+def play_to_end(
+    state: GameState,
+    bots: Sequence[Bot],
+    rngs: Sequence[SplitMix64],
+    *,
+    deck: Sequence[str] | None = None,
+    moves: list[Move] | None = None,
+) -> GameState:
+    """Play ``state`` to the end of its game, seat ``s`` played by ``bots[s]`` with ``rngs[s]``.
+
+    ``deck``: the cards still to be turned over, top first, the last-round
+    card where it lies if it has not come out; by default the state's own
+    deck from ``state.turned`` on (``ValueError`` if the state has none).
+    Each resolved move is appended to ``moves`` if given. Returns the final
+    state (with the state's own deck). One ``engine.Table`` runs the whole
+    game: the engine's bookkeeping, no state built per move; the bots read
+    the table itself as their view (the deck hidden).
+    """
+    if deck is None:
+        if state.deck is None:
+            raise ValueError("play_to_end() needs a deck: the state's own or one given")
+        cards: Sequence[str] = state.deck
+        base = 0
+    else:
+        cards = deck
+        base = state.turned
+    table = Table(state)
+    table.deck = None
+    _play(table, cards, base, bots, rngs, [] if moves is None else moves, -1)
+    table.deck = state.deck
+    return table.state()
+
+
+def _play(
+    table: Table,
+    cards: Sequence[str],
+    base: int,
+    bots: Sequence[Bot],
+    rngs: Sequence[SplitMix64],
+    moves: list[Move],
+    turns: int,
+) -> None:
+    """The one loop of computer players: ``turns`` turns at ``table`` (-1: to the end of the game).
+
+    The table's deck is hidden (the bots read the table as their view); the
+    card turned over next is ``cards[table.turned - base]``. Every answer is
+    checked (``BotError``); each resolved move is appended to ``moves``.
+    """
+    rows, taken, limits = table.rows, table.taken, table.limits  # changed in place, never replaced
+    n_rows = len(rows)
+    turn_over, place, take_row = table.turn_over, table.place, table.take
+    add = moves.append
+    while turns and not table.over:
+        turns -= 1
+        seat = table.current
+        bot, rng = bots[seat], rngs[seat]
+        take = bot.choose(table, rng)
+        if take is None:
+            t = table.turned - base
+            card = cards[t]
+            last_round = card == LAST_ROUND
+            if last_round:
+                card = cards[t + 1]
+            turn_over(card, last_round)
+            row = bot.place(table, card, rng)
+            if type(row) is not int or not 0 < row <= n_rows or taken[row - 1] or len(rows[row - 1]) >= limits[row - 1]:
+                raise _illegal_place(bot, table, Draw(seat, row, card, last_round))
+            place(seat, row - 1, card)
+            add(_new(Draw, (seat, row, card, last_round)))
+            continue
         if type(take) is not Take or take.seat != seat or take.extra is not None or take.last_round is not None:
             raise BotError(f"{bot.name} chose {take!r}, which is not a take for seat {seat}")
-        violation = engine.check(state, take)
-        if violation is not None:
-            raise BotError(f"{bot.name} chose {take!r}: {violation.message}")
-        return engine.resolve(state, take)
-    card, last_round = engine.next_card(state)
-    row = bot.place(turned_over(view, card, last_round), card, rng)
-    move = Draw(seat, row, card, last_round)
-    if type(row) is not int or (violation := engine.check(state, move)) is not None:
-        reason = "not a row number" if type(row) is not int else violation.message  # type: ignore[union-attr]
-        raise BotError(f"{bot.name} drew and chose row {row!r}: {reason}")
-    return move
+        i = take.row - 1
+        if not 0 <= i < n_rows or taken[i] or not rows[i]:
+            violation = engine.check(table.state(), take)
+            raise BotError(f"{bot.name} chose {take!r}: {violation.message if violation else 'an illegal take'}")
+        if GOLDEN_JOKER not in rows[i]:
+            take_row(seat, i, None, False)
+            add(take)
+            continue
+        t = table.turned - base
+        extra = cards[t]
+        last_round = extra == LAST_ROUND
+        if last_round:
+            extra = cards[t + 1]
+        take_row(seat, i, extra, last_round)
+        add(_new(Take, (seat, take.row, extra, last_round)))
+
+
+def _illegal_place(bot: Bot, table: Table, move: Draw) -> BotError:
+    """The error for a row a bot chose for the card it turned over."""
+    if type(move.row) is not int:
+        reason = "not a row number"
+    else:
+        violation = engine.check(table.state(), move)  # the row's own rule comes before any card check
+        reason = violation.message if violation else "an illegal row"
+    return BotError(f"{bot.name} drew and chose row {move.row!r}: {reason}")
+
+
+def final_scores(state: GameState) -> tuple[int, ...]:
+    """Every seat's best score (``scoring.best_from_counts``), seat order."""
+    colours, table = state.colours, state.rules.table
+    return tuple(best_from_counts(c, colours, table=table).score for c in state.collections)
+
+
+def playout(
+    state: GameState,
+    bots: Sequence[Bot],
+    rngs: Sequence[SplitMix64],
+    deck: Sequence[str] | None = None,
+) -> tuple[int, ...]:
+    """The final scores, by seat, of ``state`` played to its end by ``bots`` (one per seat).
+
+    For decision analysis: ``deck`` is an order of the cards still to come
+    (top first, the last-round card where it lies while it has not come out;
+    default: the state's own deck), seat ``s`` plays ``bots[s]`` drawing from
+    ``rngs[s]`` (any object with the ``Bot`` methods is a policy). The same
+    loop as ``simulate``'s games (``play_to_end``), the same rules
+    (``engine.Table``). Example: the greedy bot's score in every seat of a
+    seeded game::
+
+        state = engine.new_game(rules, 4, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
+        playout(state, [GreedyBot()] * 4, [SplitMix64(i) for i in range(4)])
+    """
+    return final_scores(play_to_end(state, bots, rngs, deck=deck))
 
 
 # --------------------------------------------------------------------------- packed collections
@@ -167,12 +279,12 @@ def pack_cards(cards: Sequence[str]) -> int:
     return out
 
 
-_packed_memo: list[tuple[tuple[tuple[int, ...], ...], list[int]]] = []
+_packed_memo: list[tuple[Sequence[tuple[int, ...]], list[int]]] = []
 
 
-def pack_all(collections: tuple[tuple[int, ...], ...]) -> list[int]:
-    """Every seat's packed collection. The engine passes the same tuple on from state
-    to state until a row is taken, so the last answer is kept (by identity)."""
+def pack_all(collections: Sequence[tuple[int, ...]]) -> list[int]:
+    """Every seat's packed collection. The engine passes the same sequence on from move
+    to move until a row is taken (``engine.Table``), so the last answer is kept (by identity)."""
     if _packed_memo and _packed_memo[0][0] is collections:
         return _packed_memo[0][1]
     packed = [pack(c) for c in collections]
@@ -180,16 +292,21 @@ def pack_all(collections: tuple[tuple[int, ...], ...]) -> list[int]:
     return packed
 
 
-_rows_memo: list[tuple[tuple[tuple[str, ...], ...], list[int]]] = []
+class _RowUnits(dict[tuple[str, ...], int]):
+    """Packed counts of every row seen (a row holds at most three cards: a few thousand at most)."""
+
+    def __missing__(self, row: tuple[str, ...]) -> int:
+        value = self[row] = pack_cards(row)
+        return value
 
 
-def pack_rows(rows: tuple[tuple[str, ...], ...]) -> list[int]:
-    """Every row packed; kept for the same tuple (a turn's two decisions see the same rows)."""
-    if _rows_memo and _rows_memo[0][0] is rows:
-        return _rows_memo[0][1]
-    packed = [pack_cards(r) for r in rows]
-    _rows_memo[:] = [(rows, packed)]
-    return packed
+_ROW_UNITS = _RowUnits()
+
+
+def pack_rows(rows: Sequence[tuple[str, ...]]) -> list[int]:
+    """Every row packed (each row's value kept: rows are tuples, and few)."""
+    units = _ROW_UNITS
+    return [units[r] for r in rows]
 
 
 def unpack(packed: int) -> tuple[int, ...]:
@@ -226,7 +343,7 @@ class Scores(dict[int, int]):
             plain = list(raw)
             plain[PLUS2_INDEX] = 0
             base = self.patterns[key] = best_from_counts(plain, self.colours, table=self.table, cache=False).score
-        value = self[packed] = base + PLUS2_POINTS * raw[PLUS2_INDEX]
+        value = self[packed] = base + self.table.plus2 * raw[PLUS2_INDEX]
         return value
 
 
@@ -236,7 +353,7 @@ _SCORES: dict[tuple[tuple[str, ...], ScoringTable], Scores] = {}
 _last: list[tuple[object, object, Scores]] = []  # (removed, rules, memo): the last game's, by identity
 
 
-def scores_for(view: GameState) -> Scores:
+def scores_for(view: View) -> Scores:
     """The memo for this game's colours in play and scoring table (one per process)."""
     if _last and _last[0][0] is view.removed and _last[0][1] is view.rules:
         return _last[0][2]
@@ -295,19 +412,28 @@ def greedy_place(
         r2 = r + unit
         value = scores[me + r2] - scores[me + r]
         if rivals:
-            value -= max(scores[c + r2] - scores[c + r] for c in rivals)
+            most = -(1 << 62)  # max() over a generator, spelled out: a third of greedy's time
+            for c in rivals:
+                change = scores[c + r2] - scores[c + r]
+                if change > most:  # noqa: PLR1730 (max() is slower)
+                    most = change
+            value -= most
         if best < 0 or value > best_value:
             best, best_value = i, value
     return best
 
 
-def _can_draw(view: GameState) -> bool:
+def _can_draw(view: View) -> bool:
     """Whether ``engine.legal_actions(view)`` holds a draw: some row not taken has space.
 
     Spelled out rather than asking ``legal_actions``, whose moves greedy would
     build on every turn only to test this (about 15% of greedy's time).
     """
-    return any(not t and len(r) < lim for r, t, lim in zip(view.rows, view.taken, view.limits))
+    taken, limits = view.taken, view.limits
+    for i, r in enumerate(view.rows):
+        if not taken[i] and len(r) < limits[i]:
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- the bots
@@ -318,16 +444,17 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, view: GameState, rng: SplitMix64) -> Take | None:
-        legal = engine.legal_actions(view)
-        action = legal[rng.below(len(legal))]
-        return action if type(action) is Take else None
+    def choose(self, view: View, rng: SplitMix64) -> Take | None:
+        # legal_actions(view)[below(len)], without building the moves: draws first, then takes
+        draws, takes = engine.legal_rows(view)
+        j = rng.below(len(draws) + len(takes)) - len(draws)
+        return None if j < 0 else _new(Take, (view.current, takes[j] + 1, None, None))
 
-    def place(self, view: GameState, card: str, rng: SplitMix64) -> int:
+    def place(self, view: View, card: str, rng: SplitMix64) -> int:
         # Drawing with probability (draws / legal), then a row uniformly among the
         # draws: each Draw(row) has probability 1 / legal, as if chosen at once.
-        draws = [m for m in engine.legal_actions(view) if type(m) is Draw]
-        return draws[rng.below(len(draws))].row
+        draws = engine.legal_rows(view)[0]
+        return draws[rng.below(len(draws))] + 1
 
 
 class GreedyBot:
@@ -350,16 +477,16 @@ class GreedyBot:
     def __init__(self, take_at: int = TAKE_AT) -> None:
         self.take_at = take_at
 
-    def choose(self, view: GameState, rng: SplitMix64) -> Take | None:
+    def choose(self, view: View, rng: SplitMix64) -> Take | None:
         scores = scores_for(view)
         seat = view.current
         rows = pack_rows(view.rows)
         best, gain = greedy_take(scores, pack_all(view.collections)[seat], rows, view.taken)
         if best >= 0 and (gain >= self.take_at or not _can_draw(view)):
-            return Take(seat, best + 1)
+            return _new(Take, (seat, best + 1, None, None))
         return None
 
-    def place(self, view: GameState, card: str, rng: SplitMix64) -> int:
+    def place(self, view: View, card: str, rng: SplitMix64) -> int:
         scores = scores_for(view)
         i = greedy_place(
             scores,
@@ -394,7 +521,7 @@ class StrongBot:
             raise ValueError("samples must be at least 1")
         self.samples = samples
 
-    def choose(self, view: GameState, rng: SplitMix64) -> Take | None:
+    def choose(self, view: View, rng: SplitMix64) -> Take | None:
         seat = view.current
         legal = engine.legal_actions(view)
         takes = [m.row - 1 for m in legal if type(m) is Take]
@@ -416,7 +543,7 @@ class StrongBot:
                 best, best_value = cand, value
         return None if best < 0 else Take(seat, best + 1)
 
-    def place(self, view: GameState, card: str, rng: SplitMix64) -> int:
+    def place(self, view: View, card: str, rng: SplitMix64) -> int:
         rows = [m.row - 1 for m in engine.legal_actions(view) if type(m) is Draw]
         if len(rows) == 1:
             return rows[0] + 1
@@ -436,7 +563,7 @@ class _Rollouts:
 
     __slots__ = ("colls", "done", "lengths", "limits", "need", "pool", "rows", "scores", "seat", "taken")
 
-    def __init__(self, view: GameState) -> None:
+    def __init__(self, view: View) -> None:
         self.scores = scores_for(view)
         self.seat = view.current
         self.colls = pack_all(view.collections)[:]

@@ -28,7 +28,6 @@ from functools import partial
 from typing import Any
 
 from ..core import engine
-from ..core.claims import optimal_for
 from ..core.confidence import wilson
 from ..core.engine import GameState, Move
 from ..core.errors import UsageError
@@ -37,7 +36,7 @@ from ..core.ruleset import EDITIONS, LAYOUTS, MAX_PLAYERS, TABLES, RuleSet
 from ..core.scoring import winners as best_seats
 from ..core.setup import Setup, seeded_setup
 from ..log.writer import dumps_line, match_json, move_json, setup_json
-from .bots import BOTS, Bot, make_bot, turn
+from .bots import BOTS, Bot, final_scores, make_bot, play_to_end
 
 __all__ = [
     "BOT_SALT",
@@ -180,14 +179,8 @@ def play_game(rules: RuleSet, bots: Sequence[Bot], setup: Setup, rngs: Sequence[
         rules, len(bots), removed=setup.removed, starting=setup.starting, first=setup.first, deck=setup.deck
     )
     moves: list[Move] = []
-    apply = engine.apply
-    while not state.over:
-        seat = state.current
-        move = turn(bots[seat], state, rngs[seat])
-        moves.append(move)
-        state = apply(state, move)
-    scores = tuple(optimal_for(state, seat).score for seat in range(len(bots)))
-    return PlayedGame(setup, tuple(moves), state, scores)
+    final = play_to_end(state, bots, rngs, moves=moves)
+    return PlayedGame(setup, tuple(moves), final, final_scores(final))
 
 
 def play_match(plan: Plan, index: int) -> PlayedMatch:
