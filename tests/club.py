@@ -35,7 +35,7 @@ CIRCLES: tuple[tuple[str, ...], ...] = (
 def club_matches(
     count: int,
     *,
-    roster: Mapping[str, str] = ROSTER,
+    roster: Mapping[str, str | float] = ROSTER,
     seed: int = 1,
     games: int = 1,
     sizes: Sequence[int] = (2, 3, 4, 5),
@@ -44,11 +44,15 @@ def club_matches(
     first: int = 0,
     circles: Sequence[Sequence[str]] = (),
     mix: float = 0.3,
+    span: int | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Matches ``first`` to ``first + count - 1`` of the club (each one's table from its own generator).
 
     With ``circles``, a match is drawn from one circle (2 players or more of
     it) except for a share ``mix`` of matches drawn from the whole roster.
+    ``span``: the number of matches the ``days`` are spread over (default
+    ``first + count``). A player whose roster entry is a number p plays a match as the greedy bot
+    with chance p, else as the random one: a skill between the two.
     """
     names = sorted(roster)
     for i in range(first, first + count):
@@ -56,11 +60,18 @@ def club_matches(
         pool = names if not circles or rng.random() < mix else sorted(rng.choice(list(circles)))
         n = min(rng.choice(list(sizes)), len(pool))
         table = rng.sample(pool, n)
-        plan = make_plan(players=n, bots=[roster[p] for p in table], games=games, seed=seed)
+        bots = [_bot(roster[p], rng) for p in table]
+        plan = make_plan(players=n, bots=bots, games=games, seed=seed)
         played = play_match(plan, i)
         logs = [
             {"setup": setup_json(g.setup, table, explicit=False), "moves": [move_json(m, table, cards=False) for m in g.moves]}
             for g in played.games
         ]
-        day = start + _dt.timedelta(days=(i * days) // max(count + first, 1))
+        day = start + _dt.timedelta(days=(i * days) // max(span or count + first, 1))
         yield match_json(rules=plan.rules, players=table, games=logs, seed=played.seed, date=day.isoformat())
+
+
+def _bot(entry: str | float, rng: random.Random) -> str:
+    if isinstance(entry, str):
+        return entry
+    return "greedy" if rng.random() < entry else "random"

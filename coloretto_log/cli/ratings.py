@@ -30,6 +30,7 @@ from ..db.ratings import (
     Prediction,
     Z,
     displayed,
+    make_model,
 )
 from ..db.store import DatabaseError, MatchStore, default_db_path
 from ..view.ratings_plot import PlotUnavailable, Series, ratings_png
@@ -172,7 +173,7 @@ def ratings(
             if history is not None:
                 source, rows = rating_history(store, options, history)
                 _note(source.note, fmt)
-                _print_history(history, rows, fmt)
+                _print_history(history, rows, fmt, options.model)
             elif predict is not None:
                 names = [n.strip() for n in predict.split(",") if n.strip()]
                 source, table = predict_table(store, options, names)
@@ -228,12 +229,13 @@ def _print_table(data: dict[str, Any], rows: list[PlayerRow], fmt: Format) -> No
     contest = "each finished game one contest" if o["per"] == "game" else "each finished match one contest, by totals"
     shown = ", ".join(f"{k} {v}" for k, v in o.items() if v is not None and k in ("edition", "players", "since", "until"))
     head = (
-        f"Ratings of {plural(len(rows), 'player')} after {plural(data['contests'], o['per'])} "
+        f"Ratings of {plural(len(rows), 'player')} after {plural(data['contests'], o['per'], 'matches' if o['per'] == 'match' else None)} "
         f"({o['model']}, {contest}; {data['source']})" + (f"  [{shown}]" if shown else "")
     )
     change = f"Δ {o['days']} d"
     t = _table(head)
-    for col in ("#", "player", "rating", "μ", "σ", "games", "wins", "last played", change):
+    played = "games" if o["per"] == "game" else "matches"
+    for col in ("#", "player", "rating", "μ", "σ", played, "wins", "last played", change):
         t.add_column(col, justify="left" if col in ("player", "last played") else "right", no_wrap=True)
     for r in rows:
         t.add_row(
@@ -248,24 +250,26 @@ def _print_table(data: dict[str, Any], rows: list[PlayerRow], fmt: Format) -> No
 # --------------------------------------------------------------------------- history
 
 
-def _history_json(rows: list[HistoryRow]) -> list[dict[str, Any]]:
+def _history_json(rows: list[HistoryRow], start: float) -> list[dict[str, Any]]:
+    """Each row as JSON; ``change`` from the rating before it (``start`` before the first)."""
     out = []
-    prev: float | None = None
+    prev = start
     for r in rows:
         now = displayed(r.mu, r.sigma)
         out.append(
             {
                 "position": r.position, "date": None if r.date is None else r.date.isoformat(), "match_id": r.match_id,
                 "game": r.game, "players": r.n_players, "score": r.score, "rank": r.rank, "rating": now,
-                "mu": r.mu, "sigma": r.sigma, "change": None if prev is None else now - prev,
+                "mu": r.mu, "sigma": r.sigma, "change": now - prev,
             }
         )
         prev = now
     return out
 
 
-def _print_history(player: str, rows: list[HistoryRow], fmt: Format) -> None:
-    data = _history_json(rows)
+def _print_history(player: str, rows: list[HistoryRow], fmt: Format, model: str) -> None:
+    first = make_model(model).rating()
+    data = _history_json(rows, displayed(first.mu, first.sigma))
     if fmt is Format.json:
         emit_json({"player": player, "history": data})
         return
@@ -273,16 +277,20 @@ def _print_history(player: str, rows: list[HistoryRow], fmt: Format) -> None:
         _write_csv(list(data[0]), [list(d.values()) for d in data])
         return
     t = _table(f"Rating of {one_line(player)} after each of {plural(len(rows), 'contest')}")
-    for col in ("#", "date", "match", "game", "rank", "score", "rating", "μ", "σ", "change"):
-        t.add_column(col, justify="left" if col in ("date", "match") else "right", no_wrap=True)
+    for col in ("#", "date", "match", "game", "rank", "score", "rating", "σ", "Δ"):
+        left = col in ("date", "match")
+        if col == "match":
+            t.add_column(col, justify="left", no_wrap=True, overflow="ellipsis", max_width=16)
+        else:
+            t.add_column(col, justify="left" if left else "right", no_wrap=True, min_width=len(col))
     for d in data:
         t.add_row(
             str(d["position"]), d["date"] or "–", Text(one_line(d["match_id"])), str(d["game"] or "–"),
-            f"{d['rank']} of {d['players']}", str(d["score"]), f"{d['rating']:.0f}", f"{d['mu']:.2f}",
-            f"{d['sigma']:.2f}", _signed(d["change"]),
+            f"{d['rank']}/{d['players']}", str(d["score"]), f"{d['rating']:.0f}", f"{d['sigma']:.2f}",
+            _signed(d["change"]),
         )
     _out().print(t)
-    _out().print(Text(f"#: the contest's place in the rating order; {SCALE_TEXT}.", style="dim"))
+    _out().print(Text(f"#: the contest's place in the rating order; rank: of how many; {SCALE_TEXT}.", style="dim"))
 
 
 # --------------------------------------------------------------------------- predictions
@@ -334,8 +342,13 @@ def _print_backtest(data: dict[str, Any], fmt: Format) -> None:
     for p in data["predictors"]:
         t.add_row(names[p["predictor"]], f"{p['log_loss']:.4f}", f"{100 * p['top1_accuracy']:.1f}%")
     out.print(t)
+    ours, *_, = data["predictors"]
+    for p in data["predictors"][2:]:
+        loss = "lower" if ours["log_loss"] < p["log_loss"] else "NOT lower"
+        top1 = "higher" if ours["top1_accuracy"] > p["top1_accuracy"] else "NOT higher"
+        out.print(Text(f"Against {names[p['predictor']]}: the ratings' log-loss is {loss}, their top-1 accuracy {top1}."))
     verdict = "beat both baselines" if data["ratings_beat_both"] else "do NOT beat both baselines"
-    out.print(Text(f"The ratings (first line) {verdict}: lower log-loss and higher top-1 accuracy.", style="bold"))
+    out.print(Text(f"The ratings {verdict}.", style="bold"))
     out.print(Text("log-loss: −ln(chance given to the winner), lower is better; top-1: the favourite won.", style="dim"))
 
 
