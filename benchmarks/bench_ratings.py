@@ -40,6 +40,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -69,6 +71,15 @@ def simulate(folder: Path, matches: int, games: int, players: int, jobs: int) ->
         return list(pool.imap(_write_chunk, tasks))
 
 
+def without_ratings(db: Path, out: Path) -> Path:
+    """A copy of ``db`` without stored ratings (as a database from before them, or a stale one)."""
+    shutil.copy(db, out)
+    with duckdb.connect(str(out)) as con:
+        for t in ("rating_meta", "rating_matches", "rating_players", "rating_history"):
+            con.execute(f"DROP TABLE IF EXISTS {t}")
+    return out
+
+
 def cli(*args: str) -> tuple[float, subprocess.CompletedProcess[str]]:
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "coloretto_log", *args], capture_output=True, text=True, check=False)
@@ -89,6 +100,7 @@ from coloretto_log.db.store import MatchStore
 db, repeat = {db!r}, {repeat}
 con = duckdb.connect(db, read_only=True)
 con.execute("SET threads = 1")
+con.execute("SET enable_progress_bar = false")
 
 def read_rows():
     n = 0
@@ -116,6 +128,9 @@ copy = db + ".bench-copy"
 shutil.copy(db, copy)
 with MatchStore.open(copy) as store:
     store.execute("SET threads = 1")
+    store.execute("SET enable_progress_bar = false")
+    for t in ("rating_meta", "rating_matches", "rating_players", "rating_history"):
+        store.execute("DROP TABLE IF EXISTS " + t)
     t0, c0 = time.perf_counter(), time.process_time()
     done = refresh(store)
     out["store"] = {{"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "action": done.action, "games": done.games}}
@@ -192,10 +207,10 @@ def main() -> None:
               f" ({rate['wall'] * 100_000 / games:.1f} s per 100,000 games)")
 
         print("end to end (coloretto-log ratings, process start included)")
-        t, done = cli("ratings", "--db", str(db), "--json")
-        print(f"  before any stored ratings (computed in memory): {t:.2f} s")
-        work = folder / "stored.duckdb"
-        shutil.copy(db, work)
+        plain = without_ratings(db, folder / "plain.duckdb")
+        t, done = cli("ratings", "--db", str(plain), "--json")
+        print(f"  without stored ratings (computed in memory): {t:.2f} s (source: {json.loads(done.stdout)['source']})")
+        work = without_ratings(db, folder / "stored.duckdb")
         code = "import sys; from coloretto_log.db.store import MatchStore; from coloretto_log.db.rating_store import refresh\n" \
                f"s = MatchStore.open({str(work)!r}); print(refresh(s)); s.close()"
         subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, cwd=ROOT)
