@@ -38,6 +38,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "typing_extensions": {"log", "db"},
     "duckdb": {"db"},
     "pyarrow": {"db"},
+    "openskill": {"db"},
     "typer": {"cli"},
     "click": {"cli"},
     "rich": {"cli", "view"},

@@ -14,6 +14,7 @@ import typer
 # Commands register themselves on ``app`` when imported.
 from . import db as _db  # noqa: F401
 from . import deal as _deal  # noqa: F401
+from . import ratings as _ratings  # noqa: F401
 from . import record as _record  # noqa: F401
 from . import replay as _replay  # noqa: F401
 from . import schema as _schema  # noqa: F401

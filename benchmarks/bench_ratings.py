@@ -1,0 +1,262 @@
+"""Benchmark of ``ratings`` on a simulated club: speed on one core, incremental updates, how well it predicts.
+
+    python benchmarks/bench_ratings.py                      # 20,000 matches of 5 games: 100,000 games (a few minutes)
+    python benchmarks/bench_ratings.py --matches 2000       # 10,000 games
+    python benchmarks/bench_ratings.py --keep club/         # keep the logs and the database (and reuse them)
+
+The club: ``--players`` members (40), each with a skill p from 0 to 1 (the
+chance of playing a match as the greedy bot rather than the random one),
+meeting at tables of 2 to 5 drawn at random, one match after another over two
+years. Steps, each figure printed as it comes:
+
+1. simulate the matches (``tests/club.py``, ``--jobs`` processes) and ingest
+   them (``coloretto-log ingest``);
+2. in a child process pinned to one core, best of ``--repeat``:
+   the baseline, reading the rows the ratings read from DuckDB (the same
+   query, fetched in chunks); the ratings of every game in memory
+   (``contests`` + ``Rater``); their ratio; and storing them
+   (``rating_store.refresh`` on a copy: a full recompute, written);
+3. ``coloretto-log ratings`` end to end (process start included), with the
+   stored ratings and computed in memory (``--model plackett-luce --per game``
+   with a filter that keeps every game);
+4. an incremental update: 100 more matches after the last one, ingested, then
+   ``refresh`` (rates only those) against a recompute;
+5. the backtest figures and how well the ratings order the members by their
+   hidden skill (Spearman's rank correlation).
+
+Target (issue 14): ratings for 100,000 stored games within 10 s on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CHUNK = 500  # matches a simulation task writes
+
+
+def roster(players: int) -> dict[str, float]:
+    """``players`` members named M01, M02, ... with skills spread evenly from 0 to 1."""
+    return {f"M{i + 1:02d}": round(i / max(players - 1, 1), 4) for i in range(players)}
+
+
+def _write_chunk(args: tuple[str, int, int, int, int, int]) -> str:
+    folder, first, count, total, games, players = args
+    from coloretto_log.log.writer import dumps_line
+    from tests.club import club_matches
+
+    path = Path(folder) / f"club-{first // CHUNK:05d}.jsonl"
+    matches = club_matches(count, roster=roster(players), games=games, first=first, days=730, seed=11, span=total)
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(dumps_line(m) + "\n" for m in matches)
+    return str(path)
+
+
+def simulate(folder: Path, matches: int, games: int, players: int, jobs: int) -> list[str]:
+    tasks = [(str(folder), s, min(CHUNK, matches - s), matches, games, players) for s in range(0, matches, CHUNK)]
+    with multiprocessing.Pool(jobs) as pool:
+        return list(pool.imap(_write_chunk, tasks))
+
+
+def without_ratings(db: Path, out: Path) -> Path:
+    """A copy of ``db`` without stored ratings (as a database from before them, or a stale one)."""
+    shutil.copy(db, out)
+    with duckdb.connect(str(out)) as con:
+        for t in ("rating_meta", "rating_matches", "rating_players", "rating_history"):
+            con.execute(f"DROP TABLE IF EXISTS {t}")
+    return out
+
+
+def cli(*args: str) -> tuple[float, subprocess.CompletedProcess[str]]:
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "coloretto_log", *args], capture_output=True, text=True, check=False)
+    return time.perf_counter() - start, done
+
+
+# --------------------------------------------------------------------------- the timed child
+
+
+CHILD = r"""
+import json, os, shutil, sys, time
+sys.path.insert(0, {root!r})
+os.sched_setaffinity(0, {{min(os.sched_getaffinity(0))}})  # one core
+import duckdb
+from coloretto_log.db.ratings import Options, Rater, contests
+from coloretto_log.db.rating_store import refresh
+from coloretto_log.db.store import MatchStore
+db, repeat = {db!r}, {repeat}
+con = duckdb.connect(db, read_only=True)
+con.execute("SET threads = 1")
+con.execute("SET enable_progress_bar = false")
+
+def read_rows():
+    n = 0
+    for c in contests(con, Options()):
+        n += 1
+    return n
+
+def rate_all():
+    r = Rater()
+    for c in contests(con, Options()):
+        r.rate(c)
+    return r.contests
+
+out = {{}}
+for name, fn in (("read", read_rows), ("rate", rate_all)):
+    best = None
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        n = fn()
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        best = (wall, cpu) if best is None or wall < best[0] else best
+    out[name] = {{"wall": best[0], "cpu": best[1], "games": n}}
+con.close()
+copy = db + ".bench-copy"
+shutil.copy(db, copy)
+with MatchStore.open(copy) as store:
+    store.execute("SET threads = 1")
+    store.execute("SET enable_progress_bar = false")
+    for t in ("rating_meta", "rating_matches", "rating_players", "rating_history"):
+        store.execute("DROP TABLE IF EXISTS " + t)
+    t0, c0 = time.perf_counter(), time.process_time()
+    done = refresh(store)
+    out["store"] = {{"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "action": done.action, "games": done.games}}
+os.unlink(copy)
+print(json.dumps(out))
+"""
+
+
+def timed_child(db: Path, repeat: int) -> dict[str, Any]:
+    code = CHILD.format(root=str(ROOT), db=str(db), repeat=repeat)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return dict(json.loads(done.stdout))
+
+
+def spearman(xs: list[float], ys: list[float]) -> float:
+    def ranks(v: list[float]) -> list[float]:
+        order = sorted(range(len(v)), key=lambda i: v[i])
+        out = [0.0] * len(v)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[order[k]] = (i + j) / 2
+            i = j + 1
+        return out
+
+    rx, ry = ranks(xs), ranks(ys)
+    n = len(xs)
+    mx, my = sum(rx) / n, sum(ry) / n
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    vx = sum((a - mx) ** 2 for a in rx) ** 0.5
+    vy = sum((b - my) ** 2 for b in ry) ** 0.5
+    return cov / (vx * vy)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=20_000)
+    ap.add_argument("--games", type=int, default=5, help="games per match")
+    ap.add_argument("--players", type=int, default=40, help="club members")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--keep", type=Path, help="a folder to keep (and reuse) the logs and the database in")
+    args = ap.parse_args()
+
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="bench-ratings-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    db = folder / "club.duckdb"
+    try:
+        print(f"club: {args.players} members, {args.matches:,} matches of {args.games} games ({args.matches * args.games:,} games)")
+        logs = folder / "logs"
+        if not db.exists():
+            logs.mkdir(exist_ok=True)
+            t = time.perf_counter()
+            simulate(logs, args.matches, args.games, args.players, args.jobs)
+            print(f"  simulated in {time.perf_counter() - t:.0f} s")
+            t, done = cli("ingest", str(logs), "--db", str(db))
+            print(f"  ingested in {t:.0f} s: {done.stdout.strip().splitlines()[-1] if done.stdout else done.stderr}")
+        else:
+            print(f"  reusing {db}")
+
+        print("one core (child process pinned to one CPU, DuckDB threads = 1), best of", args.repeat)
+        out = timed_child(db, args.repeat)
+        read, rate, store = out["read"], out["rate"], out["store"]
+        games = rate["games"]
+        print(f"  baseline: read the {games:,} games' rows from DuckDB   {read['wall']:.2f} s wall, {read['cpu']:.2f} s CPU")
+        print(f"  ratings of every game in memory (openskill)       {rate['wall']:.2f} s wall, {rate['cpu']:.2f} s CPU"
+              f"  = {games / rate['wall']:,.0f} games/s; {rate['wall'] / read['wall']:.1f}x the baseline")
+        print(f"  stored (refresh: recompute and write the tables)  {store['wall']:.2f} s wall, {store['cpu']:.2f} s CPU"
+              f" ({store['action']}, {store['games']:,} games)")
+        print(f"  target: {games:,} games within 10 s on one core: {'met' if rate['wall'] < 10 else 'NOT met'}"
+              f" ({rate['wall'] * 100_000 / games:.1f} s per 100,000 games)")
+
+        print("end to end (coloretto-log ratings, process start included)")
+        plain = without_ratings(db, folder / "plain.duckdb")
+        t, done = cli("ratings", "--db", str(plain), "--json")
+        print(f"  without stored ratings (computed in memory): {t:.2f} s (source: {json.loads(done.stdout)['source']})")
+        work = without_ratings(db, folder / "stored.duckdb")
+        code = "import sys; from coloretto_log.db.store import MatchStore; from coloretto_log.db.rating_store import refresh\n" \
+               f"s = MatchStore.open({str(work)!r}); print(refresh(s)); s.close()"
+        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, cwd=ROOT)
+        t, done = cli("ratings", "--db", str(work), "--json")
+        stored = json.loads(done.stdout)
+        print(f"  with the stored ratings: {t:.2f} s (source: {stored['source']})")
+        t, _ = cli("ratings", "--db", str(work), "--backtest", "--json")
+        print(f"  --backtest: {t:.2f} s")
+
+        print("incremental update: 100 more matches after the last one")
+        extra = folder / "extra.jsonl"
+        code = (
+            f"import sys; sys.path.insert(0, {str(ROOT)!r}); import datetime as d\n"
+            "from tests.club import club_matches\nfrom coloretto_log.log.writer import dumps_line\n"
+            f"from benchmarks.bench_ratings import roster\n"
+            f"ms = club_matches(100, roster=roster({args.players}), games={args.games}, first={args.matches}, seed=11, "
+            "start=d.date(2027, 1, 5), days=30)\n"
+            f"open({str(extra)!r}, 'w').write(''.join(dumps_line(m) + chr(10) for m in ms))"
+        )
+        subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+        cli("ingest", str(extra), "--db", str(work))
+        code = (
+            "import time; from coloretto_log.db.store import MatchStore; from coloretto_log.db.rating_store import refresh, freshness\n"
+            f"s = MatchStore.open({str(work)!r}); f = freshness(s).state; t = time.perf_counter(); r = refresh(s); "
+            "print(f, r.action, r.games, time.perf_counter() - t); s.close()"
+        )
+        state, action, n, secs = subprocess.run(
+            [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT
+        ).stdout.split()
+        print(f"  freshness {state}: refresh {action} {int(n):,} games in {float(secs):.2f} s (a recompute: {store['wall']:.2f} s)")
+
+        print("how well the ratings predict and order the club")
+        t, done = cli("ratings", "--db", str(work), "--backtest", "--json")
+        back = json.loads(done.stdout)
+        for p in back["predictors"]:
+            print(f"  {p['predictor']:<12} log-loss {p['log_loss']:.4f}  top-1 {100 * p['top1_accuracy']:.1f}%")
+        print(f"  ratings beat both baselines: {back['ratings_beat_both']}")
+        t, done = cli("ratings", "--db", str(work), "--json")
+        table = json.loads(done.stdout)["players"]
+        skill = roster(args.players)
+        rho = spearman([skill[p["player"]] for p in table], [p["rating"] for p in table])
+        print(f"  Spearman correlation of rating and hidden skill over {len(table)} members: {rho:.3f}")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,399 @@
+"""``ratings``: who is the strongest player, with openskill ratings from the stored games (docs/ratings.md)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import enum
+import io
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..core.errors import UsageError, one_line
+from ..db.rating_report import backtest, plot_series, predict_table, rating_history, ratings_table
+from ..db.ratings import (
+    BASE,
+    DEFAULT_MODEL,
+    MODELS,
+    SCALE,
+    HistoryRow,
+    Options,
+    PlayerRow,
+    Prediction,
+    Z,
+    displayed,
+    make_model,
+)
+from ..db.store import DatabaseError, MatchStore, default_db_path
+from ..view.ratings_plot import PlotUnavailable, Series, ratings_png
+from .app import app
+from .common import ExitCode, emit_json, fail, plural
+
+
+class Format(str, enum.Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+class Edition(str, enum.Enum):
+    classic = "classic"
+    anniversary = "anniversary"
+
+
+Model = enum.Enum("Model", {name: name for name in MODELS}, type=str)  # type: ignore[misc]
+
+
+class Per(str, enum.Enum):
+    game = "game"
+    match = "match"
+
+
+SCALE_TEXT = f"rating = {BASE:g} + {SCALE:g} × (μ − {Z:g}σ): a newcomer starts at {BASE:g}"
+
+
+def _out() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _day(value: _dt.datetime | None) -> _dt.date | None:
+    return None if value is None else value.date()
+
+
+def _iso(d: _dt.date | None) -> str:
+    return "–" if d is None else d.isoformat()
+
+
+def _signed(x: float | None) -> str:
+    return "–" if x is None else f"{x:+.0f}"
+
+
+@app.command()
+def ratings(
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", metavar="FILE", dir_okay=False, show_default=False,
+                     help="The database file. Default: $COLORETTO_DB, else coloretto.duckdb in the current folder."),
+    ] = None,
+    edition: Annotated[Edition | None, typer.Option("--edition", help="Rate only matches of this edition.")] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", metavar="N", min=2, max=5, help="Rate only matches of N players.")
+    ] = None,
+    since: Annotated[
+        _dt.datetime | None,
+        typer.Option("--since", metavar="DATE", formats=["%Y-%m-%d"],
+                     help="Rate only matches dated on or after this day (YYYY-MM-DD; undated ones are left out)."),
+    ] = None,
+    until: Annotated[
+        _dt.datetime | None,
+        typer.Option("--until", metavar="DATE", formats=["%Y-%m-%d"],
+                     help="Rate only matches dated on or before this day (YYYY-MM-DD; undated ones are left out)."),
+    ] = None,
+    model: Annotated[
+        Model, typer.Option("--model", metavar="MODEL", help=f"The openskill model: {', '.join(MODELS)}.")
+    ] = Model[DEFAULT_MODEL],
+    per: Annotated[
+        Per, typer.Option("--per", metavar="game|match",
+                          help="game: each finished game is one contest; match: each finished match, by its totals.")
+    ] = Per.game,
+    days: Annotated[int, typer.Option("--days", metavar="N", min=0, help="The change column covers the last N days.")] = 30,
+    fmt: Annotated[Format, typer.Option("--format", "-f", metavar="table|json|csv", help="table for people; json or csv for programs.")] = Format.table,
+    json_out: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
+    history: Annotated[
+        str | None, typer.Option("--history", metavar="PLAYER", help="Print PLAYER's rating after each of their games.")
+    ] = None,
+    predict: Annotated[
+        str | None,
+        typer.Option("--predict", metavar="NAMES",
+                     help='Chances of winning and expected ranks at a table of these players ("Aiko,Boris,Chloe").'),
+    ] = None,
+    run_backtest: Annotated[
+        bool, typer.Option("--backtest", help="Predict every game from the ratings before it; compare with two baselines.")
+    ] = False,
+    png: Annotated[
+        Path | None,
+        typer.Option("--png", metavar="FILE", dir_okay=False,
+                     help="Also draw the ratings over time of the top players, with uncertainty bands (needs matplotlib)."),
+    ] = None,
+    top: Annotated[int, typer.Option("--top", metavar="N", min=1, help="Players drawn by --png.")] = 8,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --png file.")] = False,
+) -> None:
+    """Player ratings from the stored games: who plays best, how sure, and who wins next.
+
+    openskill's Weng-Lin model (Plackett-Luce by default) gives each player
+    a skill mean μ and an uncertainty σ. Games are rated in the order they
+    were played: by date (undated matches first), then match id, then game
+    number. Each finished game is one ranked contest (tied scores share a
+    rank, as score ranks them); --per match rates each finished match by its
+    totals instead. The rating shown is 1000 + 40 × (μ − 3σ): a newcomer
+    starts at 1000 and it rises as the skill is known better. The change
+    column covers the last N days (--days) up to the latest game.
+
+    --history PLAYER shows the rating after each game; --predict NAMES the
+    chances at a table; --backtest how well the ratings predicted every game
+    against two baselines (everyone equal; past win rates). The database is
+    only read: ratings stored by ingest are used when up to date, else they
+    are computed from the games (a note says so).
+
+    Exit codes: 0 ok, 2 usage error (an unknown player for --history, an
+    existing --png file without --force, --png without matplotlib), 3 a
+    database that cannot be read or a file that cannot be written.
+
+    Example: coloretto-log ratings --db club.duckdb --predict "Aiko,Boris,Chloe"
+    """
+    chosen = [x for x in (history is not None, predict is not None, run_backtest) if x]
+    if len(chosen) > 1:
+        fail("give at most one of --history, --predict and --backtest", ExitCode.USAGE)
+    if json_out:
+        fmt = Format.json
+    if png is not None and png.exists() and not force:
+        fail(f"{one_line(str(png))}: exists; use --force to replace it", ExitCode.USAGE)
+    try:
+        options = Options(
+            model=str(model.value), per=per.value, edition=None if edition is None else edition.value,
+            players=players, since=_day(since), until=_day(until), days=days,
+        )
+    except UsageError as e:
+        fail(str(e), ExitCode.USAGE)
+    path = db if db is not None else default_db_path()
+    try:
+        with MatchStore.open(path, read_only=True) as store:
+            if history is not None:
+                source, rows = rating_history(store, options, history)
+                _note(source.note, fmt)
+                _print_history(history, rows, fmt, options.model)
+            elif predict is not None:
+                names = [n.strip() for n in predict.split(",") if n.strip()]
+                source, table = predict_table(store, options, names)
+                _note(source.note, fmt)
+                _print_predictions(table, fmt)
+            elif run_backtest:
+                _print_backtest(backtest(store, options).as_json(), fmt)
+            else:
+                report = ratings_table(store, options)
+                _note(report.source.note, fmt)
+                _print_table(report.as_json(), report.rows, fmt)
+            if png is not None:
+                _draw(store, options, top, png)
+    except UsageError as e:
+        fail(one_line(str(e)), ExitCode.USAGE)
+    except DatabaseError as e:
+        fail(one_line(str(e)), ExitCode.UNREADABLE)
+
+
+def _note(note: str, fmt: Format) -> None:
+    if note:
+        _err().print(f"Note: stored ratings not used: {one_line(note)}.", style="yellow", markup=False)
+
+
+def _table(title: str) -> Table:
+    return Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+
+
+def _write_csv(header: list[str], rows: list[list[Any]]) -> None:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows([["" if v is None else v for v in row] for row in rows])
+    sys.stdout.write(buf.getvalue())
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def _print_table(data: dict[str, Any], rows: list[PlayerRow], fmt: Format) -> None:
+    if fmt is Format.json:
+        emit_json(data)
+        return
+    if fmt is Format.csv:
+        players = data["players"]
+        _write_csv(list(players[0]) if players else list(PlayerRow.__slots__), [list(p.values()) for p in players])
+        return
+    o = data["options"]
+    out = _out()
+    if not rows:
+        out.print("No finished game matches these filters.", style="yellow")
+        return
+    contest = "each finished game one contest" if o["per"] == "game" else "each finished match one contest, by totals"
+    shown = ", ".join(f"{k} {v}" for k, v in o.items() if v is not None and k in ("edition", "players", "since", "until"))
+    head = (
+        f"Ratings of {plural(len(rows), 'player')} after {plural(data['contests'], o['per'], 'matches' if o['per'] == 'match' else None)} "
+        f"({o['model']}, {contest}; {data['source']})" + (f"  [{shown}]" if shown else "")
+    )
+    change = f"Δ {o['days']} d"
+    t = _table(head)
+    played = "games" if o["per"] == "game" else "matches"
+    for col in ("#", "player", "rating", "μ", "σ", played, "wins", "last played", change):
+        t.add_column(col, justify="left" if col in ("player", "last played") else "right", no_wrap=True)
+    for r in rows:
+        t.add_row(
+            str(r.rank), Text(one_line(r.player)), f"{r.rating:.0f}", f"{r.mu:.2f}", f"{r.sigma:.2f}", str(r.games),
+            str(r.wins), _iso(r.last_played), _signed(r.change),
+        )
+    out.print(t)
+    since = f"; change: since {data['change_since']}" if data["change_since"] else ""
+    out.print(Text(f"{SCALE_TEXT}{since}.", style="dim"))
+
+
+# --------------------------------------------------------------------------- history
+
+
+def _history_json(rows: list[HistoryRow], start: float) -> list[dict[str, Any]]:
+    """Each row as JSON; ``change`` from the rating before it (``start`` before the first)."""
+    out = []
+    prev = start
+    for r in rows:
+        now = displayed(r.mu, r.sigma)
+        out.append(
+            {
+                "position": r.position, "date": None if r.date is None else r.date.isoformat(), "match_id": r.match_id,
+                "game": r.game, "players": r.n_players, "score": r.score, "rank": r.rank, "rating": now,
+                "mu": r.mu, "sigma": r.sigma, "change": now - prev,
+            }
+        )
+        prev = now
+    return out
+
+
+def _print_history(player: str, rows: list[HistoryRow], fmt: Format, model: str) -> None:
+    first = make_model(model).rating()
+    data = _history_json(rows, displayed(first.mu, first.sigma))
+    if fmt is Format.json:
+        emit_json({"player": player, "history": data})
+        return
+    if fmt is Format.csv:
+        _write_csv(list(data[0]), [list(d.values()) for d in data])
+        return
+    t = _table(f"Rating of {one_line(player)} after each of {plural(len(rows), 'contest')}")
+    for col in ("#", "date", "match", "game", "rank", "score", "rating", "σ", "Δ"):
+        left = col in ("date", "match")
+        if col == "match":
+            t.add_column(col, justify="left", no_wrap=True, overflow="ellipsis", max_width=16)
+        else:
+            t.add_column(col, justify="left" if left else "right", no_wrap=True, min_width=len(col))
+    for d in data:
+        t.add_row(
+            str(d["position"]), d["date"] or "–", Text(one_line(d["match_id"])), str(d["game"] or "–"),
+            f"{d['rank']}/{d['players']}", str(d["score"]), f"{d['rating']:.0f}", f"{d['sigma']:.2f}",
+            _signed(d["change"]),
+        )
+    _out().print(t)
+    _out().print(Text(f"#: the contest's place in the rating order; rank: of how many; {SCALE_TEXT}.", style="dim"))
+
+
+# --------------------------------------------------------------------------- predictions
+
+
+def _print_predictions(table: list[Prediction], fmt: Format) -> None:
+    data = [p.as_json() for p in table]
+    if fmt is Format.json:
+        emit_json({"table": data})
+        return
+    if fmt is Format.csv:
+        _write_csv(list(data[0]), [list(d.values()) for d in data])
+        return
+    t = _table("Chances at this table (a game; the chances add up to 100%)")
+    for col in ("player", "rating", "μ", "σ", "wins", "expected rank"):
+        t.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
+    for p in table:
+        name = Text(one_line(p.player))
+        if not p.known:
+            name.append(" (no rated game)", style="dim")
+        t.add_row(name, f"{p.rating:.0f}", f"{p.mu:.2f}", f"{p.sigma:.2f}", f"{100 * p.win:.1f}%", f"{p.expected_rank:.2f}")
+    _out().print(t)
+
+
+# --------------------------------------------------------------------------- backtest
+
+
+def _print_backtest(data: dict[str, Any], fmt: Format) -> None:
+    if fmt is Format.json:
+        emit_json(data)
+        return
+    if fmt is Format.csv:
+        _write_csv(["predictor", "games", "log_loss", "top1_accuracy"],
+                   [[p["predictor"], data["games"], p["log_loss"], p["top1_accuracy"]] for p in data["predictors"]])
+        return
+    out = _out()
+    if not data["games"]:
+        out.print("No finished game matches these filters.", style="yellow")
+        return
+    t = _table(f"Backtest: {plural(data['games'], 'contest')}, each predicted from the ratings before it")
+    for col in ("predictor", "log-loss", "top-1 accuracy"):
+        t.add_column(col, justify="left" if col == "predictor" else "right", no_wrap=True)
+    names = {
+        "ratings": "ratings (Plackett–Luce chance)",
+        "predict_win": "ratings (openskill predict_win)",
+        "equal": "everyone equal",
+        "win_rate": "past win rate",
+    }
+    for p in data["predictors"]:
+        t.add_row(names[p["predictor"]], f"{p['log_loss']:.4f}", f"{100 * p['top1_accuracy']:.1f}%")
+    out.print(t)
+    ours, *_, = data["predictors"]
+    for p in data["predictors"][2:]:
+        loss = "lower" if ours["log_loss"] < p["log_loss"] else "NOT lower"
+        top1 = "higher" if ours["top1_accuracy"] > p["top1_accuracy"] else "NOT higher"
+        out.print(Text(f"Against {names[p['predictor']]}: the ratings' log-loss is {loss}, their top-1 accuracy {top1}."))
+    verdict = "beat both baselines" if data["ratings_beat_both"] else "do NOT beat both baselines"
+    out.print(Text(f"The ratings {verdict}.", style="bold"))
+    out.print(Text("log-loss: −ln(chance given to the winner), lower is better; top-1: the favourite won.", style="dim"))
+
+
+# --------------------------------------------------------------------------- picture
+
+
+def _draw(store: MatchStore, options: Options, top: int, png: Path) -> None:
+    _source, best, history = plot_series(store, options, top)
+    dated = bool(history) and all(r.date is not None for r in history)
+    series = []
+    for p in best:
+        rows = [r for r in history if r.player == p.player]
+        series.append(
+            Series(
+                p.player,
+                [r.date if dated else r.position for r in rows],
+                [BASE + SCALE * r.mu for r in rows],
+                [displayed(r.mu, r.sigma) for r in rows],
+                [BASE + SCALE * (r.mu + Z * r.sigma) for r in rows],
+            )
+        )
+    title = f"Ratings of the top {plural(len(best), 'player')} ({options.model}, per {options.per})"
+    try:
+        data = ratings_png(series, title=title, xlabel="day" if dated else "contest, in rating order")
+    except PlotUnavailable as e:
+        fail(str(e), ExitCode.USAGE)
+    try:
+        _write_bytes(png, data)
+    except OSError as e:
+        fail(f"{one_line(str(png))}: cannot write: {e.strerror}", ExitCode.UNREADABLE)
+    _err().print(f"{one_line(str(png))}: ratings of {plural(len(best), 'player')} drawn", style="dim", markup=False)
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically: a temporary file beside it, fsync, rename (as log.atomic does for text)."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
