@@ -164,7 +164,8 @@ class Table:
         """How many unseen cards a playout from ``pos`` can use at most."""
         space = sum(self.limits)
         if pos.last_round or self.lr_at < 0:
-            return min(len(self.pool), space + self.players)
+            free = sum(lim - n for lim, n, t in zip(self.limits, pos.lengths, pos.taken) if not t)
+            return min(len(self.pool), free + self.players)  # + a golden joker's extra card a player
         return min(len(self.pool), self.lr_at + 2 * space + 2 * self.players)
 
     def deal(self, seed: int, need: int) -> list[int]:
