@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
@@ -423,3 +425,26 @@ def test_progress_goes_to_a_terminal_only() -> None:
     assert result.returncode == 0
     assert result.stderr == ""
     assert math.isfinite(json.loads(result.stdout)["matches"][0]["summary"][0]["mean_loss"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 5), edition=st.sampled_from(["classic", "anniversary"]),
+       at=st.floats(0, 1))
+def test_any_decision_of_a_random_game_gets_consistent_values(seed: int, players: int, edition: str, at: float) -> None:
+    state = new_state(seed, players, edition)
+    bot, rng = bots.make_bot("random"), SplitMix64(seed)
+    pairs = []
+    while not state.over:
+        move = bots.turn(bot, state, rng)
+        pairs.append((move, state))
+        state = engine.apply(state, move)
+    tasks = A.tasks_of_game(pairs, 1, 1, seed)
+    t = tasks[int(at * (len(tasks) - 1))]
+    ev = A.evaluate(t, A.Settings(samples=8, max_se=100.0))
+    assert 0 <= ev.played < len(ev.choices) and 0 <= ev.best < len(ev.choices)
+    if ev.forced:
+        assert ev.loss == 0
+    else:
+        assert ev.loss >= 0 and ev.loss == pytest.approx(ev.choices[ev.best].margin - ev.choices[ev.played].margin)
+        assert all(c.margin <= ev.choices[ev.best].margin for c in ev.choices)
+        assert all(0 <= c.win_prob <= 1 and abs(sum(c.margins)) < 1e-6 for c in ev.choices)

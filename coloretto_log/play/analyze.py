@@ -360,10 +360,17 @@ def _precise(margins: list[list[float]], played: int, max_se: float) -> bool:
     n = len(margins[0])
     means = [sum(x) / n for x in margins]
     order = sorted(range(len(means)), key=lambda k: (-means[k], k))
-    best, second = order[0], order[1]
-    if _diff_se(margins[best], margins[second]) > max_se:
+    best = order[0]
+    if played != best and _diff_se(margins[best], margins[played]) > max_se:
         return False
-    return played in (best, second) or _diff_se(margins[best], margins[played]) <= max_se
+    # the best must be told apart from every other choice: within ``max_se``, or far ahead (3 se)
+    for other in order[1:]:
+        if other == played:
+            continue
+        se = _diff_se(margins[best], margins[other])
+        if se > max_se and means[best] - means[other] < 3 * se:
+            return False
+    return True
 
 
 # --------------------------------------------------------------------------- a game's decisions

@@ -226,7 +226,7 @@ def playout(table: Table, pos: Position, deck: list[int], at: int = 0) -> tuple[
                         gain = g
                 if lengths[i] < limits[i]:
                     can_draw = True
-            if at >= end:
+            if at >= end or (deck[at] == LR and at + 1 >= end):
                 can_draw = False
             if best >= 0 and (gain >= TAKE_AT or not can_draw):
                 got = rows[best]
@@ -235,7 +235,7 @@ def playout(table: Table, pos: Position, deck: list[int], at: int = 0) -> tuple[
                     at += 1
                     if extra == LR:
                         last_round = True
-                        extra = deck[at]
+                        extra = deck[at] if at < end else 0
                         at += 1
                     got += extra
                 colls[seat] = me + got
@@ -321,7 +321,7 @@ def after_take(table: Table, pos: Position, i: int, deck: list[int]) -> tuple[Po
         at += 1
         if extra == LR:
             last_round = True
-            extra = deck[at]
+            extra = deck[at] if at < len(deck) else 0
             at += 1
         got += extra
     colls = pos.colls[:seat] + (pos.colls[seat] + got,) + pos.colls[seat + 1 :]
