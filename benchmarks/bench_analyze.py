@@ -23,6 +23,7 @@ Asserts nothing about time: it prints figures and their ratios to the targets.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import resource
@@ -41,6 +42,7 @@ from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.setup import seeded_setup
 from coloretto_log.play import analyze as A
 from coloretto_log.play import bots
+from coloretto_log.play.exact import EXACT_SLOTS
 from coloretto_log.play.playout import LR, UNIT_OF, Table, playout
 from coloretto_log.play.simulate import bot_seed, match_seed, play_game
 
@@ -107,12 +109,14 @@ def describe(label: str, seconds: float, cpu: float, decisions: list[A.Decision]
     sampled = [d for d in real if not d.evaluation.exact]
     samples = [d.evaluation.samples for d in sampled]
     worst = max((d.loss_se for d in real), default=0.0)
+    cpu_text = f"{cpu:6.1f} s" if not math.isnan(cpu) else "  (n/a)"  # the workers are the forkserver's children
     capped = sum(1 for n in samples if n >= settings.samples)
     print(
-        f"{label:<16} {seconds:6.1f} s wall, {cpu:6.1f} s cpu  {len(decisions)} decisions ({len(decisions) - len(real)} forced, "
+        f"{label:<16} {seconds:6.1f} s wall, {cpu_text} cpu  {len(decisions)} decisions ({len(decisions) - len(real)} forced, "
         f"{len(real) - len(sampled)} exact)  samples mean {statistics.mean(samples):.0f}, "
         f"median {statistics.median(samples):.0f}, max {max(samples)}, {capped} at the cap  "
-        f"largest loss se {worst:.2f}  (cpu: {cpu / TARGET_SECONDS:.2f} of the {TARGET_SECONDS:.0f} s target)"
+        f"largest loss se {worst:.2f}" + (f"  (cpu: {cpu / TARGET_SECONDS:.2f} of the {TARGET_SECONDS:.0f} s target)"
+                                            if not math.isnan(cpu) else "")
     )
 
 
@@ -132,17 +136,17 @@ def main() -> None:
 
     settings = A.Settings(samples=args.samples, max_se=args.max_se)
     print(f"settings: at most {settings.samples} samples, stop at se {settings.max_se}; "
-          f"exact in the last round with <= {A.exact_search.EXACT_SLOTS} places left")
+          f"exact in the last round with <= {EXACT_SLOTS} places left")
     for g in range(args.games):
         tasks = A.tasks_of_game(simulated_game(g), 1, 1, 0)
         one, cpu1, d1 = analyse(tasks, settings, 1)
         describe(f"game {g + 1}, --jobs 1", one, cpu1, d1, settings)
         if args.jobs > 1:
-            many, cpuj, dj = analyse(tasks, settings, args.jobs)
+            many, _, dj = analyse(tasks, settings, args.jobs)
             assert [A.decision_json(d, ("a", "b", "c", "d")) for d in dj] == [
                 A.decision_json(d, ("a", "b", "c", "d")) for d in d1
             ], "the numbers depend on --jobs"
-            describe(f"game {g + 1}, --jobs {args.jobs}", many, cpuj, dj, settings)
+            describe(f"game {g + 1}, --jobs {args.jobs}", many, math.nan, dj, settings)
             print(f"{'':<16} --jobs {args.jobs} takes {many / one:.2f} of --jobs 1's wall time (same numbers); "
                   f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cpus")
 

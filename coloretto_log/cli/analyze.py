@@ -68,7 +68,7 @@ def analyze(
     max_se: Annotated[
         float,
         typer.Option("--max-se", help="Stop sampling a decision once its loss has a standard error of at most "
-                     "POINTS (and so has the gap between its two best choices).", metavar="POINTS"),
+                     "POINTS, and the best choice is told apart; 0: always take N samples.", metavar="POINTS"),
     ] = DEFAULT_MAX_SE,
     seed: Annotated[
         int, typer.Option("--seed", help="Seed of the sampled orders: the same seed gives the same numbers.",
@@ -118,8 +118,8 @@ def analyze(
         fail("--samples must be at least 1", ExitCode.USAGE)
     if jobs < 1:
         fail("--jobs must be at least 1", ExitCode.USAGE)
-    if not max_se > 0:
-        fail("--max-se must be above 0", ExitCode.USAGE)
+    if not max_se >= 0:
+        fail("--max-se must be 0 or more", ExitCode.USAGE)
     if not 0 <= seed <= MASK64:
         fail("--seed must satisfy 0 <= seed < 2^64", ExitCode.USAGE)
     if html is not None and html.exists() and not force:
@@ -157,21 +157,30 @@ def analyze(
     if player is not None and not jobs_list:
         fail(f"--player: no match under {one_line(path)} has a player called {one_line(player)!r}", ExitCode.USAGE)
 
-    results: list[MatchAnalysis] = []
+    # one match at a time: the table is printed as each is done; JSON and HTML keep only the JSON shape
+    matches: list[dict[str, Any]] = []
+    invalid = False
     tty = sys.stderr.isatty()
+    console = Console(highlight=False, soft_wrap=False)
+    if fmt == "table":
+        _print_header(console, settings)
     for number, item, seats in jobs_list:
         for f in item.findings():
             if f.severity == "error":
                 typer.secho(f.line(item.label), err=True, fg=typer.colors.RED)
-        results.append(
-            analyze_match(item, number, settings, game=game, seats=seats, jobs=jobs,
-                          progress=_progress(item.label) if tty else None)
-        )
+        result = analyze_match(item, number, settings, game=game, seats=seats, jobs=jobs,
+                               progress=_progress(item.label) if tty else None)
         if tty:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
+        invalid = invalid or not result.valid
+        if fmt == "json" or html is not None:
+            matches.append(result.as_json())
+        if fmt == "table":
+            console.print()
+            _print_match(console, result)
 
-    data = {**settings_json(settings), "matches": [r.as_json() for r in results]}
+    data = {**settings_json(settings), "matches": matches}
     if html is not None:
         try:
             atomic_write_text(html, render_analysis(data, title=path))
@@ -180,9 +189,7 @@ def analyze(
         typer.echo(f"wrote {one_line(str(html))}", err=True)
     if fmt == "json":
         emit_json(data)
-    else:
-        _print(results, settings)
-    exit_for(unreadable=unreadable, invalid=any(not r.valid for r in results))
+    exit_for(unreadable=unreadable, invalid=invalid)
 
 
 def _progress(label: str) -> Any:
@@ -204,19 +211,21 @@ def _clock(seconds: float) -> str:
 # --------------------------------------------------------------------------- the table
 
 
-def _print(results: list[MatchAnalysis], settings: Settings) -> None:
-    console = Console(highlight=False, soft_wrap=False)
+def _print_header(console: Console, settings: Settings) -> None:
     marks = ", ".join(f"{k} ≥ {t:g}" for k, t in reversed(THRESHOLDS))
     console.print(Text(
-        f"playouts: the {POLICY} bot for every seat · up to {settings.samples} sampled orders of the unseen cards "
-        f"per decision, until the loss's standard error is at most {settings.max_se:g} · exact (every order, best "
+        f"playouts: the {POLICY} bot for every seat · {_how_many(settings)} · exact (every order, best "
         f"play) in the last round with at most {EXACT_SLOTS} places left in the rows · seed {settings.seed}",
         style="dim",
     ))
     console.print(Text(f"marks by loss − 2 × se (margin points): {marks}", style="dim"))
-    for r in results:
-        console.print()
-        _print_match(console, r)
+
+
+def _how_many(settings: Settings) -> str:
+    if settings.max_se == 0:
+        return f"{settings.samples} sampled orders of the unseen cards per decision"
+    return (f"up to {settings.samples} sampled orders of the unseen cards per decision, until the loss's "
+            f"standard error is at most {settings.max_se:g}")
 
 
 def _name(players: tuple[str, ...], seat: int) -> Text:
@@ -240,7 +249,7 @@ def _print_match(console: Console, r: MatchAnalysis) -> None:
     console.print(Text(f"{one_line(r.label)}", style="bold"))
     for number in sorted({d.game for d in r.decisions}):
         console.print(Text(f"game {number}", style="bold"))
-        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
         for name, justify in (("move", "right"), ("player", "left"), ("decision", "left"), ("played", "left"),
                               ("best", "left"), ("loss ± se", "right"), ("win %", "right"), ("mark", "left")):
             table.add_column(name, justify=justify, no_wrap=name != "player",  # type: ignore[arg-type]
@@ -253,7 +262,10 @@ def _print_match(console: Console, r: MatchAnalysis) -> None:
                 loss, win, note = "0", "", Text("forced", style="dim")
             else:
                 played, best = ev.choices[ev.played], ev.choices[ev.best]
-                loss = f"{d.loss:.1f} exact" if ev.exact else f"{d.loss:.1f} ± {d.loss_se:.1f}"
+                if ev.best == ev.played:
+                    loss = "0"
+                else:
+                    loss = f"{d.loss:.1f} exact" if ev.exact else f"{d.loss:.1f} ± {d.loss_se:.1f}"
                 win = _pct(played.win_prob) if ev.best == ev.played else (
                     f"{_pct(played.win_prob)}→{_pct(best.win_prob)}")
                 note = Text(d.mark or "", style=_MARK_STYLE.get(d.mark or "", ""))

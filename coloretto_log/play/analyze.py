@@ -113,7 +113,7 @@ class Settings:
 
     samples: int = DEFAULT_SAMPLES  # most sampled orders per decision
     seed: int = 0
-    max_se: float = DEFAULT_MAX_SE
+    max_se: float = DEFAULT_MAX_SE  # 0: always take ``samples``
     exact: bool = True  # search exactly where ``exact.applies``
 
 
@@ -306,7 +306,7 @@ def _sampled(
                 for p in range(players):
                     sums[p] += s[p] - (total - s[p]) / (players - 1)
         n += batch
-        if n >= min(MIN_SAMPLES, limit) and _precise(margins, played, settings.max_se):
+        if settings.max_se > 0 and n >= min(MIN_SAMPLES, limit) and _precise(margins, played, settings.max_se):
             break
     means = [sum(x) / n for x in margins]
     best = max(range(m), key=lambda k: (means[k], -k))
