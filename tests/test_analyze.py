@@ -448,3 +448,13 @@ def test_any_decision_of_a_random_game_gets_consistent_values(seed: int, players
         assert ev.loss >= 0 and ev.loss == pytest.approx(ev.choices[ev.best].margin - ev.choices[ev.played].margin)
         assert all(c.margin <= ev.choices[ev.best].margin for c in ev.choices)
         assert all(0 <= c.win_prob <= 1 and abs(sum(c.margins)) < 1e-6 for c in ev.choices)
+
+
+def test_progress_counts_every_decision_and_the_time_left_runs_down_to_zero() -> None:
+    tasks = A.tasks_of_game(greedy_game(3), 1, 1, 0)[-12:]
+    seen: list[A.Progress] = []
+    decisions = list(A.analyze(tasks, A.Settings(samples=16, max_se=5), progress=seen.append))
+    assert len(decisions) == len(tasks) == len(seen)
+    assert [p.done for p in seen] == list(range(1, len(tasks) + 1))
+    assert all(p.total == len(tasks) and p.left is not None and p.left >= 0 for p in seen)
+    assert seen[-1].left == 0
