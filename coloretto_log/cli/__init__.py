@@ -12,6 +12,7 @@ import traceback
 import typer
 
 # Commands register themselves on ``app`` when imported.
+from . import analyze as _analyze  # noqa: F401
 from . import db as _db  # noqa: F401
 from . import deal as _deal  # noqa: F401
 from . import ratings as _ratings  # noqa: F401

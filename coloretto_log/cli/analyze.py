@@ -1,0 +1,318 @@
+"""``coloretto-log analyze``: what each decision was worth, from what the player could see."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..core.cards import KINDS
+from ..core.errors import one_line
+from ..core.rng import MASK64
+from ..log.atomic import atomic_write_text
+from ..log.load import LoadedMatch, Unreadable, load
+from ..play.analyze import (
+    DEFAULT_MAX_SE,
+    DEFAULT_SAMPLES,
+    POLICY,
+    THRESHOLDS,
+    Decision,
+    MatchAnalysis,
+    Progress,
+    Settings,
+    analyze_match,
+    settings_json,
+)
+from ..play.exact import EXACT_SLOTS
+from ..report.timeline import card_name
+from ..view.analysis import render_analysis
+from .app import app
+from .common import ExitCode, emit_json, exit_for, fail, plural
+
+
+@app.command()
+def analyze(
+    path: Annotated[
+        str,
+        typer.Argument(
+            help="A log file (.json: one match; .jsonl: one match a line), a folder, or - for standard input.",
+            metavar="PATH",
+            show_default=False,
+        ),
+    ],
+    match: Annotated[
+        int | None,
+        typer.Option("--match", help="Only the K-th match found under PATH (from 1).", metavar="K", show_default=False),
+    ] = None,
+    game: Annotated[
+        int | None,
+        typer.Option("--game", "-g", help="Only game G of each match (from 1).", metavar="G", show_default=False),
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option("--player", "-p", help="Only the decisions of the player called NAME.", metavar="NAME",
+                     show_default=False),
+    ] = None,
+    samples: Annotated[
+        int,
+        typer.Option("--samples", "-n", help="At most N sampled orders of the unseen cards per decision.",
+                     metavar="N"),
+    ] = DEFAULT_SAMPLES,
+    max_se: Annotated[
+        float,
+        typer.Option("--max-se", help="Stop sampling a decision once its loss has a standard error of at most "
+                     "POINTS, and the best choice is told apart; 0: always take N samples.", metavar="POINTS"),
+    ] = DEFAULT_MAX_SE,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the sampled orders: the same seed gives the same numbers.",
+                          metavar="S")
+    ] = 0,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Processes to use (the numbers do not depend on it).", metavar="J")
+    ] = 1,
+    fmt: Annotated[
+        str, typer.Option("--format", help="table (for people) or json (for programs).", metavar="FORMAT")
+    ] = "table",
+    json_out: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Also write a self-contained web page of the analysis to FILE.",
+                     metavar="FILE", show_default=False),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the --html file if it exists.")] = False,
+) -> None:
+    """Value every decision of a game from what the player could see: the best choice, the loss, a mark.
+
+    Each turn has two decisions: draw or take (before the card is seen) and,
+    after a draw, the row for the card. Every choice is valued by the
+    player's expected final margin (own score less the mean of the others')
+    and chance of winning, over sampled orders of the unseen cards (never
+    the real one), every seat then playing as the greedy bot; exactly, by
+    searching every order and best play, once the last round is down to
+    a few places in the rows. The loss is the best choice's value less the
+    played one's; a mark (inaccuracy 1.5, mistake 3, blunder 6 points) is
+    given only when the loss less two standard errors reaches it. Then, per
+    player: decisions, mean loss, marks, the three costliest decisions.
+    Method, thresholds and how to read the numbers: docs/analyze.md.
+
+    Exit codes: 0 ok, 1 the log has an error (what replays is analysed),
+    2 usage error, 3 a file that cannot be read or written.
+
+    Example: coloretto-log analyze kitchen.json --game 2 --player Aiko --jobs 2
+    """
+    if json_out:
+        fmt = "json"
+    if fmt not in ("table", "json"):
+        fail(f"--format must be table or json, not {one_line(fmt)!r}", ExitCode.USAGE)
+    for name, value in (("--game", game), ("--match", match)):
+        if value is not None and value < 1:
+            fail(f"{name} counts from 1", ExitCode.USAGE)
+    if samples < 1:
+        fail("--samples must be at least 1", ExitCode.USAGE)
+    if jobs < 1:
+        fail("--jobs must be at least 1", ExitCode.USAGE)
+    if not max_se >= 0:
+        fail("--max-se must be 0 or more", ExitCode.USAGE)
+    if not 0 <= seed <= MASK64:
+        fail("--seed must satisfy 0 <= seed < 2^64", ExitCode.USAGE)
+    if html is not None and html.exists() and not force:
+        fail(f"{one_line(str(html))} exists: use --force to overwrite it", ExitCode.USAGE)
+
+    settings = Settings(samples=samples, seed=seed, max_se=max_se)
+    picked: list[tuple[int, LoadedMatch]] = []
+    unreadable = False
+    seen = 0
+    for item in load([path]):
+        if isinstance(item, Unreadable):
+            typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
+            unreadable = True
+            continue
+        seen += 1
+        if match is None or seen == match:
+            picked.append((seen, item))
+    if unreadable and not seen:
+        raise typer.Exit(int(ExitCode.UNREADABLE))
+    if match is not None and match > seen:
+        fail(f"--match {match}: {one_line(path)} holds {plural(seen, 'match', 'matches')}", ExitCode.USAGE)
+
+    jobs_list: list[tuple[int, LoadedMatch, set[int] | None]] = []
+    for number, item in picked:
+        players = item.report.players
+        seats = None
+        if player is not None:
+            if player not in players:
+                continue
+            seats = {players.index(player)}
+        games = len(item.report.games)
+        if game is not None and game > games:
+            fail(f"--game {game}: {one_line(item.label)} holds {plural(games, 'game')}", ExitCode.USAGE)
+        jobs_list.append((number, item, seats))
+    if player is not None and not jobs_list:
+        fail(f"--player: no match under {one_line(path)} has a player called {one_line(player)!r}", ExitCode.USAGE)
+
+    # one match at a time: the table is printed as each is done; JSON and HTML keep only the JSON shape
+    matches: list[dict[str, Any]] = []
+    invalid = False
+    tty = sys.stderr.isatty()
+    console = Console(highlight=False, soft_wrap=False)
+    if fmt == "table":
+        _print_header(console, settings)
+    for number, item, seats in jobs_list:
+        for f in item.findings():
+            if f.severity == "error":
+                typer.secho(f.line(item.label), err=True, fg=typer.colors.RED)
+        result = analyze_match(item, number, settings, game=game, seats=seats, jobs=jobs,
+                               progress=_progress(item.label) if tty else None)
+        if tty:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+        invalid = invalid or not result.valid
+        if fmt == "json" or html is not None:
+            matches.append(result.as_json())
+        if fmt == "table":
+            console.print()
+            _print_match(console, result)
+
+    data = {**settings_json(settings), "matches": matches}
+    if html is not None:
+        try:
+            atomic_write_text(html, render_analysis(data, title=path))
+        except OSError as e:
+            fail(f"cannot write {one_line(str(html))}: {e.strerror or e}", ExitCode.UNREADABLE)
+        typer.echo(f"wrote {one_line(str(html))}", err=True)
+    if fmt == "json":
+        emit_json(data)
+    exit_for(unreadable=unreadable, invalid=invalid)
+
+
+def _progress(label: str) -> Any:
+    def show(p: Progress) -> None:
+        left = "" if p.left is None else f" · about {_clock(p.left)} left"
+        sys.stderr.write(
+            f"\r\x1b[Kanalysing {one_line(label)}: {p.done}/{p.total} decisions · {_clock(p.elapsed)}{left}"
+        )
+        sys.stderr.flush()
+
+    return show
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds + 0.5)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def _print_header(console: Console, settings: Settings) -> None:
+    marks = ", ".join(f"{k} ≥ {t:g}" for k, t in reversed(THRESHOLDS))
+    console.print(Text(
+        f"playouts: the {POLICY} bot for every seat · {_how_many(settings)} · exact (every order, best "
+        f"play) in the last round with at most {EXACT_SLOTS} places left in the rows · seed {settings.seed}",
+        style="dim",
+    ))
+    console.print(Text(f"marks by loss − 2 × se (margin points): {marks}", style="dim"))
+
+
+def _how_many(settings: Settings) -> str:
+    if settings.max_se == 0:
+        return f"{settings.samples} sampled orders of the unseen cards per decision"
+    return (f"up to {settings.samples} sampled orders of the unseen cards per decision, until the loss's "
+            f"standard error is at most {settings.max_se:g}")
+
+
+def _name(players: tuple[str, ...], seat: int) -> Text:
+    return Text(one_line(players[seat]))
+
+
+def _pct(x: float) -> str:
+    return "" if math.isnan(x) else f"{100 * x:.0f}"
+
+
+def _short(choice: str) -> str:
+    return choice.replace("take row", "take")
+
+
+def _decision_words(d: Decision) -> str:
+    return "draw/take" if d.card is None else f"put {card_name(d.card)}"
+
+
+def _print_match(console: Console, r: MatchAnalysis) -> None:
+    players = r.players
+    console.print(Text(f"{one_line(r.label)}", style="bold"))
+    for number in sorted({d.game for d in r.decisions}):
+        console.print(Text(f"game {number}", style="bold"))
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
+        for name, justify in (("move", "right"), ("player", "left"), ("decision", "left"), ("played", "left"),
+                              ("best", "left"), ("loss ± se", "right"), ("win %", "right"), ("mark", "left")):
+            table.add_column(name, justify=justify, no_wrap=name != "player",  # type: ignore[arg-type]
+                             min_width=6 if name == "player" else None)
+        for d in r.decisions:
+            if d.game != number:
+                continue
+            ev = d.evaluation
+            if d.forced:
+                loss, win, note = "0", "", Text("forced", style="dim")
+            else:
+                played, best = ev.choices[ev.played], ev.choices[ev.best]
+                if ev.best == ev.played:
+                    loss = "0"
+                else:
+                    loss = f"{d.loss:.1f} exact" if ev.exact else f"{d.loss:.1f} ± {d.loss_se:.1f}"
+                win = _pct(played.win_prob) if ev.best == ev.played else (
+                    f"{_pct(played.win_prob)}→{_pct(best.win_prob)}")
+                note = Text(d.mark or "", style=_MARK_STYLE.get(d.mark or "", ""))
+            table.add_row(str(d.move), _name(players, d.seat), _decision_words(d), _short(d.played),
+                          "" if d.best == d.played else _short(d.best), loss, win, note)
+        console.print(table)
+    summary = Table(title="per player", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("player", "decisions", "forced", "mean loss", "inaccuracies", "mistakes", "blunders"):
+        summary.add_column(name, justify="left" if name == "player" else "right", no_wrap=name != "player")
+    for s in r.summaries:
+        if not s.decisions and not s.forced:
+            continue
+        summary.add_row(_name(players, s.seat), str(s.decisions), str(s.forced), f"{s.mean_loss:.2f}",
+                        str(s.marks["inaccuracy"]), str(s.marks["mistake"]), str(s.marks["blunder"]))
+    console.print(summary)
+    for s in r.summaries:
+        if not s.costliest:
+            continue
+        console.print(Text("costliest decisions of ", style="bold").append(_name(players, s.seat)))
+        for d in s.costliest:
+            console.print(_costly_line(d), soft_wrap=True)
+            for line in _table_lines(d, players):
+                console.print(line, soft_wrap=True)
+
+
+_MARK_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
+
+
+def _costly_line(d: Decision) -> Text:
+    se = "exact" if d.evaluation.exact else f"± {d.loss_se:.1f}"
+    what = "draw or take" if d.card is None else f"the row for {card_name(d.card)}"
+    text = Text(f"  game {d.game}, move {d.move} ({what}): played {d.played}, best {d.best}: loss {d.loss:.1f} {se}")
+    if d.mark:
+        text.append(f" · {d.mark}", style=_MARK_STYLE[d.mark])
+    return text
+
+
+def _table_lines(d: Decision, players: tuple[str, ...]) -> list[Text]:
+    s = d.state
+    rows = []
+    for i, cards in enumerate(s.rows):
+        shown = "taken" if s.taken[i] else (", ".join(card_name(c) for c in cards) or "empty")
+        rows.append(f"{i + 1}: {shown}")
+    out = [Text("    rows " + " · ".join(rows) + f" · {plural(s.cards_left, 'card')} left"
+                + (" · last round" if s.last_round else ""), style="dim")]
+    for seat, counts in enumerate(s.collections):
+        held = ", ".join(f"{card_name(k)} {n}" for k, n in zip(KINDS, counts) if n) or "nothing"
+        line = Text("    ", style="dim").append(_name(players, seat)).append(f": {held}", style="dim")
+        out.append(line)
+    return out
