@@ -25,10 +25,10 @@ from typer.testing import CliRunner
 from coloretto_log.cli import app
 from coloretto_log.log.replay import check_match
 from coloretto_log.log.writer import dumps_pretty
-from coloretto_log.play.recorder import Recorder
+from coloretto_log.play.record import Recorder
 
 from .conftest import ROOT
-from .test_recorder import DATE, FOUR, Script, match_script
+from .record_builders import DATE, FOUR, Script, match_script
 
 runner = CliRunner()
 ARGS = ["--players", ",".join(FOUR), "--date", DATE]

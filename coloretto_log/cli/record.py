@@ -1,6 +1,6 @@
 """``coloretto-log record``: keep the log of a match played with real cards.
 
-The session is ``recorder.Recorder``; this module reads lines (from a
+The session is ``play.record.Recorder``; this module reads lines (from a
 terminal with prompts and a rich table view, or piped in with neither),
 shows the recorder's events, saves after every change and turns Ctrl-C,
 SIGTERM and SIGHUP into a save and a one-line message.
@@ -24,15 +24,14 @@ from rich.text import Text
 from ..core.errors import UnreadableFileError
 from ..core.ruleset import EDITIONS, TABLES, RuleSet
 from ..core.scoring import PLUS2_POINTS, Assignment
-from ..play.recorder import (
+from ..log.logfile import LockedError, LogFile, NotALogError
+from ..play.record import (
     ClaimVerdicts,
     Event,
     GameOver,
     GameStart,
     Help,
     InputError,
-    LockedError,
-    LogFile,
     MatchOver,
     Note,
     Recorder,
@@ -190,7 +189,7 @@ class _Terminal:
         self._events: list[Event] = []
 
     def before_prompt(self, rec: Recorder) -> None:
-        if rec.phase in ("move", "extra"):
+        if rec.phase.in_play:
             self.console.clear()
             self.console.print(table_view(rec))
         for event in self._events:
@@ -376,7 +375,7 @@ def _open(
         data = log.read()
     except UnreadableFileError as e:
         fail(str(e), ExitCode.UNREADABLE)
-    except ResumeError as e:
+    except NotALogError as e:
         fail(f"{log.path}: {e}", ExitCode.INVALID)
     if data is None:
         when = date or _dt.date.today().isoformat()
@@ -429,7 +428,7 @@ def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal) -> int:
     if rec.data is not None and rec.data["games"]:
         ui.message(f"Resuming {path}: {rec.progress()}.")
     ui.show(rec.opening_events())
-    if rec.phase == "done":
+    if rec.complete:
         ui.before_prompt(rec)
         ui.message(f"{path}: the match is complete; nothing to record.")
         return 0
@@ -452,7 +451,7 @@ def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal) -> int:
             if reply.stop:
                 if rec.data is not None:
                     _save(log, rec)
-                if rec.phase == "done":
+                if rec.complete:
                     ui.before_prompt(rec)
                     ui.message(f"Match complete: {path} is saved.")
                 else:
