@@ -14,14 +14,14 @@ import signal
 import sys
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from ..core.errors import UnreadableFileError
+from ..core.errors import UnreadableFileError, one_line
 from ..core.ruleset import EDITIONS, TABLES, RuleSet
 from ..core.scoring import PLUS2_POINTS, Assignment
 from ..log.logfile import LockedError, LogFile, NotALogError
@@ -101,19 +101,28 @@ def assignment_text(a: Assignment) -> str:
 
 
 def standings_lines(rows: tuple[Standing, ...]) -> list[str]:
-    width = max(len(s.player) for s in rows)
+    width = max(len(one_line(s.player)) for s in rows)
     return [
-        f"  {s.rank}. {s.player:<{width}} {s.total:>4}" + (f"  ({', '.join(map(str, s.games))})" if len(s.games) > 1 else "")
+        f"  {s.rank}. {one_line(s.player):<{width}} {s.total:>4}" + (f"  ({', '.join(map(str, s.games))})" if len(s.games) > 1 else "")
         for s in rows
     ]
 
 
 def event_lines(event: Event) -> list[str]:
-    """An event as plain lines (piped mode, and the text of the terminal's panels)."""
+    """An event as plain lines (piped mode, and the text of the terminal's panels).
+
+    Every line is one line of plain text: players' names and messages have
+    their control characters escaped (``one_line``).
+    """
+    return [one_line(line) for line in _event_lines(event)]
+
+
+def _event_lines(event: Event) -> list[str]:
     if isinstance(event, GameOver):
-        width = max(len(p) for p in event.players)
+        names = [one_line(p) for p in event.players]
+        width = max(len(p) for p in names)
         out = [f"Game {event.game} is over. Best scores (jokers and positive colours chosen optimally):"]
-        for name, a in zip(event.players, event.scores):
+        for name, a in zip(names, event.scores):
             out.append(f"  {name:<{width}} {assignment_text(a)}")
         n = len(event.standings[0].games) if event.standings else 0
         out.append(f"Match after {n} game{'s' if n != 1 else ''}:")
@@ -165,7 +174,7 @@ class _Piped:
         for event in events:
             if isinstance(event, Refused):
                 self.refused += 1
-                typer.echo(f"line {self.line_no} ({self._last.strip()}): {event.line()}", err=True)
+                typer.echo(one_line(f"line {self.line_no} ({self._last.strip()}): {event.line()}"), err=True)
             elif isinstance(event, (Note, GameStart)):
                 continue
             else:
@@ -173,7 +182,10 @@ class _Piped:
                     typer.echo(line)
 
     def message(self, text: str) -> None:
-        typer.echo(text, err=True)
+        typer.echo(one_line(text), err=True)
+
+    def note(self, text: str) -> None:
+        self.message(text)
 
 
 class _Terminal:
@@ -187,6 +199,7 @@ class _Terminal:
         self.console = Console(highlight=False)
         self.refused = 0
         self._events: list[Event] = []
+        self._mid_line = False  # the cursor is after a prompt: a message first ends that line
 
     def before_prompt(self, rec: Recorder) -> None:
         if rec.phase.in_play:
@@ -198,9 +211,9 @@ class _Terminal:
 
     def _print(self, event: Event) -> None:
         if isinstance(event, Refused):
-            self.console.print(Text(event.line(), style="bold red"))
+            self.console.print(Text(one_line(event.line()), style="bold red"), soft_wrap=True)
         elif isinstance(event, Note):
-            self.console.print(Text(event.text, style="green"))
+            self.console.print(Text(one_line(event.text), style="green"), soft_wrap=True)
         elif isinstance(event, (GameOver, MatchOver, ClaimVerdicts, GameStart)):
             lines = event_lines(event)
             self.console.print(Text(lines[0], style="bold"))
@@ -213,27 +226,38 @@ class _Terminal:
     def read(self, rec: Recorder) -> str | None:
         p = rec.prompt()
         prompt = Text()
-        prompt.append(p.text, style="bold")
+        prompt.append(one_line(p.text), style="bold")
         if p.hint:
             prompt.append(f"  ({p.hint})", style="dim")
         prompt.append("\n> ")
         while True:
+            self._mid_line = True  # until a whole line comes back (Ctrl-C and Ctrl-D leave it open)
             try:
-                return self.console.input(prompt)
+                line = self.console.input(prompt)
             except EOFError:
                 return None
             except UnicodeDecodeError:
                 self.console.print(Text("refused: the line is not valid UTF-8 text", style="bold red"))
+                continue
+            self._mid_line = False
+            return line
 
     def show(self, events: tuple[Event, ...]) -> None:
         self._events.extend(events)
         self.refused += sum(1 for e in events if isinstance(e, Refused))
 
     def message(self, text: str) -> None:
+        if self._mid_line:
+            self.console.line()
+            self._mid_line = False
         for event in self._events:
             self._print(event)
         self._events = []
-        typer.echo(text, err=True)
+        typer.echo(one_line(text), err=True)
+
+    def note(self, text: str) -> None:
+        """A line shown under the next screen (a message now would be cleared with the screen)."""
+        self._events.append(Note(text))
 
 
 def table_view(rec: Recorder) -> Group:
@@ -261,7 +285,7 @@ def table_view(rec: Recorder) -> Group:
     taken_by = rec.taken_by()
     for i, cards in enumerate(state.rows):
         if state.taken[i]:
-            rows.add_row(f"Row {i + 1}", Text("-", style="dim"), f"taken by {taken_by[i] or '?'}")
+            rows.add_row(f"Row {i + 1}", Text("-", style="dim"), Text(f"taken by {one_line(taken_by[i] or '?')}"))
         else:
             limit = state.limits[i]
             status = "full" if len(cards) >= limit else f"{len(cards)}/{limit}"
@@ -280,7 +304,7 @@ def table_view(rec: Recorder) -> Group:
             mark = Text(f"took {took[name]}", style="dim")
         else:
             mark = Text("")
-        people.add_row(mark, name, collection_text(state.collections[seat], state.colours), str(best[seat]))
+        people.add_row(mark, Text(one_line(name)), collection_text(state.collections[seat], state.colours), str(best[seat]))
     return Group(head, Text(deck, style="italic"), Text(""), rows, Text(""), people, Text(""))
 
 
@@ -290,7 +314,12 @@ _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def _bad(param: str, message: str) -> typer.BadParameter:
-    return typer.BadParameter(message, param_hint=param)
+    return typer.BadParameter(one_line(message), param_hint=param)
+
+
+def _fail(message: str, code: ExitCode) -> NoReturn:
+    """``common.fail`` with a file's or a player's name escaped: one line, no control characters."""
+    fail(one_line(message), code)
 
 
 @app.command()
@@ -346,22 +375,22 @@ def record(
         except InputError as e:
             raise _bad("--players", e.message) from None
     if not file.parent.is_dir():
-        fail(f"{file.parent}: no such folder", ExitCode.UNREADABLE)
+        _fail(f"{file.parent}: no such folder", ExitCode.UNREADABLE)
 
     log = LogFile(file)
     try:
         strays = log.lock()
     except LockedError as e:
-        fail(str(e), ExitCode.UNREADABLE)
+        _fail(str(e), ExitCode.UNREADABLE)
     except UnreadableFileError as e:
-        fail(str(e), ExitCode.UNREADABLE)
+        _fail(str(e), ExitCode.UNREADABLE)
     try:
         ui: _Piped | _Terminal = _Terminal() if sys.stdin.isatty() else _Piped()
         if strays:
             ui.message(f"Removed {len(strays)} temporary file{'s' if len(strays) != 1 else ''} left by a crash: "
                        + ", ".join(p.name for p in strays))
-        rec = _open(log, names, edition, table, games, date)
-        code = _session(rec, log, ui)
+        rec, resumed = _open(log, names, edition, table, games, date)
+        code = _session(rec, log, ui, resumed=resumed)
     finally:
         log.release()
     if code:
@@ -370,24 +399,25 @@ def record(
 
 def _open(
     log: LogFile, names: tuple[str, ...] | None, edition: str | None, table: str | None, games: int | None, date: str | None
-) -> Recorder:
+) -> tuple[Recorder, bool]:
+    """The session: a new one, or the log's resumed (``True``)."""
     try:
         data = log.read()
     except UnreadableFileError as e:
-        fail(str(e), ExitCode.UNREADABLE)
+        _fail(str(e), ExitCode.UNREADABLE)
     except NotALogError as e:
-        fail(f"{log.path}: {e}", ExitCode.INVALID)
+        _fail(f"{log.path}: {e}", ExitCode.INVALID)
     if data is None:
         when = date or _dt.date.today().isoformat()
         rules = RuleSet.of(edition=edition or "classic", scoring=table or "standard", games=games or 4)
         rec = Recorder(rules=rules, players=names, match_id=f"{when}-{log.path.stem}", date=when)
         if rec.data is not None:
             _save(log, rec)
-        return rec
+        return rec, False
     try:
         rec = Recorder.resume(data)
     except ResumeError as e:
-        fail(f"{log.path}: {e}", ExitCode.INVALID)
+        _fail(f"{log.path}: {e}", ExitCode.INVALID)
     differ = [
         what
         for what, given, have in (
@@ -400,12 +430,12 @@ def _open(
         if given is not None and given != have
     ]
     if differ:
-        fail(
+        _fail(
             f"{log.path} already holds a match with other {', '.join(differ)}; leave "
             f"{'it' if len(differ) == 1 else 'them'} out to resume it, or record to another file",
             ExitCode.USAGE,
         )
-    return rec
+    return rec, True
 
 
 def _save(log: LogFile, rec: Recorder) -> None:
@@ -413,10 +443,10 @@ def _save(log: LogFile, rec: Recorder) -> None:
     try:
         log.save(rec.data)
     except UnreadableFileError as e:
-        fail(f"{e} (the last move is not saved)", ExitCode.UNREADABLE)
+        _fail(f"{e} (the last move is not saved)", ExitCode.UNREADABLE)
 
 
-def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal) -> int:
+def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal, *, resumed: bool) -> int:
     """The read-feed-save loop; returns the exit code."""
     path = log.path
 
@@ -425,8 +455,8 @@ def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal) -> int:
             return f"nothing recorded yet ({path} is not written)"
         return f"{path} is saved ({rec.progress()})"
 
-    if rec.data is not None and rec.data["games"]:
-        ui.message(f"Resuming {path}: {rec.progress()}.")
+    if resumed:
+        ui.note(f"Resuming {path}: {rec.progress()}.")
     ui.show(rec.opening_events())
     if rec.complete:
         ui.before_prompt(rec)

@@ -10,6 +10,7 @@ import errno
 import fcntl
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -35,16 +36,34 @@ class LogFile:
     ``atomic.atomic_write_text``: a temporary ``.NAME.tmp-PID`` in the same
     folder, fsync, rename; a crash between the two leaves that temporary
     file, which the next ``lock()`` removes.
+
+    A symbolic link is followed once, here: the lock, the temporary files and
+    the saves are beside the real file (``real``), so the link stays a link
+    and a second recorder through another path to the same file is refused.
+    A save keeps the file's permission bits; ``lock()`` refuses a file this
+    process may not write (read-only, or another user's).
     """
 
     def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self.lock_path = self.path.with_name(f".{self.path.name}.lock")
+        self.path = Path(path)  # as given: messages name it
+        self.real = Path(os.path.realpath(self.path))
+        self.lock_path = self.real.with_name(f".{self.real.name}.lock")
         self._fd: int | None = None
         self._saved: str | None = None
 
+    def _check_writable(self) -> None:
+        try:
+            st = os.stat(self.real)
+        except FileNotFoundError:
+            return
+        except OSError as e:
+            raise UnreadableFileError(f"{self.path}: cannot read: {e.strerror}") from None
+        if st.st_mode & 0o222 == 0 or not os.access(self.real, os.W_OK):
+            raise UnreadableFileError(f"{self.path} is read-only: make it writable (chmod u+w) to record into it")
+
     def lock(self) -> list[Path]:
-        """Take the lock, then remove stray temporary files; returns the files removed."""
+        """Refuse a read-only file, take the lock, then remove stray temporary files; returns the files removed."""
+        self._check_writable()
         for _ in range(10):
             try:
                 fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -73,9 +92,9 @@ class LogFile:
         raise LockedError(f"{self.path}: could not take the lock {self.lock_path}")  # pragma: no cover
 
     def _clean_strays(self) -> list[Path]:
-        pattern = re.compile(re.escape(f".{self.path.name}.tmp-") + r"[0-9]+")
+        pattern = re.compile(re.escape(f".{self.real.name}.tmp-") + r"[0-9]+")
         removed = []
-        folder = self.path.parent
+        folder = self.real.parent
         try:
             entries = list(os.scandir(folder))
         except OSError:
@@ -102,7 +121,7 @@ class LogFile:
 
     def read(self) -> Any | None:
         """The parsed log, or ``None`` when the file does not exist yet (or is empty: ``touch`` made it)."""
-        if not self.path.exists() and not self.path.is_symlink():
+        if not self.path.exists():  # a link to no file yet is a new log too
             return None
         raw = read_bytes(self.path)
         if not raw:
@@ -120,7 +139,11 @@ class LogFile:
         if text == self._saved:
             return False
         try:
-            atomic_write_text(self.path, text)
+            mode = stat.S_IMODE(os.stat(self.real).st_mode)
+        except OSError:
+            mode = None
+        try:
+            atomic_write_text(self.real, text, mode=mode)
         except OSError as e:
             raise UnreadableFileError(f"{self.path}: cannot save: {e.strerror}") from None
         self._saved = text
