@@ -23,23 +23,21 @@ from rich.text import Text
 
 from ..core.errors import UnreadableFileError, one_line
 from ..core.ruleset import EDITIONS, TABLES, RuleSet
-from ..core.scoring import PLUS2_POINTS, Assignment
 from ..log.logfile import LockedError, LogFile, NotALogError
 from ..play.record import (
     ClaimVerdicts,
     Event,
     GameOver,
     GameStart,
-    Help,
     InputError,
     MatchOver,
     Note,
     Recorder,
     Refused,
     ResumeError,
-    Standing,
     parse_players,
 )
+from ..play.record.text import deck_text, event_lines
 from ..view.terminal import cards_text, collection_text
 from .app import app
 from .common import ExitCode, fail
@@ -84,68 +82,6 @@ class _SignalGuard:
         self.critical = False
         if self.pending is not None:
             raise _Stop(self.pending)
-
-
-# --------------------------------------------------------------------------- plain text of events
-
-
-def assignment_text(a: Assignment) -> str:
-    """``41 = green 6 (+21), yellow 3+1J (+10), ... , "+2" x1 (+2)``."""
-    parts = []
-    for cs in a.breakdown:
-        jokers = f"+{cs.jokers}J" if cs.jokers else ""
-        parts.append(f"{cs.colour} {cs.cards}{jokers} ({cs.points:+d})")
-    if a.plus2_points:
-        parts.append(f'"+2" x{a.plus2_points // PLUS2_POINTS} ({a.plus2_points:+d})')
-    return f"{a.score} = " + (", ".join(parts) if parts else "no cards")
-
-
-def standings_lines(rows: tuple[Standing, ...]) -> list[str]:
-    width = max(len(one_line(s.player)) for s in rows)
-    return [
-        f"  {s.rank}. {one_line(s.player):<{width}} {s.total:>4}" + (f"  ({', '.join(map(str, s.games))})" if len(s.games) > 1 else "")
-        for s in rows
-    ]
-
-
-def event_lines(event: Event) -> list[str]:
-    """An event as plain lines (piped mode, and the text of the terminal's panels).
-
-    Every line is one line of plain text: players' names and messages have
-    their control characters escaped (``one_line``).
-    """
-    return [one_line(line) for line in _event_lines(event)]
-
-
-def _event_lines(event: Event) -> list[str]:
-    if isinstance(event, GameOver):
-        names = [one_line(p) for p in event.players]
-        width = max(len(p) for p in names)
-        out = [f"Game {event.game} is over. Best scores (jokers and positive colours chosen optimally):"]
-        for name, a in zip(names, event.scores):
-            out.append(f"  {name:<{width}} {assignment_text(a)}")
-        n = len(event.standings[0].games) if event.standings else 0
-        out.append(f"Match after {n} game{'s' if n != 1 else ''}:")
-        out.extend(standings_lines(event.standings))
-        return out
-    if isinstance(event, ClaimVerdicts):
-        out = [f"Written scores, game {event.game}:"]
-        for v in event.verdicts:
-            claim = v.claim.score if v.claim is not None else None
-            if v.agrees:
-                out.append(f"  {v.player} wrote {claim}: agrees with the optimum")
-            else:
-                out.append(f"  {v.player} wrote {claim}: {v.status}. {v.problems[0].message}")
-        return out
-    if isinstance(event, MatchOver):
-        return ["The match is complete. Totals and ranking:", *standings_lines(event.standings)]
-    if isinstance(event, GameStart):
-        return [f"Game {event.game} of {event.games}: new setup."]
-    if isinstance(event, Help):
-        return event.text.splitlines()
-    if isinstance(event, Refused):
-        return [event.line()]
-    return [event.text]
 
 
 # --------------------------------------------------------------------------- the two ways to talk
@@ -270,14 +206,7 @@ def table_view(rec: Recorder) -> Group:
         f"{rules.edition.name} edition, {rules.table.name} table",
         style="bold",
     )
-    if state.lr_pending:
-        due = state.lr_expected_at - state.turned
-        if due > 0:
-            deck = f"{due} card{'s' if due != 1 else ''} to turn over before the last-round card ({rules.under} under it)"
-        else:
-            deck = f"the last-round card is due (it comes with {rules.under} cards under it)"
-    else:
-        deck = "Last round: the last-round card is out"
+    deck = deck_text(state)
     rows = Table(box=None, show_header=False, padding=(0, 1))
     rows.add_column("row", style="bold")
     rows.add_column("cards")
@@ -353,6 +282,25 @@ def record(
 
     Example: coloretto-log record kitchen.json --players "Aiko,Boris,Chloe,Dae"
     """
+    names = check_options(file, players, edition, table, games, date)
+    log, strays = lock_log(file)
+    try:
+        ui: _Piped | _Terminal = _Terminal() if sys.stdin.isatty() else _Piped()
+        if strays:
+            ui.message(f"Removed {len(strays)} temporary file{'s' if len(strays) != 1 else ''} left by a crash: "
+                       + ", ".join(p.name for p in strays))
+        rec, resumed = open_session(log, names, edition, table, games, date)
+        code = _session(rec, log, ui, resumed=resumed)
+    finally:
+        log.release()
+    if code:
+        raise typer.Exit(code)
+
+
+def check_options(
+    file: Path, players: str | None, edition: str | None, table: str | None, games: int | None, date: str | None
+) -> tuple[str, ...] | None:
+    """The options of ``record`` (and ``serve``) checked: usage errors exit 2; the players' names."""
     if file.suffix != ".json":
         raise _bad("FILE", "the log must be a .json file (one match)")
     if edition is not None and edition not in EDITIONS:
@@ -376,28 +324,20 @@ def record(
             raise _bad("--players", e.message) from None
     if not file.parent.is_dir():
         _fail(f"{file.parent}: no such folder", ExitCode.UNREADABLE)
+    return names
 
+
+def lock_log(file: Path) -> tuple[LogFile, list[Path]]:
+    """The log file, locked (exit 3 when another recorder holds it, or it cannot be written), and the strays removed."""
     log = LogFile(file)
     try:
         strays = log.lock()
-    except LockedError as e:
+    except (LockedError, UnreadableFileError) as e:
         _fail(str(e), ExitCode.UNREADABLE)
-    except UnreadableFileError as e:
-        _fail(str(e), ExitCode.UNREADABLE)
-    try:
-        ui: _Piped | _Terminal = _Terminal() if sys.stdin.isatty() else _Piped()
-        if strays:
-            ui.message(f"Removed {len(strays)} temporary file{'s' if len(strays) != 1 else ''} left by a crash: "
-                       + ", ".join(p.name for p in strays))
-        rec, resumed = _open(log, names, edition, table, games, date)
-        code = _session(rec, log, ui, resumed=resumed)
-    finally:
-        log.release()
-    if code:
-        raise typer.Exit(code)
+    return log, strays
 
 
-def _open(
+def open_session(
     log: LogFile, names: tuple[str, ...] | None, edition: str | None, table: str | None, games: int | None, date: str | None
 ) -> tuple[Recorder, bool]:
     """The session: a new one, or the log's resumed (``True``)."""

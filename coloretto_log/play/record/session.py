@@ -175,6 +175,11 @@ class Recorder:
         return self._extra_row
 
     @property
+    def claims_entered(self) -> int:
+        """In ``CLAIM``: how many written scores are given (or skipped) so far."""
+        return len(self._claims)
+
+    @property
     def moves_in_game(self) -> int:
         return len(self._moves[-1]) if self._moves else 0
 
