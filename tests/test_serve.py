@@ -191,3 +191,16 @@ def test_the_web_stack_is_loaded_only_by_serve() -> None:
     code = "import sys, coloretto_log.cli; print(','.join(m for m in ('starlette', 'uvicorn', 'segno') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_players_are_asked_on_the_page_when_not_given(tmp_path: Path) -> None:
+    path = tmp_path / "kitchen.json"
+    with Server(path, "--date", DATE, "--games", "1") as server:
+        state = server.state()
+        assert state["phase"] == "players" and not path.exists()
+        status, answer = server.line("Ann", state["version"])
+        assert status == 422 and answer["rule"] == "player-count" and not path.exists()
+        status, answer = server.line("Ann, Ben", state["version"])
+        assert status == 200 and answer["state"]["phase"] == "removed" and answer["state"]["setup"] == {"removed": 2, "starting": 2}
+        server.stop()
+    assert json.loads(path.read_text(encoding="utf-8"))["players"] == ["Ann", "Ben"]
