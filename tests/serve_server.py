@@ -16,12 +16,12 @@ from typing_extensions import Self
 
 
 class Server:
-    """``coloretto-log serve PATH ARGS --port 0``; ``base`` and ``token`` read from what it prints."""
+    """``coloretto-log serve PATH ARGS --port N`` (0: any free one); ``base`` and ``token`` read from what it prints."""
 
-    def __init__(self, path: Path, *args: str) -> None:
+    def __init__(self, path: Path, *args: str, port: int = 0) -> None:
         self.path = path
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "coloretto_log", "serve", str(path), *args, "--port", "0"],
+            [sys.executable, "-m", "coloretto_log", "serve", str(path), *args, "--port", str(port)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         self.printed: list[str] = []

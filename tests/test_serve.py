@@ -140,12 +140,17 @@ def test_killed_at_any_moment_it_loses_no_acknowledged_move_and_resumes(tmp_path
         assert refused.exit_code == 3 and "is being recorded by another recorder" in refused.stderr
         server.stop(signal.SIGKILL)
     assert sum(len(g["moves"]) for g in json.loads(path.read_text(encoding="utf-8"))["games"]) == 41
-    with Server(path) as server:
+    token = tmp_path / ".kitchen.json.serve-token"
+    assert token.stat().st_mode & 0o777 == 0o600
+    with Server(path) as again:
+        assert again.token == server.token  # the same address: the phones reconnect by themselves
+        server = again
         assert any(line.startswith(f"Resuming {path}: ") for line in server.printed)
         assert server.state()["phase"] == "move"
         feed(server, script.lines[cut:])
         server.stop()
     assert path.read_text(encoding="utf-8") == dumps_pretty(script.expected)
+    assert not token.exists()  # the match is complete: the next serve of this file gets a new address
 
 
 def test_every_page_hears_each_move_as_a_server_sent_event(tmp_path: Path, script: Script) -> None:

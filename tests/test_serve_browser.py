@@ -14,6 +14,8 @@ from __future__ import annotations
 import copy
 import json
 import os
+import signal
+import socket
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,14 +72,22 @@ def tap(b: Browser, selector: str) -> None:
 
 def enter_game(b: Browser, game: dict[str, Any], players: list[str], shots: Browser | None = None) -> None:
     """Click a game in; with ``shots`` (the other phone), screenshot both at the 30th move's card tapped."""
-    setup = game["setup"]
+    enter_setup(b, game["setup"], players)
+    enter_moves(b, game["moves"], shots)
+    enter_claims(b, game.get("claims", {}), players)
+
+
+def enter_setup(b: Browser, setup: dict[str, Any], players: list[str]) -> None:
     answers = ([setup["removed"]] if setup.get("removed") else []) + [setup["starting"][p] for p in players]
     for colours in answers:
         for colour in colours:
             b.click(f'#input [data-card="{colour}"]')
         tap(b, '[data-action="ok"]')
     tap(b, f'[data-seat="{players.index(setup["first"]) + 1}"]')
-    for i, move in enumerate(game["moves"]):
+
+
+def enter_moves(b: Browser, moves: list[dict[str, Any]], shots: Browser | None = None) -> None:
+    for i, move in enumerate(moves):
         if shots is not None and i == 30 and move["action"] == "draw":
             screenshots(b, shots, move["card"])
         if move.get("last_round"):
@@ -89,7 +99,9 @@ def enter_game(b: Browser, game: dict[str, Any], players: list[str], shots: Brow
             tap(b, f'[data-row="{move["row"]}"]')
             if "extra" in move:
                 tap(b, f'#input [data-card="{move["extra"]}"]')
-    claims = game.get("claims", {})
+
+
+def enter_claims(b: Browser, claims: dict[str, Any], players: list[str]) -> None:
     for name in players:
         score = claims.get(name, {}).get("score")
         if score is None:
@@ -148,3 +160,36 @@ def screenshots(phone: Browser, other: Browser, card: str) -> None:
     phone.screenshot(ARTIFACTS / "serve-390.png")
     other.screenshot(ARTIFACTS / "serve-1280.png")
     other.click(f'#input [data-card="{card}"]')  # untapped again: the page holds no half move
+
+
+def test_the_page_goes_on_after_the_server_is_killed_and_restarted(tmp_path: Path, chromium: str) -> None:
+    log = json.loads((ROOT / "sample_logs" / "classic-2p-recorded-game.json").read_text(encoding="utf-8"))
+    game = log["games"][0]
+    path = tmp_path / "game.json"
+    with socket.socket() as probe:  # a free port, for both runs: the page keeps its address
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = ("--players", ",".join(log["players"]), "--date", "2026-11-30", "--games", "1")
+    with tempfile.TemporaryDirectory(prefix="coloretto-c-") as profile:
+        b = Browser(chromium, profile)
+        try:
+            with Server(path, *args, port=port) as server:
+                b.open(server.url, width=390, height=844, mobile=True)
+                enter_setup(b, game["setup"], log["players"])
+                enter_moves(b, game["moves"][:20])
+                epoch = b.eval("document.body.dataset.epoch")
+                server.stop(signal.SIGKILL)
+            with Server(path, port=port) as server:
+                b.wait_for(f"document.body.dataset.epoch !== {json.dumps(epoch)} && document.body.dataset.version === '0'")
+                enter_moves(b, game["moves"][20:])
+                enter_claims(b, game.get("claims", {}), log["players"])
+                assert server.state()["complete"]
+                server.stop()
+        finally:
+            b.close()
+    written = json.loads(path.read_text(encoding="utf-8"))["games"][0]
+    expected = as_recorded(log)["games"][0]
+    assert written["moves"] == expected["moves"] and written["claims"] == expected["claims"]
+    # The recorder writes the removed colours in the edition's order; this sample does not.
+    assert dict(written["setup"], removed=sorted(written["setup"]["removed"])) == dict(
+        expected["setup"], removed=sorted(expected["setup"]["removed"]))

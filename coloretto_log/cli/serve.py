@@ -7,7 +7,6 @@ the web app is ``serve.app``, imported only when the command runs.
 from __future__ import annotations
 
 import importlib
-import secrets
 import signal
 from pathlib import Path
 from types import FrameType
@@ -44,7 +43,9 @@ def serve(
     """Record a match from the phones at the table: a page with big buttons, saved after every move.
 
     Prints the page's address and its QR code. The address holds a random
-    token: a request without it can neither read nor write. Every phone that
+    token, kept beside the log (.FILE.serve-token) until the match is
+    complete, so that a restart keeps the address: a request without it can
+    neither read nor write. Every phone that
     opens it sees each move at once; a move is two taps (the card's colour,
     then the row) or one ("take row N"). Illegal moves are refused with
     their rule id. The log is saved atomically after every move and is
@@ -75,7 +76,10 @@ def serve(
     log, strays = lock_log(file)
     try:
         rec, resumed = open_session(log, names, edition, table, games, date)
-        token = secrets.token_urlsafe(16)
+        try:
+            token = run.saved_token(log.real)
+        except OSError as e:
+            fail(one_line(f"{file}: cannot keep the page's token beside it: {e.strerror or e}"), ExitCode.UNREADABLE)
         where = run.reachable_host(listen_on)
         url = run.url_for(where, sock.getsockname()[1], token)
         what = f"Resuming {file}: {rec.progress()}." if resumed else f"Recording {file}."
@@ -101,6 +105,8 @@ def serve(
         finally:
             for sig, handler in old.items():
                 signal.signal(sig, handler)
+        if table_.rec.complete:
+            run.forget_token(log.real)
         word = SIGNAL_WORDS.get(signal.Signals(code - 128), "Stopped") if code else "Stopped"
         typer.echo(one_line(f"{word}: {file} is saved ({table_.rec.progress()}); run the same command to resume."), err=True)
     finally:

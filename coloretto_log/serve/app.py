@@ -55,12 +55,13 @@ class Table:
         self.rec = rec
         self.log = log
         self.version = 0
+        self.epoch = secrets.token_hex(4)  # this server's run: a restarted one counts versions from 0 again
         self.shown: list[str] = []
         self._lock = asyncio.Lock()
         self._changed: asyncio.Condition | None = None
 
     def view(self) -> dict[str, Any]:
-        return snapshot(self.rec, self.version, self.shown)
+        return snapshot(self.rec, self.version, self.shown, self.epoch)
 
     def changed(self) -> asyncio.Condition:
         if self._changed is None:

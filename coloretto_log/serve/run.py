@@ -3,10 +3,50 @@
 from __future__ import annotations
 
 import ipaddress
+import os
+import re
+import secrets
 import socket
+from pathlib import Path
 
 import uvicorn
 from starlette.applications import Starlette
+
+from ..log.atomic import atomic_write_text
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")
+
+
+def token_path(log: Path) -> Path:
+    """Where the page's token is kept, beside the (real) log: ``.NAME.serve-token``."""
+    return log.with_name(f".{log.name}.serve-token")
+
+
+def saved_token(log: Path) -> str:
+    """The token of the page for ``log``: the one kept beside it, or a new one kept there (mode 0600).
+
+    Kept so that a restarted server has the same address: the phones that
+    had the page open reconnect by themselves.
+    """
+    path = token_path(log)
+    try:
+        with open(path, encoding="ascii") as f:
+            token = f.read().strip()
+        if _TOKEN.fullmatch(token):
+            return token
+    except (OSError, UnicodeDecodeError):
+        pass
+    token = secrets.token_urlsafe(16)
+    atomic_write_text(path, token + "\n", mode=0o600)
+    return token
+
+
+def forget_token(log: Path) -> None:
+    """The match is complete: the next serve of this file gets a new address."""
+    try:
+        os.unlink(token_path(log))
+    except OSError:
+        pass
 
 
 class ListenError(OSError):

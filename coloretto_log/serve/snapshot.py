@@ -21,12 +21,13 @@ def label(card: str) -> str:
     return LABELS.get(card, card)
 
 
-def snapshot(rec: Recorder, version: int, shown: list[str]) -> dict[str, Any]:
+def snapshot(rec: Recorder, version: int, shown: list[str], epoch: str) -> dict[str, Any]:
     """Everything the page draws; ``shown`` is the last lines every phone should see (a game's end, ...)."""
     prompt = rec.prompt()
     edition = rec.rules.edition
     out: dict[str, Any] = {
         "version": version,
+        "epoch": epoch,
         "phase": rec.phase.value,
         "prompt": prompt.text,
         "hint_player": prompt.player,
