@@ -200,6 +200,10 @@ class Browser:
         for kind in ("mousePressed", "mouseReleased"):
             self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
 
+    def events_named(self, method: str) -> list[dict[str, Any]]:
+        """The protocol events of that name received so far."""
+        return [e for e in self.events if e.get("method") == method]
+
     def type_text(self, selector: str, text: str) -> None:
         """Focus ``selector`` and type ``text`` as key presses would."""
         self.eval(f"document.querySelector({json.dumps(selector)}).focus()")

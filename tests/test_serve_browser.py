@@ -157,6 +157,7 @@ def screenshots(phone: Browser, other: Browser, card: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     other.wait_for(f"Number(document.body.dataset.version) === {version(phone)}")
     other.click(f'#input [data-card="{card}"]')
+    assert phone.eval("document.documentElement.scrollWidth") <= 390  # nothing sticks out of a phone's screen
     phone.screenshot(ARTIFACTS / "serve-390.png")
     other.screenshot(ARTIFACTS / "serve-1280.png")
     other.click(f'#input [data-card="{card}"]')  # untapped again: the page holds no half move
@@ -193,3 +194,23 @@ def test_the_page_goes_on_after_the_server_is_killed_and_restarted(tmp_path: Pat
     # The recorder writes the removed colours in the edition's order; this sample does not.
     assert dict(written["setup"], removed=sorted(written["setup"]["removed"])) == dict(
         expected["setup"], removed=sorted(expected["setup"]["removed"]))
+
+
+def test_names_are_shown_as_text_never_as_html(tmp_path: Path, chromium: str) -> None:
+    names = ('<img src=x onerror="alert(1)">', "Ben\u001b[31m")
+    with tempfile.TemporaryDirectory(prefix="coloretto-d-") as profile:
+        b = Browser(chromium, profile)
+        try:
+            with Server(tmp_path / "k.json", "--players", ",".join(names), "--games", "1") as server:
+                b.open(server.url, width=390, height=844, mobile=True)
+                for colours in (["red", "green"], ["blue", "orange"], ["yellow", "brown"]):
+                    for colour in colours:
+                        b.click(f'#input [data-card="{colour}"]')
+                    tap(b, '[data-action="ok"]')
+                tap(b, '[data-seat="1"]')
+                shown = b.eval("[...document.querySelectorAll('.player .name')].map(e => e.textContent)")
+                assert shown == list(names)
+                assert b.eval("document.querySelectorAll('img').length") == 0 and not b.events_named("Page.javascriptDialogOpening")
+                server.stop()
+        finally:
+            b.close()
