@@ -27,8 +27,9 @@ ALLOWED: dict[str, set[str]] = {
     "report": {"core", "log", "report"},
     "db": {"core", "log", "report", "db"},
     "view": {"core", "log", "report", "view"},
-    "cli": {"core", "log", "play", "report", "db", "view", "cli", ""},
-    "": {"core", "log", "play", "report", "db", "view", "cli", ""},  # the package's __init__ and __main__
+    "serve": {"core", "log", "play", "serve"},  # the web recorder: the session of play.record behind a page
+    "cli": {"core", "log", "play", "report", "db", "view", "serve", "cli", ""},
+    "": {"core", "log", "play", "report", "db", "view", "serve", "cli", ""},  # the package's __init__ and __main__
 }
 
 #: The layers in which each third-party package may be imported.
@@ -43,6 +44,9 @@ THIRD_PARTY: dict[str, set[str]] = {
     "click": {"cli"},
     "rich": {"cli", "view"},
     "matplotlib": {"cli", "view"},
+    "starlette": {"serve"},
+    "uvicorn": {"serve"},
+    "segno": {"serve"},
 }
 
 

@@ -25,10 +25,10 @@ from typer.testing import CliRunner
 from coloretto_log.cli import app
 from coloretto_log.log.replay import check_match
 from coloretto_log.log.writer import dumps_pretty
-from coloretto_log.play.recorder import Recorder
+from coloretto_log.play.record import Recorder
 
 from .conftest import ROOT
-from .test_recorder import DATE, FOUR, Script, match_script
+from .record_builders import DATE, FOUR, Script, match_script
 
 runner = CliRunner()
 ARGS = ["--players", ",".join(FOUR), "--date", DATE]
@@ -447,3 +447,132 @@ def test_bytes_that_are_not_utf8_are_refused_not_a_crash(tmp_path: Path) -> None
     ]
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["players"] == ["Ann", "Ben"] and len(data["games"][0]["moves"]) == 1
+
+
+# --------------------------------------------------------------------------- the user's file, the user's terminal
+
+
+def test_a_symbolic_link_is_saved_through_and_locked_on_its_target(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "work").mkdir()
+    target = tmp_path / "real" / "m.json"
+    link = tmp_path / "work" / "m.json"
+    link.symlink_to(target)
+    assert run_cli(link, ["blue", "red", "green", "yellow", "Aiko", "d r 1"]).exit_code == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert moves_on_disk(target) == 1
+    first = spawn(link)  # resumes through the link and holds the lock
+    try:
+        wait_for(lambda: (tmp_path / "real" / ".m.json.lock").exists(), "the lock beside the target")
+        second = runner.invoke(app, ["record", str(target)], input="q\n")
+        assert second.exit_code == 3
+        assert "is being recorded by another recorder" in second.stderr
+        _, err = first.communicate("d bl 2\nq\n", timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert first.returncode == 0, err
+    assert link.is_symlink() and moves_on_disk(target) == 2
+    assert sorted(p.name for p in (tmp_path / "work").iterdir()) == ["m.json"]
+
+
+def test_the_file_mode_is_kept_on_save(tmp_path: Path) -> None:
+    path = tmp_path / "kitchen.json"
+    assert run_cli(path, ["blue", "red", "green", "yellow", "Aiko", "d r 1"]).exit_code == 0
+    path.chmod(0o600)
+    assert runner.invoke(app, ["record", str(path)], input="d bl 2\n").exit_code == 0
+    assert moves_on_disk(path) == 2
+    assert path.stat().st_mode & 0o7777 == 0o600
+
+
+def test_a_read_only_log_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "kitchen.json"
+    assert run_cli(path, ["blue", "red", "green", "yellow", "Aiko", "d r 1"]).exit_code == 0
+    before = path.read_bytes()
+    path.chmod(0o444)
+    result = runner.invoke(app, ["record", str(path)], input="d bl 2\n")
+    assert result.exit_code == 3
+    assert result.stderr.splitlines() == [f"Error: {path} is read-only: make it writable (chmod u+w) to record into it"]
+    assert path.read_bytes() == before and path.stat().st_mode & 0o7777 == 0o444
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kitchen.json"]
+
+
+HOSTILE = "Ai\u001b[31mko\u001b]0;pwned\u0007"
+
+
+def test_control_characters_in_names_are_escaped_on_every_piped_line(tmp_path: Path) -> None:
+    players = (HOSTILE, "Boris", "Chloe", "Dae")
+    script = match_script(7, players, games=1)
+    path = tmp_path / "kitchen.json"
+    lines = [HOSTILE.lower() if line == players[0].lower() else line for line in script.lines]
+    proc = subprocess.run(
+        [sys.executable, "-m", "coloretto_log", "record", str(path), "--players", ",".join(players), "--games", "1"],
+        input="".join(f"{line}\n" for line in [*lines[:-1], "d x 1", lines[-1]]),
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    shown = proc.stdout + proc.stderr
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "Ai\\x1b[31mko\\x1b]0;pwned\\x07" in proc.stdout  # the final scores name the player, escaped
+    assert json.loads(path.read_text(encoding="utf-8"))["players"][0] == HOSTILE  # the log keeps the exact name
+
+
+def _pty(pexpect: Any, *args: str) -> tuple[Any, io.StringIO]:
+    child = pexpect.spawn(
+        sys.executable, ["-m", "coloretto_log", "record", *args], encoding="utf-8", dimensions=(40, 100),
+        env=dict(os.environ, TERM="xterm-256color"), timeout=20,
+    )  # fmt: skip
+    out = io.StringIO()
+    child.logfile_read = out
+    return child, out
+
+
+def test_control_characters_in_names_are_escaped_on_the_terminal_screens(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "kitchen.json"
+    child, out = _pty(pexpect, str(path), "--players", f"{HOSTILE},Ben", "--games", "1")
+    for answer in ["r g", "bl o", "y br", "1", "d bl 1", "d y 2"]:
+        child.expect_exact("> ")
+        child.sendline(answer)
+    child.expect_exact("'s move")
+    child.expect_exact("> ")
+    child.sendline("q")
+    child.expect_exact(pexpect.EOF)
+    raw = out.getvalue()
+    assert "\x07" not in raw and "\x1b]0;" not in raw and "\x1b[31mko" not in raw
+    assert "Ai\\x1b[31mko\\x1b]0;pwned\\x07" in ANSI.sub("", raw)
+
+
+def test_ctrl_c_ends_the_typed_line_before_its_message(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "kitchen.json"
+    child, out = _pty(pexpect, str(path), "--players", "Ann,Ben", "--games", "1")
+    for answer in ["r g", "bl o", "y br", "Ann"]:
+        child.expect_exact("> ")
+        child.sendline(answer)
+    child.expect_exact("Ann's move")
+    child.expect_exact("> ")
+    child.send("d bl")
+    child.expect_exact("d bl")
+    child.sendintr()
+    child.expect_exact(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    lines = ANSI.sub("", out.getvalue()).replace("\r\n", "\n").split("\n")
+    said = [line for line in lines if "Interrupted:" in line]
+    assert said == [f"Interrupted: {path} is saved (game 1 of 1, 0 moves); run the same command to resume."]
+
+
+def test_resuming_says_so_in_one_line_piped_and_on_the_terminal(tmp_path: Path) -> None:
+    path = tmp_path / "kitchen.json"
+    assert run_cli(path, ["q"]).exit_code == 0  # players known, no game set up yet
+    result = runner.invoke(app, ["record", str(path)], input="")
+    assert result.stderr.splitlines()[0] == f"Resuming {path}: 0 games complete, game 1 not started."
+    assert run_cli(path, ["blue", "red", "green", "yellow", "Aiko", "d r 1"][: 6]).exit_code == 0
+    pexpect = pytest.importorskip("pexpect")
+    child, out = _pty(pexpect, str(path))
+    child.expect_exact("'s move")
+    child.expect_exact("> ")
+    child.sendline("q")
+    child.expect_exact(pexpect.EOF)
+    screen = ANSI.sub("", out.getvalue().rsplit("\x1b[2J", 1)[-1]).replace("\r\n", "\n")
+    assert screen.count(f"Resuming {path}: game 1 of 4, 1 move.") == 1  # on the screen, not wiped by it

@@ -1,149 +1,43 @@
-"""The recording session (``coloretto_log.play.recorder``): parsing, whole matches, undo, refusals, resume, the file.
+"""The recording session (``coloretto_log.play.record``): parsing, whole matches, undo, refusals, resume.
 
-Matches are scripted from real play: a fixed-seed ``random.Random`` picks
-legal moves while the engine turns over a deck shuffled by
-``setup.seeded_setup``; every move becomes the command a scorekeeper would
-type (short card names, the ``l`` mark, the golden joker's extra card on the
-same line or the next). The recorder, which never sees the deck, must write
-exactly the log those moves make.
+The matches are scripted from real play by ``record_builders.match_script``:
+the recorder, which never sees the deck, must write exactly the log the
+scripted moves make.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import os
 import random
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from coloretto_log.core import engine
 from coloretto_log.core.claims import optimal_for
-from coloretto_log.core.engine import Draw, GameState, Move
 from coloretto_log.core.ruleset import RuleSet
-from coloretto_log.core.setup import seeded_setup
 from coloretto_log.log.replay import check_match
-from coloretto_log.log.writer import dumps_pretty, match_json, move_json, setup_json
-from coloretto_log.play.recorder import (
-    CARD_ALIASES,
+from coloretto_log.log.writer import dumps_pretty
+from coloretto_log.play.record import (
     ClaimVerdicts,
-    DrawCommand,
     GameOver,
     Help,
     InputError,
-    LockedError,
-    LogFile,
     MatchOver,
     Note,
+    Phase,
     Recorder,
     Refused,
     ResumeError,
-    Simple,
-    TakeCommand,
     parse_card,
     parse_command,
     parse_players,
     standings,
 )
+from coloretto_log.play.record.commands import DrawCommand, Simple, TakeCommand
 
-FOUR = ("Aiko", "Boris", "Chloe", "Dae")
-DATE = "2026-11-29"
-
-
-# --------------------------------------------------------------------------- scripts from real play
-
-
-@dataclass
-class Script:
-    """Lines to type, and what they must produce."""
-
-    players: tuple[str, ...]
-    rules: RuleSet
-    lines: list[str]
-    expected: dict[str, Any]  # the log the lines make
-    finals: list[GameState]  # each game's final state (seeded engine)
-    move_lines: list[tuple[int, int, int]]  # each move: (first line, line after it, game from 0)
-
-    @property
-    def move_ends(self) -> list[int]:
-        """i such that lines[:i] ends right after a recorded move."""
-        return [end for _, end, _ in self.move_lines]
-
-
-def alias(card: str, r: random.Random) -> str:
-    return r.choice([a for a, c in CARD_ALIASES.items() if c == card])
-
-
-def command_lines(move: Move, r: random.Random) -> list[str]:
-    """The lines a scorekeeper may type for one resolved move (all forms the recorder takes)."""
-    if isinstance(move, Draw):
-        assert move.card is not None
-        c, row = alias(move.card, r), move.row
-        if move.last_round:
-            return r.choice([["l", f"d {c} {row}"], [f"l d {c} {row}"], [f"d l {c} {row}"], [f"draw {row} {c} l"]])
-        return r.choice([[f"d {c} {row}"], [f"draw {row} {c}"], [f"D {c.upper()} {row}"]])
-    if move.extra is None:
-        return r.choice([[f"t {move.row}"], [f"take {move.row}"]])
-    c = alias(move.extra, r)
-    if move.last_round:
-        return r.choice([[f"t {move.row} l {c}"], [f"t {move.row}", f"l {c}"], [f"t {move.row}", "l", c]])
-    return r.choice([[f"t {move.row} {c}"], [f"t {move.row}", c]])
-
-
-def match_script(
-    seed: int,
-    players: tuple[str, ...] = FOUR,
-    rules: RuleSet | None = None,
-    *,
-    claims: bool = True,
-    games: int | None = None,
-) -> Script:
-    rules = rules or RuleSet()
-    if games is not None:
-        rules = RuleSet(rules.edition, rules.table, games)
-    r = random.Random(seed)
-    n = len(players)
-    lines: list[str] = []
-    ends: list[tuple[int, int, int]] = []
-    finals: list[GameState] = []
-    log_games: list[dict[str, Any]] = []
-    for g in range(rules.games):
-        setup = seeded_setup(rules, n, seed, g)
-        if setup.removed:
-            lines.append(" ".join(alias(c, r) for c in setup.removed))
-        for cards in setup.starting:
-            lines.append(", ".join(alias(c, r) for c in cards))
-        lines.append(r.choice([players[setup.first], str(setup.first + 1), players[setup.first].lower()]))
-        state = engine.new_game(rules, n, removed=setup.removed, starting=setup.starting, first=setup.first, deck=setup.deck)
-        moves = []
-        while not state.over:
-            state, resolved = engine.play(state, r.choice(engine.legal_actions(state)))
-            moves.append(move_json(resolved, players, cards=True))
-            start = len(lines)
-            lines.extend(command_lines(resolved, r))
-            ends.append((start, len(lines), g))
-        finals.append(state)
-        game: dict[str, Any] = {
-            "setup": setup_json(
-                replace(setup, removed=tuple(c for c in rules.edition.colours if c in setup.removed)), players, explicit=True
-            ),
-            "moves": moves,
-        }
-        written: dict[str, Any] = {}
-        for seat, name in enumerate(players):
-            best = optimal_for(state, seat).score
-            answer = r.choice(["", "-", str(best), str(best), str(best - 3)]) if claims else ""
-            lines.append(answer)
-            if answer not in ("", "-"):
-                written[name] = {"score": int(answer)}
-        if written:
-            game["claims"] = written
-        log_games.append(game)
-    expected = match_json(rules=rules, players=players, games=log_games, match_id=f"{DATE}-kitchen", date=DATE)
-    return Script(players, rules, lines, expected, finals, ends)
+from .record_builders import DATE, FOUR, Script, match_script
 
 
 def new_recorder(script: Script) -> Recorder:
@@ -236,7 +130,7 @@ def test_a_whole_four_player_match_makes_the_expected_valid_log(four_player_matc
     script = four_player_match
     rec = new_recorder(script)
     events = feed_all(rec, script.lines)
-    assert rec.phase == "done"
+    assert rec.phase is Phase.DONE
     assert rec.data == script.expected
     report = check_match(json.loads(json.dumps(rec.data)))
     assert report.valid and report.complete
@@ -278,12 +172,12 @@ def test_golden_joker_extra_card_is_asked_when_missing() -> None:
     rules = RuleSet.of(edition="anniversary", games=1)
     rec = Recorder(rules=rules, players=("Ann", "Ben", "Cy"))
     feed_all(rec, ["purple", "red", "blue", "green", "Ann", "d gj 1"])
-    assert rec.feed("t 1").events == () and rec.phase == "extra"
+    assert rec.feed("t 1").events == () and rec.phase is Phase.EXTRA
     assert "the card from the deck" in rec.prompt().text
     reply = rec.feed("t 2")
-    assert isinstance(reply.events[0], Refused) and rec.phase == "extra"
+    assert isinstance(reply.events[0], Refused) and rec.phase is Phase.EXTRA
     rec.feed("u")
-    assert rec.phase == "move" and rec.data is not None and len(rec.data["games"][0]["moves"]) == 1
+    assert rec.phase is Phase.MOVE and rec.data is not None and len(rec.data["games"][0]["moves"]) == 1
     feed_all(rec, ["t 1", "+2"])
     assert rec.data["games"][0]["moves"][-1] == {"player": "Ben", "action": "take", "row": 1, "extra": "plus2"}
 
@@ -319,39 +213,39 @@ def test_undo_across_the_end_of_a_game_and_the_setup() -> None:
     start, end, _ = script.move_lines[last]
     rec = new_recorder(script)
     feed_all(rec, script.lines[:end])
-    assert rec.phase == "claim"
+    assert rec.phase is Phase.CLAIM
     reply = rec.feed("u")  # at the first score: undo the game's last move
-    assert reply.changed and rec.phase == "move" and rec.moves_in_game == last
+    assert reply.changed and rec.phase is Phase.MOVE and rec.moves_in_game == last
     assert rec.state is not None and not rec.state.over
     feed_all(rec, script.lines[start:end])
-    assert rec.phase == "claim"
+    assert rec.phase is Phase.CLAIM
     feed_all(rec, ["41", ""])
     reply = rec.feed("u")  # back one score
-    assert rec.phase == "claim" and not reply.changed and rec.prompt().player == "Ben"
+    assert rec.phase is Phase.CLAIM and not reply.changed and rec.prompt().player == "Ben"
     feed_all(rec, ["", "12", "-"])
-    assert rec.phase == "starting"
+    assert rec.phase is Phase.STARTING
     assert rec.data is not None and rec.data["games"][0]["claims"] == {"Ann": {"score": 41}, "Cy": {"score": 12}}
     # At the first setup prompt of game 2, u reopens game 1 and drops its claims.
     reply = rec.feed("u")
-    assert reply.changed and rec.phase == "move" and "claims" not in rec.data["games"][0]
+    assert reply.changed and rec.phase is Phase.MOVE and "claims" not in rec.data["games"][0]
     assert any("dropped" in getattr(e, "text", "") for e in reply.events)
     assert rec.moves_in_game == last
 
 
 def test_undo_before_the_first_move_reopens_who_starts_and_setup_steps_go_back() -> None:
     rec = Recorder(rules=RuleSet(games=1), players=("Ann", "Ben", "Cy"))
-    assert rec.phase == "removed" and isinstance(rec.feed("u").events[0], Refused)  # nothing to undo yet
+    assert rec.phase is Phase.REMOVED and isinstance(rec.feed("u").events[0], Refused)  # nothing to undo yet
     feed_all(rec, ["orange", "red", "blue"])
     assert rec.prompt().text == "Game 1: Cy's starting card"
     rec.feed("u")
     assert rec.prompt().text == "Game 1: Ben's starting card"
     feed_all(rec, ["yellow", "green", "cy"])
-    assert rec.phase == "move" and rec.data is not None
+    assert rec.phase is Phase.MOVE and rec.data is not None
     assert rec.data["games"][0]["setup"] == {
         "removed": ["orange"], "starting": {"Ann": ["red"], "Ben": ["yellow"], "Cy": ["green"]}, "first": "Cy"
     }  # fmt: skip
     reply = rec.feed("u")
-    assert reply.changed and rec.phase == "first" and rec.data["games"] == []
+    assert reply.changed and rec.phase is Phase.FIRST and rec.data["games"] == []
     feed_all(rec, ["2"])
     assert rec.data["games"][0]["setup"]["first"] == "Ben"
 
@@ -373,16 +267,16 @@ def wrong_answer(rec: Recorder, r: random.Random) -> tuple[str, str | None]:
     """A wrong answer at the current prompt, and the rule id it must be refused with."""
     phase = rec.phase
     foreign = "purple" if rec.rules.edition.name == "classic" else "grey"  # not of the edition
-    if phase == "removed":
+    if phase is Phase.REMOVED:
         return r.choice([("joker", None), (foreign, "bad-removed"), ("red red", "bad-removed")])
-    if phase == "starting":
+    if phase is Phase.STARTING:
         options = [(foreign, "bad-starting"), ("+2", None), ("red blue", "bad-starting")]
         if rec._answers and rec._steps[0][0] == "removed":
             options.append((rec._answers[0][0], "bad-starting"))  # the removed colour
         return r.choice(options)
-    if phase == "first":
+    if phase is Phase.FIRST:
         return ("Nobody", "bad-first")
-    if phase == "move":
+    if phase is Phase.MOVE:
         state = rec.state
         assert state is not None
         options2: list[tuple[str, str | None]] = [("d red 9", "unknown-row"), ("z", None), ("d l", None)]
@@ -403,9 +297,9 @@ def wrong_answer(rec: Recorder, r: random.Random) -> tuple[str, str | None]:
         if free:
             options2.append((f"d {foreign} {free[0] + 1}", "impossible-card"))
         return r.choice(options2)
-    if phase == "extra":
+    if phase is Phase.EXTRA:
         return r.choice([("nothing", None), ("t 3", None)])
-    if phase == "claim":
+    if phase is Phase.CLAIM:
         return r.choice([("forty", "bad-value"), ("99999", "bad-value")])
     raise AssertionError(phase)
 
@@ -507,7 +401,7 @@ def test_resume_refuses_a_log_with_an_error_and_a_seeded_log(examples_dir: Path)
 
 def test_resume_of_a_complete_match_is_done(four_player_match: Script) -> None:
     rec = Recorder.resume(copy.deepcopy(four_player_match.expected))
-    assert rec.phase == "done"
+    assert rec.phase is Phase.DONE
     (event,) = rec.opening_events()
     assert isinstance(event, MatchOver)
 
@@ -523,54 +417,6 @@ def test_taken_by_and_best_scores() -> None:
     feed_all(rec, ["t 1", "d j 3", "t 3", "d y 4", "t 4"])
     assert rec.taken_by() == (None, None, None, None)  # a new round
     assert rec.state is not None and rec.state.round == 2
-
-
-# --------------------------------------------------------------------------- the file
-
-
-def test_lock_refuses_a_second_holder_and_is_released(tmp_path: Path) -> None:
-    path = tmp_path / "kitchen.json"
-    a, b = LogFile(path), LogFile(path)
-    a.lock()
-    assert (tmp_path / ".kitchen.json.lock").read_text().strip() == str(os.getpid())
-    with pytest.raises(LockedError, match=rf"being recorded by another recorder \(process {os.getpid()}\)"):
-        b.lock()
-    a.release()
-    assert not (tmp_path / ".kitchen.json.lock").exists()
-    b.lock()
-    b.release()
-
-
-def test_lock_removes_stray_temporary_files_only(tmp_path: Path) -> None:
-    path = tmp_path / "kitchen.json"
-    strays = [tmp_path / ".kitchen.json.tmp-123", tmp_path / ".kitchen.json.tmp-9"]
-    keep = [tmp_path / ".other.json.tmp-1", tmp_path / ".kitchen.json.tmp-x", tmp_path / "kitchen.json.tmp-1"]
-    for p in strays + keep:
-        p.write_text("{")
-    log = LogFile(path)
-    assert sorted(log.lock()) == sorted(strays)
-    log.release()
-    assert all(not p.exists() for p in strays) and all(p.exists() for p in keep)
-
-
-def test_save_is_atomic_and_skips_unchanged_data(tmp_path: Path) -> None:
-    path = tmp_path / "kitchen.json"
-    log = LogFile(path)
-    data = {"format": "coloretto-log", "version": 1, "players": ["A", "B"], "games": []}
-    assert log.save(data) is True
-    assert log.save(copy.deepcopy(data)) is False
-    assert json.loads(path.read_text()) == data
-    assert [p.name for p in tmp_path.iterdir()] == ["kitchen.json"]
-    again = LogFile(path)
-    assert again.read() == data and again.save(data) is False
-
-
-def test_read_of_a_broken_file(tmp_path: Path) -> None:
-    path = tmp_path / "kitchen.json"
-    path.write_text('{"format": ')
-    with pytest.raises(ResumeError, match="not a readable log: invalid JSON"):
-        LogFile(path).read()
-    assert LogFile(tmp_path / "none.json").read() is None
 
 
 def test_take_and_draw_descriptions() -> None:

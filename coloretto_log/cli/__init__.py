@@ -20,6 +20,7 @@ from . import record as _record  # noqa: F401
 from . import replay as _replay  # noqa: F401
 from . import schema as _schema  # noqa: F401
 from . import score as _score  # noqa: F401
+from . import serve as _serve  # noqa: F401
 from . import simulate as _simulate  # noqa: F401
 from . import validate as _validate  # noqa: F401
 from .app import app

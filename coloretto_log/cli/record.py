@@ -1,6 +1,6 @@
 """``coloretto-log record``: keep the log of a match played with real cards.
 
-The session is ``recorder.Recorder``; this module reads lines (from a
+The session is ``play.record.Recorder``; this module reads lines (from a
 terminal with prompts and a rich table view, or piped in with neither),
 shows the recorder's events, saves after every change and turns Ctrl-C,
 SIGTERM and SIGHUP into a save and a one-line message.
@@ -14,33 +14,30 @@ import signal
 import sys
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from ..core.errors import UnreadableFileError
+from ..core.errors import UnreadableFileError, one_line
 from ..core.ruleset import EDITIONS, TABLES, RuleSet
-from ..core.scoring import PLUS2_POINTS, Assignment
-from ..play.recorder import (
+from ..log.logfile import LockedError, LogFile, NotALogError
+from ..play.record import (
     ClaimVerdicts,
     Event,
     GameOver,
     GameStart,
-    Help,
     InputError,
-    LockedError,
-    LogFile,
     MatchOver,
     Note,
     Recorder,
     Refused,
     ResumeError,
-    Standing,
     parse_players,
 )
+from ..play.record.text import deck_text, event_lines
 from ..view.terminal import cards_text, collection_text
 from .app import app
 from .common import ExitCode, fail
@@ -87,59 +84,6 @@ class _SignalGuard:
             raise _Stop(self.pending)
 
 
-# --------------------------------------------------------------------------- plain text of events
-
-
-def assignment_text(a: Assignment) -> str:
-    """``41 = green 6 (+21), yellow 3+1J (+10), ... , "+2" x1 (+2)``."""
-    parts = []
-    for cs in a.breakdown:
-        jokers = f"+{cs.jokers}J" if cs.jokers else ""
-        parts.append(f"{cs.colour} {cs.cards}{jokers} ({cs.points:+d})")
-    if a.plus2_points:
-        parts.append(f'"+2" x{a.plus2_points // PLUS2_POINTS} ({a.plus2_points:+d})')
-    return f"{a.score} = " + (", ".join(parts) if parts else "no cards")
-
-
-def standings_lines(rows: tuple[Standing, ...]) -> list[str]:
-    width = max(len(s.player) for s in rows)
-    return [
-        f"  {s.rank}. {s.player:<{width}} {s.total:>4}" + (f"  ({', '.join(map(str, s.games))})" if len(s.games) > 1 else "")
-        for s in rows
-    ]
-
-
-def event_lines(event: Event) -> list[str]:
-    """An event as plain lines (piped mode, and the text of the terminal's panels)."""
-    if isinstance(event, GameOver):
-        width = max(len(p) for p in event.players)
-        out = [f"Game {event.game} is over. Best scores (jokers and positive colours chosen optimally):"]
-        for name, a in zip(event.players, event.scores):
-            out.append(f"  {name:<{width}} {assignment_text(a)}")
-        n = len(event.standings[0].games) if event.standings else 0
-        out.append(f"Match after {n} game{'s' if n != 1 else ''}:")
-        out.extend(standings_lines(event.standings))
-        return out
-    if isinstance(event, ClaimVerdicts):
-        out = [f"Written scores, game {event.game}:"]
-        for v in event.verdicts:
-            claim = v.claim.score if v.claim is not None else None
-            if v.agrees:
-                out.append(f"  {v.player} wrote {claim}: agrees with the optimum")
-            else:
-                out.append(f"  {v.player} wrote {claim}: {v.status}. {v.problems[0].message}")
-        return out
-    if isinstance(event, MatchOver):
-        return ["The match is complete. Totals and ranking:", *standings_lines(event.standings)]
-    if isinstance(event, GameStart):
-        return [f"Game {event.game} of {event.games}: new setup."]
-    if isinstance(event, Help):
-        return event.text.splitlines()
-    if isinstance(event, Refused):
-        return [event.line()]
-    return [event.text]
-
-
 # --------------------------------------------------------------------------- the two ways to talk
 
 
@@ -166,7 +110,7 @@ class _Piped:
         for event in events:
             if isinstance(event, Refused):
                 self.refused += 1
-                typer.echo(f"line {self.line_no} ({self._last.strip()}): {event.line()}", err=True)
+                typer.echo(one_line(f"line {self.line_no} ({self._last.strip()}): {event.line()}"), err=True)
             elif isinstance(event, (Note, GameStart)):
                 continue
             else:
@@ -174,7 +118,10 @@ class _Piped:
                     typer.echo(line)
 
     def message(self, text: str) -> None:
-        typer.echo(text, err=True)
+        typer.echo(one_line(text), err=True)
+
+    def note(self, text: str) -> None:
+        self.message(text)
 
 
 class _Terminal:
@@ -188,9 +135,10 @@ class _Terminal:
         self.console = Console(highlight=False)
         self.refused = 0
         self._events: list[Event] = []
+        self._mid_line = False  # the cursor is after a prompt: a message first ends that line
 
     def before_prompt(self, rec: Recorder) -> None:
-        if rec.phase in ("move", "extra"):
+        if rec.phase.in_play:
             self.console.clear()
             self.console.print(table_view(rec))
         for event in self._events:
@@ -199,9 +147,9 @@ class _Terminal:
 
     def _print(self, event: Event) -> None:
         if isinstance(event, Refused):
-            self.console.print(Text(event.line(), style="bold red"))
+            self.console.print(Text(one_line(event.line()), style="bold red"), soft_wrap=True)
         elif isinstance(event, Note):
-            self.console.print(Text(event.text, style="green"))
+            self.console.print(Text(one_line(event.text), style="green"), soft_wrap=True)
         elif isinstance(event, (GameOver, MatchOver, ClaimVerdicts, GameStart)):
             lines = event_lines(event)
             self.console.print(Text(lines[0], style="bold"))
@@ -214,27 +162,38 @@ class _Terminal:
     def read(self, rec: Recorder) -> str | None:
         p = rec.prompt()
         prompt = Text()
-        prompt.append(p.text, style="bold")
+        prompt.append(one_line(p.text), style="bold")
         if p.hint:
             prompt.append(f"  ({p.hint})", style="dim")
         prompt.append("\n> ")
         while True:
+            self._mid_line = True  # until a whole line comes back (Ctrl-C and Ctrl-D leave it open)
             try:
-                return self.console.input(prompt)
+                line = self.console.input(prompt)
             except EOFError:
                 return None
             except UnicodeDecodeError:
                 self.console.print(Text("refused: the line is not valid UTF-8 text", style="bold red"))
+                continue
+            self._mid_line = False
+            return line
 
     def show(self, events: tuple[Event, ...]) -> None:
         self._events.extend(events)
         self.refused += sum(1 for e in events if isinstance(e, Refused))
 
     def message(self, text: str) -> None:
+        if self._mid_line:
+            self.console.line()
+            self._mid_line = False
         for event in self._events:
             self._print(event)
         self._events = []
-        typer.echo(text, err=True)
+        typer.echo(one_line(text), err=True)
+
+    def note(self, text: str) -> None:
+        """A line shown under the next screen (a message now would be cleared with the screen)."""
+        self._events.append(Note(text))
 
 
 def table_view(rec: Recorder) -> Group:
@@ -247,14 +206,7 @@ def table_view(rec: Recorder) -> Group:
         f"{rules.edition.name} edition, {rules.table.name} table",
         style="bold",
     )
-    if state.lr_pending:
-        due = state.lr_expected_at - state.turned
-        if due > 0:
-            deck = f"{due} card{'s' if due != 1 else ''} to turn over before the last-round card ({rules.under} under it)"
-        else:
-            deck = f"the last-round card is due (it comes with {rules.under} cards under it)"
-    else:
-        deck = "Last round: the last-round card is out"
+    deck = deck_text(state)
     rows = Table(box=None, show_header=False, padding=(0, 1))
     rows.add_column("row", style="bold")
     rows.add_column("cards")
@@ -262,7 +214,7 @@ def table_view(rec: Recorder) -> Group:
     taken_by = rec.taken_by()
     for i, cards in enumerate(state.rows):
         if state.taken[i]:
-            rows.add_row(f"Row {i + 1}", Text("-", style="dim"), f"taken by {taken_by[i] or '?'}")
+            rows.add_row(f"Row {i + 1}", Text("-", style="dim"), Text(f"taken by {one_line(taken_by[i] or '?')}"))
         else:
             limit = state.limits[i]
             status = "full" if len(cards) >= limit else f"{len(cards)}/{limit}"
@@ -281,7 +233,7 @@ def table_view(rec: Recorder) -> Group:
             mark = Text(f"took {took[name]}", style="dim")
         else:
             mark = Text("")
-        people.add_row(mark, name, collection_text(state.collections[seat], state.colours), str(best[seat]))
+        people.add_row(mark, Text(one_line(name)), collection_text(state.collections[seat], state.colours), str(best[seat]))
     return Group(head, Text(deck, style="italic"), Text(""), rows, Text(""), people, Text(""))
 
 
@@ -291,7 +243,12 @@ _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def _bad(param: str, message: str) -> typer.BadParameter:
-    return typer.BadParameter(message, param_hint=param)
+    return typer.BadParameter(one_line(message), param_hint=param)
+
+
+def _fail(message: str, code: ExitCode) -> NoReturn:
+    """``common.fail`` with a file's or a player's name escaped: one line, no control characters."""
+    fail(one_line(message), code)
 
 
 @app.command()
@@ -325,6 +282,25 @@ def record(
 
     Example: coloretto-log record kitchen.json --players "Aiko,Boris,Chloe,Dae"
     """
+    names = check_options(file, players, edition, table, games, date)
+    log, strays = lock_log(file)
+    try:
+        ui: _Piped | _Terminal = _Terminal() if sys.stdin.isatty() else _Piped()
+        if strays:
+            ui.message(f"Removed {len(strays)} temporary file{'s' if len(strays) != 1 else ''} left by a crash: "
+                       + ", ".join(p.name for p in strays))
+        rec, resumed = open_session(log, names, edition, table, games, date)
+        code = _session(rec, log, ui, resumed=resumed)
+    finally:
+        log.release()
+    if code:
+        raise typer.Exit(code)
+
+
+def check_options(
+    file: Path, players: str | None, edition: str | None, table: str | None, games: int | None, date: str | None
+) -> tuple[str, ...] | None:
+    """The options of ``record`` (and ``serve``) checked: usage errors exit 2; the players' names."""
     if file.suffix != ".json":
         raise _bad("FILE", "the log must be a .json file (one match)")
     if edition is not None and edition not in EDITIONS:
@@ -347,48 +323,41 @@ def record(
         except InputError as e:
             raise _bad("--players", e.message) from None
     if not file.parent.is_dir():
-        fail(f"{file.parent}: no such folder", ExitCode.UNREADABLE)
+        _fail(f"{file.parent}: no such folder", ExitCode.UNREADABLE)
+    return names
 
+
+def lock_log(file: Path) -> tuple[LogFile, list[Path]]:
+    """The log file, locked (exit 3 when another recorder holds it, or it cannot be written), and the strays removed."""
     log = LogFile(file)
     try:
         strays = log.lock()
-    except LockedError as e:
-        fail(str(e), ExitCode.UNREADABLE)
-    except UnreadableFileError as e:
-        fail(str(e), ExitCode.UNREADABLE)
-    try:
-        ui: _Piped | _Terminal = _Terminal() if sys.stdin.isatty() else _Piped()
-        if strays:
-            ui.message(f"Removed {len(strays)} temporary file{'s' if len(strays) != 1 else ''} left by a crash: "
-                       + ", ".join(p.name for p in strays))
-        rec = _open(log, names, edition, table, games, date)
-        code = _session(rec, log, ui)
-    finally:
-        log.release()
-    if code:
-        raise typer.Exit(code)
+    except (LockedError, UnreadableFileError) as e:
+        _fail(str(e), ExitCode.UNREADABLE)
+    return log, strays
 
 
-def _open(
+def open_session(
     log: LogFile, names: tuple[str, ...] | None, edition: str | None, table: str | None, games: int | None, date: str | None
-) -> Recorder:
+) -> tuple[Recorder, bool]:
+    """The session: a new one, or the log's resumed (``True``)."""
     try:
         data = log.read()
     except UnreadableFileError as e:
-        fail(str(e), ExitCode.UNREADABLE)
-    except ResumeError as e:
-        fail(f"{log.path}: {e}", ExitCode.INVALID)
+        _fail(str(e), ExitCode.UNREADABLE)
+    except NotALogError as e:
+        _fail(f"{log.path}: {e}", ExitCode.INVALID)
     if data is None:
         when = date or _dt.date.today().isoformat()
         rules = RuleSet.of(edition=edition or "classic", scoring=table or "standard", games=games or 4)
         rec = Recorder(rules=rules, players=names, match_id=f"{when}-{log.path.stem}", date=when)
         if rec.data is not None:
             _save(log, rec)
-        return rec
+        return rec, False
     try:
         rec = Recorder.resume(data)
     except ResumeError as e:
-        fail(f"{log.path}: {e}", ExitCode.INVALID)
+        _fail(f"{log.path}: {e}", ExitCode.INVALID)
     differ = [
         what
         for what, given, have in (
@@ -401,12 +370,12 @@ def _open(
         if given is not None and given != have
     ]
     if differ:
-        fail(
+        _fail(
             f"{log.path} already holds a match with other {', '.join(differ)}; leave "
             f"{'it' if len(differ) == 1 else 'them'} out to resume it, or record to another file",
             ExitCode.USAGE,
         )
-    return rec
+    return rec, True
 
 
 def _save(log: LogFile, rec: Recorder) -> None:
@@ -414,10 +383,10 @@ def _save(log: LogFile, rec: Recorder) -> None:
     try:
         log.save(rec.data)
     except UnreadableFileError as e:
-        fail(f"{e} (the last move is not saved)", ExitCode.UNREADABLE)
+        _fail(f"{e} (the last move is not saved)", ExitCode.UNREADABLE)
 
 
-def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal) -> int:
+def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal, *, resumed: bool) -> int:
     """The read-feed-save loop; returns the exit code."""
     path = log.path
 
@@ -426,10 +395,10 @@ def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal) -> int:
             return f"nothing recorded yet ({path} is not written)"
         return f"{path} is saved ({rec.progress()})"
 
-    if rec.data is not None and rec.data["games"]:
-        ui.message(f"Resuming {path}: {rec.progress()}.")
+    if resumed:
+        ui.note(f"Resuming {path}: {rec.progress()}.")
     ui.show(rec.opening_events())
-    if rec.phase == "done":
+    if rec.complete:
         ui.before_prompt(rec)
         ui.message(f"{path}: the match is complete; nothing to record.")
         return 0
@@ -452,7 +421,7 @@ def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal) -> int:
             if reply.stop:
                 if rec.data is not None:
                     _save(log, rec)
-                if rec.phase == "done":
+                if rec.complete:
                     ui.before_prompt(rec)
                     ui.message(f"Match complete: {path} is saved.")
                 else:

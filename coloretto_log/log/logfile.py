@@ -1,0 +1,158 @@
+"""The log a recorder writes: an advisory lock beside it, stray temporary files removed, atomic saves.
+
+Used by ``record`` (and ``serve``): one recorder per file, and a save after
+every change that leaves either the old log or the new one on disk.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ColorettoLogError, UnreadableFileError
+from .atomic import atomic_write_text
+from .reader import decode, parse_json, read_bytes
+from .writer import dumps_pretty
+
+
+class NotALogError(ColorettoLogError):
+    """The file exists but is not JSON."""
+
+
+class LockedError(ColorettoLogError):
+    """Another recorder holds the file."""
+
+
+class LogFile:
+    """The log being recorded: a lock beside it, stray temporary files removed, atomic saves.
+
+    The lock is ``fcntl.flock`` on ``.NAME.lock`` in the same folder (advisory:
+    it keeps a second ``record`` out, not other programs). Saves go through
+    ``atomic.atomic_write_text``: a temporary ``.NAME.tmp-PID`` in the same
+    folder, fsync, rename; a crash between the two leaves that temporary
+    file, which the next ``lock()`` removes.
+
+    A symbolic link is followed once, here: the lock, the temporary files and
+    the saves are beside the real file (``real``), so the link stays a link
+    and a second recorder through another path to the same file is refused.
+    A save keeps the file's permission bits; ``lock()`` refuses a file this
+    process may not write (read-only, or another user's).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)  # as given: messages name it
+        self.real = Path(os.path.realpath(self.path))
+        self.lock_path = self.real.with_name(f".{self.real.name}.lock")
+        self._fd: int | None = None
+        self._saved: str | None = None
+
+    def _check_writable(self) -> None:
+        try:
+            st = os.stat(self.real)
+        except FileNotFoundError:
+            return
+        except OSError as e:
+            raise UnreadableFileError(f"{self.path}: cannot read: {e.strerror}") from None
+        if st.st_mode & 0o222 == 0 or not os.access(self.real, os.W_OK):
+            raise UnreadableFileError(f"{self.path} is read-only: make it writable (chmod u+w) to record into it")
+
+    def lock(self) -> list[Path]:
+        """Refuse a read-only file, take the lock, then remove stray temporary files; returns the files removed."""
+        self._check_writable()
+        for _ in range(10):
+            try:
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as e:
+                raise UnreadableFileError(f"{self.lock_path}: cannot create the lock file: {e.strerror}") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as e:
+                holder = _read_pid(fd)
+                os.close(fd)
+                if e.errno in (errno.EWOULDBLOCK, errno.EACCES):
+                    who = f" (process {holder})" if holder else ""
+                    raise LockedError(f"{self.path} is being recorded by another recorder{who}; close that one first") from None
+                raise UnreadableFileError(f"{self.lock_path}: cannot lock: {e.strerror}") from None
+            # The holder before us may have removed the lock file just before we locked it.
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(self.lock_path))
+            except FileNotFoundError:
+                same = False
+            if same:
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode())
+                self._fd = fd
+                return self._clean_strays()
+            os.close(fd)
+        raise LockedError(f"{self.path}: could not take the lock {self.lock_path}")  # pragma: no cover
+
+    def _clean_strays(self) -> list[Path]:
+        pattern = re.compile(re.escape(f".{self.real.name}.tmp-") + r"[0-9]+")
+        removed = []
+        folder = self.real.parent
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return []
+        for entry in entries:
+            if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                try:
+                    os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+                except OSError:
+                    pass
+        return removed
+
+    def release(self) -> None:
+        """Remove the lock file and release the lock (in that order, see ``lock``)."""
+        if self._fd is None:
+            return
+        try:
+            os.unlink(self.lock_path)
+        except OSError:
+            pass
+        os.close(self._fd)
+        self._fd = None
+
+    def read(self) -> Any | None:
+        """The parsed log, or ``None`` when the file does not exist yet (or is empty: ``touch`` made it)."""
+        if not self.path.exists():  # a link to no file yet is a new log too
+            return None
+        raw = read_bytes(self.path)
+        if not raw:
+            return None
+        try:
+            data = parse_json(decode(raw))
+        except ValueError as e:
+            raise NotALogError(f"not a readable log: {e}") from None
+        self._saved = dumps_pretty(data)
+        return data
+
+    def save(self, data: dict[str, Any]) -> bool:
+        """Write ``data`` atomically if it differs from what was last saved."""
+        text = dumps_pretty(data)
+        if text == self._saved:
+            return False
+        try:
+            mode = stat.S_IMODE(os.stat(self.real).st_mode)
+        except OSError:
+            mode = None
+        try:
+            atomic_write_text(self.real, text, mode=mode)
+        except OSError as e:
+            raise UnreadableFileError(f"{self.path}: cannot save: {e.strerror}") from None
+        self._saved = text
+        return True
+
+
+def _read_pid(fd: int) -> str:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+    return text if text.isdigit() else ""

@@ -1,0 +1,584 @@
+"""The recording session: a state machine over the engine, fed one typed line at a time.
+
+``Recorder.feed`` takes a line at the current prompt (``Recorder.phase``, a
+``Phase``) and answers with a ``Reply``: the events to show, whether the log
+changed (so must be saved) and whether the session stops. It does no I/O: it
+holds the match as log JSON (``data``) and the engine states of every game.
+
+``u`` steps back one answer in every phase, all in ``Recorder._undo``: in
+``MOVE`` it undoes the last move (or, before the first move, the answer to
+"who starts"); at the first prompt of a setup or of the claims it undoes the
+last move of the game before.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ...core import engine
+from ...core.claims import optimal_for, verdicts
+from ...core.engine import Draw, GameState, Move, Take
+from ...core.errors import ColorettoLogError
+from ...core.ruleset import LAYOUTS, RuleSet
+from ...core.setup import Setup
+from ...log.models import Claim
+from ...log.replay import SetupError, check_match, check_removed, check_starting_cards
+from ...log.writer import match_json, move_json, setup_json
+from .commands import (
+    SHORT_NAMES,
+    DrawCommand,
+    InputError,
+    Simple,
+    parse_card,
+    parse_colours,
+    parse_command,
+    parse_players,
+    simple_word,
+)
+from .events import (
+    ClaimVerdicts,
+    Event,
+    GameOver,
+    GameStart,
+    Help,
+    MatchOver,
+    Note,
+    Prompt,
+    Refused,
+    Reply,
+    Standing,
+    describe,
+    standings,
+)
+from .phase import Phase
+
+
+class ResumeError(ColorettoLogError):
+    """An existing log that cannot be recorded into (it has an error, or it is seeded)."""
+
+
+MOVE_HINT = "d CARD ROW · t ROW · l · u · ? · q"
+
+
+class Recorder:
+    """The recording session: feed it lines, get replies. No I/O.
+
+    ``data`` is the match as log JSON, always a valid (possibly unfinished)
+    log once the players are known; save it whenever a reply says
+    ``changed``.
+    """
+
+    def __init__(
+        self,
+        *,
+        rules: RuleSet,
+        players: Sequence[str] | None = None,
+        match_id: str | None = None,
+        date: str | None = None,
+    ) -> None:
+        self.rules = rules
+        self.players: tuple[str, ...] = ()
+        self.data: dict[str, Any] | None = None
+        self._match_id = match_id
+        self._date = date
+        self._states: list[list[GameState]] = []  # per game: the state before each move, and the current one
+        self._moves: list[list[Move]] = []  # per game: resolved moves
+        self._setups: list[Setup] = []
+        self.phase = Phase.PLAYERS
+        self._steps: list[tuple[Phase, int]] = []  # the setup's questions: (phase, seat or -1)
+        self._answers: list[Any] = []  # the setup's answers so far
+        self._claims: list[int | None] = []  # the written scores so far, by seat
+        self._lr_mark = False
+        self._extra_row: int | None = None
+        if players is not None:
+            self._set_players(tuple(players))
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def resume(cls, data: Any) -> Recorder:
+        """Continue an existing log; ``ResumeError`` when it cannot be."""
+        report = check_match(data)
+        errors = [f for f in report.all_findings() if f.severity == "error"]
+        if errors:
+            raise ResumeError(f"the log has an error, so it cannot be resumed: {errors[0].line('').lstrip(': ')}")
+        assert isinstance(data, dict) and report.match is not None and report.rules is not None
+        if report.match.seed is not None or any(record.seeded for record in report.games):
+            raise ResumeError("the log is seeded: record continues only games played with real cards")
+        rec = cls(rules=report.rules)
+        rec.players = report.players
+        rec.data = copy.deepcopy(data)
+        for record in report.games:
+            assert record.setup is not None
+            rec._setups.append(record.setup)
+            rec._states.append(list(record.states()))
+            rec._moves.append(list(record.moves))
+        games = rec.data["games"]
+        if not games:
+            rec._start_setup()
+        elif not rec._states[-1][-1].over:
+            rec.phase = Phase.MOVE
+        elif "claims" not in games[-1]:
+            rec._start_claims()
+        elif len(games) < rec.rules.games:
+            rec._start_setup()
+        else:
+            rec.phase = Phase.DONE
+        return rec
+
+    def opening_events(self) -> tuple[Event, ...]:
+        """What to show when a session resumes at the end of a game or of the match."""
+        if self.phase is Phase.CLAIM:
+            return (self._game_over(),)
+        if self.phase is Phase.DONE:
+            return (MatchOver(self.standings()),)
+        return ()
+
+    def _set_players(self, players: tuple[str, ...]) -> None:
+        self.players = players
+        self.data = match_json(rules=self.rules, players=players, games=[], match_id=self._match_id, date=self._date)
+        self._start_setup()
+
+    # ----------------------------------------------------------------- views
+
+    @property
+    def game_number(self) -> int:
+        """The game being set up, played or scored (from 1); 0 before the players are known."""
+        if self.data is None:
+            return 0
+        n = len(self.data["games"])
+        return n + 1 if self.phase.in_setup else n
+
+    @property
+    def state(self) -> GameState | None:
+        """The current game's state (in ``MOVE``, ``EXTRA`` and ``CLAIM``)."""
+        if (self.phase.in_play or self.phase is Phase.CLAIM) and self._states:
+            return self._states[-1][-1]
+        return None
+
+    @property
+    def complete(self) -> bool:
+        """The match is complete: nothing more to record."""
+        return self.phase is Phase.DONE
+
+    @property
+    def last_round_mark(self) -> bool:
+        """``l`` was typed: the next card turned over comes after the last-round card."""
+        return self._lr_mark
+
+    @property
+    def extra_row(self) -> int | None:
+        """In ``EXTRA``: the row being taken with the golden joker (from 1)."""
+        return self._extra_row
+
+    @property
+    def claims_entered(self) -> int:
+        """In ``CLAIM``: how many written scores are given (or skipped) so far."""
+        return len(self._claims)
+
+    @property
+    def moves_in_game(self) -> int:
+        return len(self._moves[-1]) if self._moves else 0
+
+    def taken_by(self) -> tuple[str | None, ...]:
+        """Who took each row this round (``None``: not taken)."""
+        state = self.state
+        if state is None:
+            return ()
+        out: list[str | None] = [None] * len(state.rows)
+        for move, after in zip(self._moves[-1], self._states[-1][1:]):
+            if not any(after.taken):
+                out = [None] * len(state.rows)
+            elif isinstance(move, Take):
+                out[move.row - 1] = self.players[move.seat]
+        return tuple(out)
+
+    def best_scores(self) -> tuple[int, ...]:
+        """Each player's best score with the cards held now."""
+        state = self.state
+        if state is None:
+            return ()
+        return tuple(optimal_for(state, seat).score for seat in range(state.players))
+
+    def standings(self) -> tuple[Standing, ...]:
+        """The match so far: complete games only."""
+        games = [
+            tuple(optimal_for(states[-1], seat).score for seat in range(len(self.players)))
+            for states in self._states
+            if states[-1].over
+        ]
+        return standings(self.players, games)
+
+    def progress(self) -> str:
+        """Where the session stands, for one-line messages: ``game 2 of 4, 13 moves``."""
+        if self.data is None:
+            return "no players yet"
+        n = len(self.data["games"])
+        if self.phase is Phase.DONE:
+            return f"the match is complete ({n} game{'s' if n != 1 else ''})"
+        if n == 0 or self.phase.in_setup:
+            return f"{n} game{'s' if n != 1 else ''} complete, game {n + 1} not started"
+        m = self.moves_in_game
+        return f"game {n} of {self.rules.games}, {m} move{'s' if m != 1 else ''}"
+
+    def prompt(self) -> Prompt:
+        phase = self.phase
+        g = self.game_number
+        if phase is Phase.PLAYERS:
+            return Prompt(phase, "Players in seat order (clockwise), separated by commas", hint="? · q")
+        if phase is Phase.REMOVED:
+            k = LAYOUTS[len(self.players)].removed
+            what = "Colour removed" if k == 1 else f"The {k} colours removed"
+            return Prompt(phase, f"Game {g}: {what} from the game", hint="u · ? · q")
+        if phase is Phase.STARTING:
+            seat = self._steps[len(self._answers)][1]
+            k = LAYOUTS[len(self.players)].starting
+            what = "starting card" if k == 1 else f"{k} starting cards"
+            return Prompt(phase, f"Game {g}: {self.players[seat]}'s {what}", self.players[seat], "u · ? · q")
+        if phase is Phase.FIRST:
+            return Prompt(phase, f"Game {g}: who starts? (name or seat 1-{len(self.players)})", hint="u · ? · q")
+        if phase.in_play:
+            state = self._states[-1][-1]
+            who = self.players[state.current]
+            mark = " [last-round card out]" if self._lr_mark else ""
+            if phase is Phase.EXTRA:
+                return Prompt(
+                    phase,
+                    f"{who} takes row {self._extra_row} with the golden joker: the card from the deck{mark}",
+                    who,
+                    "CARD · l · u · ? · q",
+                )
+            return Prompt(phase, f"{who}'s move{mark}", who, MOVE_HINT)
+        if phase is Phase.CLAIM:
+            seat = len(self._claims)
+            who = self.players[seat]
+            return Prompt(phase, f"Game {g}: {who}'s written score (Enter to skip)", who, "NUMBER · Enter · u · q")
+        return Prompt(phase, "The match is complete")
+
+    # ----------------------------------------------------------------- input
+
+    def feed(self, line: str) -> Reply:
+        """Take one line of input at the current prompt."""
+        if any("\ud800" <= c <= "\udfff" for c in line):
+            return Reply((Refused("the line is not valid UTF-8 text"),))
+        feeders: dict[Phase, Callable[[str], Reply]] = {
+            Phase.PLAYERS: self._feed_players,
+            Phase.REMOVED: self._feed_setup,
+            Phase.STARTING: self._feed_setup,
+            Phase.FIRST: self._feed_setup,
+            Phase.MOVE: self._feed_move,
+            Phase.EXTRA: self._feed_extra,
+            Phase.CLAIM: self._feed_claim,
+        }
+        feeder = feeders.get(self.phase)
+        if feeder is None:
+            return Reply(stop=True)
+        try:
+            return feeder(line)
+        except InputError as e:
+            return Reply((Refused(e.message, e.rule),))
+
+    def _common(self, line: str) -> tuple[str, Reply | None]:
+        """Blank lines, comments, ``?`` and ``q``, the same at every prompt but the claims'."""
+        text = line.strip()
+        word = text.lower()
+        if not text or text.startswith("#"):
+            return text, Reply()
+        if simple_word(word) == "help":
+            return text, Reply((Help(self.help_text()),))
+        if simple_word(word) == "quit":
+            return text, Reply(stop=True)
+        return text, None
+
+    def _feed_players(self, line: str) -> Reply:
+        text, reply = self._common(line)
+        if reply is not None:
+            return reply
+        self._set_players(parse_players(text))
+        return Reply((Note(f"Players: {', '.join(self.players)}"),), changed=True)
+
+    # undo ----------------------------------------------------------------------
+
+    def _undo(self) -> Reply:
+        """``u``: step back one answer, whatever the phase. The one place that undoes."""
+        phase = self.phase
+        if phase is Phase.EXTRA:
+            row = self._extra_row
+            self._extra_row = None
+            self._lr_mark = False
+            self.phase = Phase.MOVE
+            return Reply((Note(f"Undone: the take of row {row} is not recorded"),))
+        if phase is Phase.CLAIM and self._claims:
+            self._claims.pop()
+            return Reply((Note("Undone: back one score"),))
+        if phase.in_setup:
+            if self._answers:
+                self._answers.pop()
+                self.phase = self._steps[len(self._answers)][0]
+                return Reply((Note("Undone: back one question"),))
+            if not self._states:
+                raise InputError("nothing to undo")
+        if self._lr_mark:
+            self._lr_mark = False
+            return Reply((Note("Undone: the last-round mark"),))
+        assert self.data is not None
+        game = self.data["games"][-1]
+        self._claims = []
+        self.phase = Phase.MOVE
+        if game["moves"]:
+            move = self._moves[-1].pop()
+            self._states[-1].pop()
+            game["moves"].pop()
+            events: tuple[Event, ...] = (Note(f"Undone: {describe(move, self.players, self._states[-1][-1])}"),)
+            if game.pop("claims", None) is not None:
+                events += (Note("The claims of that game are dropped; they are asked again when it ends"),)
+            return Reply(events, changed=True)
+        # No move yet: take back the setup's last answer (who starts).
+        setup = self._setups.pop()
+        self._states.pop()
+        self._moves.pop()
+        self.data["games"].pop()
+        self._start_setup()
+        answers: list[Any] = [setup.removed] if LAYOUTS[len(self.players)].removed else []
+        answers.extend(setup.starting)
+        self._answers = answers
+        self.phase = Phase.FIRST
+        return Reply((Note("Undone: the game's setup is open again"),), changed=True)
+
+    # setup ------------------------------------------------------------------
+
+    def _start_setup(self) -> None:
+        n = len(self.players)
+        layout = LAYOUTS[n]
+        self._steps = (
+            ([(Phase.REMOVED, -1)] if layout.removed else [])
+            + [(Phase.STARTING, s) for s in range(n)]
+            + [(Phase.FIRST, -1)]
+        )
+        self._answers = []
+        self._lr_mark = False
+        self.phase = self._steps[0][0]
+
+    def _feed_setup(self, line: str) -> Reply:
+        text, reply = self._common(line)
+        if reply is not None:
+            return reply
+        if simple_word(text.lower()) == "undo":
+            return self._undo()
+        step, seat = self._steps[len(self._answers)]
+        edition = self.rules.edition
+        layout = LAYOUTS[len(self.players)]
+        try:
+            if step is Phase.REMOVED:
+                colours = parse_colours(text)
+                check_removed(colours, edition, len(self.players))
+                answer: Any = tuple(c for c in edition.colours if c in colours)
+            elif step is Phase.STARTING:
+                colours = parse_colours(text)
+                removed = self._answers[0] if layout.removed else ()
+                given = {c for a, (s, _) in zip(self._answers, self._steps) if s is Phase.STARTING for c in a}
+                check_starting_cards(self.players[seat], colours, edition, removed, given, len(self.players))
+                answer = tuple(colours)
+            else:
+                answer = self._parse_first(text)
+        except SetupError as e:
+            raise InputError(e.message, e.rule) from None
+        self._answers.append(answer)
+        if len(self._answers) < len(self._steps):
+            self.phase = self._steps[len(self._answers)][0]
+            return Reply()
+        return self._begin_game()
+
+    def _parse_first(self, text: str) -> int:
+        players = self.players
+        if text in players:
+            return players.index(text)
+        folded = [p.casefold() for p in players]
+        if text.casefold() in folded:
+            return folded.index(text.casefold())
+        if text.isdigit() and 1 <= int(text) <= len(players):
+            return int(text) - 1
+        starts = [i for i, p in enumerate(folded) if p.startswith(text.casefold())]
+        if len(starts) == 1:
+            return starts[0]
+        raise InputError(f'"{text}" is not a player: {", ".join(players)} (or a seat 1-{len(players)})', "bad-first")
+
+    def _begin_game(self) -> Reply:
+        layout = LAYOUTS[len(self.players)]
+        answers = list(self._answers)
+        removed: tuple[str, ...] = answers.pop(0) if layout.removed else ()
+        first: int = answers.pop()
+        starting = tuple(answers)
+        setup = Setup(removed, starting, first, None)
+        assert self.data is not None
+        self.data["games"].append({"setup": setup_json(setup, self.players, explicit=True), "moves": []})
+        self._setups.append(setup)
+        self._states.append(
+            [engine.new_game(self.rules, len(self.players), removed=removed, starting=starting, first=first)]
+        )
+        self._moves.append([])
+        self.phase = Phase.MOVE
+        self._lr_mark = False
+        g = len(self.data["games"])
+        return Reply((Note(f"Game {g} set up: {self.players[first]} starts"),), changed=True)
+
+    # moves --------------------------------------------------------------------
+
+    def _feed_move(self, line: str) -> Reply:
+        text, reply = self._common(line)
+        if reply is not None:
+            return reply
+        command = parse_command(text)
+        if command is None:
+            return Reply()
+        state = self._states[-1][-1]
+        if isinstance(command, Simple):
+            if command.name == "undo":
+                return self._undo()
+            if command.name == "last_round":
+                return self._mark_last_round(state)
+            raise AssertionError(command)  # help and quit were handled by _common
+        lr = command.last_round or self._lr_mark
+        seat = state.current
+        if isinstance(command, DrawCommand):
+            return self._try(Draw(seat, command.row, command.card, True if lr else None))
+        move = Take(seat, command.row, command.extra, True if lr else None)
+        if command.extra is None:
+            violation = engine.check(state, move)
+            if violation is not None and violation.rule == "missing-extra":
+                self._extra_row = command.row
+                self._lr_mark = lr
+                self.phase = Phase.EXTRA
+                return Reply()
+        return self._try(move)
+
+    def _mark_last_round(self, state: GameState) -> Reply:
+        if not state.lr_pending:
+            raise InputError("the last-round card has already come out in this game", "impossible-card")
+        if state.turned + 1 >= state.total:
+            raise InputError("no card is left after the last-round card", "deck-empty")
+        self._lr_mark = True
+        return Reply((Note("Last-round card noted: now name the card turned over after it (u clears the mark)"),))
+
+    def _feed_extra(self, line: str) -> Reply:
+        text, reply = self._common(line)
+        if reply is not None:
+            return reply
+        words = text.replace(",", " ").lower().split()
+        state = self._states[-1][-1]
+        assert self._extra_row is not None
+        if simple_word(words[0]) == "undo" and len(words) == 1:
+            return self._undo()
+        lr = self._lr_mark
+        if simple_word(words[0]) == "last_round":
+            if len(words) == 1:
+                return self._mark_last_round(state)
+            lr = True
+            words = words[1:]
+        if len(words) != 1:
+            raise InputError("name the one card turned over from the deck, e.g. r (red); l first for the last-round card")
+        card = parse_card(words[0])
+        return self._try(Take(state.current, self._extra_row, card, True if lr else None))
+
+    def _try(self, move: Move) -> Reply:
+        state = self._states[-1][-1]
+        violation = engine.check(state, move)
+        if violation is not None:
+            return Reply((Refused(violation.message, violation.rule),))
+        resolved = engine.resolve(state, move)
+        after = engine.apply(state, resolved)
+        self._states[-1].append(after)
+        self._moves[-1].append(resolved)
+        assert self.data is not None
+        self.data["games"][-1]["moves"].append(move_json(resolved, self.players, cards=True))
+        self._lr_mark = False
+        self._extra_row = None
+        self.phase = Phase.MOVE
+        events: list[Event] = [Note(describe(resolved, self.players, state))]
+        if after.over:
+            events.extend(self._end_game())
+        return Reply(tuple(events), changed=True)
+
+    # end of a game -----------------------------------------------------------
+
+    def _game_over(self) -> GameOver:
+        """The game just ended: every player's optimal score, and the match so far."""
+        state = self._states[-1][-1]
+        scores = tuple(optimal_for(state, seat) for seat in range(state.players))
+        return GameOver(len(self._states), self.players, scores, self.standings())
+
+    def _end_game(self) -> list[Event]:
+        events: list[Event] = [self._game_over()]
+        self._start_claims()
+        return events
+
+    def _start_claims(self) -> None:
+        self._claims = []
+        self.phase = Phase.CLAIM
+
+    def _feed_claim(self, line: str) -> Reply:
+        text = line.strip()
+        word = text.lower()
+        if simple_word(word) == "help":
+            return Reply((Help(self.help_text()),))
+        if simple_word(word) == "quit":
+            return Reply(stop=True)
+        if simple_word(word) == "undo":
+            return self._undo()
+        if text in ("", "-"):
+            self._claims.append(None)
+        else:
+            if not re.fullmatch(r"[+-]?[0-9]{1,5}", text) or abs(int(text)) > 10_000:
+                raise InputError(f'"{text}" is not a score: type the whole number written down, or Enter to skip', "bad-value")
+            self._claims.append(int(text))
+        if len(self._claims) < len(self.players):
+            return Reply()
+        return self._finish_claims()
+
+    def _finish_claims(self) -> Reply:
+        assert self.data is not None
+        given = {self.players[s]: v for s, v in enumerate(self._claims) if v is not None}
+        events: list[Event] = []
+        changed = False
+        if given:
+            self.data["games"][-1]["claims"] = {name: {"score": v} for name, v in given.items()}
+            changed = True
+            state = self._states[-1][-1]
+            models = {name: Claim(score=v) for name, v in given.items()}
+            found = tuple(v for v in verdicts(state, models, self.players) if v.claim is not None)
+            events.append(ClaimVerdicts(len(self._states), found))
+        self._claims = []
+        if len(self.data["games"]) < self.rules.games:
+            self._start_setup()
+            events.append(GameStart(len(self.data["games"]) + 1, self.rules.games))
+            return Reply(tuple(events), changed=changed)
+        self.phase = Phase.DONE
+        events.append(MatchOver(self.standings()))
+        return Reply(tuple(events), changed=changed, stop=True)
+
+    # help ----------------------------------------------------------------------
+
+    def help_text(self) -> str:
+        edition = self.rules.edition
+        names = ", ".join(f"{SHORT_NAMES[c]} = {c}" for c in edition.card_names())
+        return "\n".join(
+            [
+                "Commands at the move prompt:",
+                "  d CARD ROW   drew CARD and put it in row ROW      (d red 2, d r 2)",
+                "  t ROW        took row ROW                          (t 3)",
+                "  t ROW CARD   took row ROW holding the golden joker, and CARD from the deck",
+                "  l            the last-round card came out: type l, then the draw of the card after it",
+                "               (or in one line: l d red 2; with the golden joker: t 3 l red)",
+                "  u            undo the last move (or the last answer, or the l mark)",
+                "  ?            this help",
+                "  q            save and stop; run the same command again to resume",
+                f"Cards ({edition.name} edition): {names}.",
+                "Full names work too. Rows are numbered from 1 and keep their numbers for the whole round.",
+                "The log is saved after every move; Ctrl-C also saves and stops.",
+            ]
+        )
+
+

@@ -1,0 +1,82 @@
+"""The recorder's events as plain text: what ``record`` prints and ``serve`` shows.
+
+Every line is one line of plain text: players' names and messages have their
+control characters escaped (``one_line``).
+"""
+
+from __future__ import annotations
+
+from ...core.engine import GameState
+from ...core.errors import one_line
+from ...core.scoring import PLUS2_POINTS, Assignment
+from .events import ClaimVerdicts, Event, GameOver, GameStart, Help, MatchOver, Refused, Standing
+
+
+def assignment_text(a: Assignment) -> str:
+    """``41 = green 6 (+21), yellow 3+1J (+10), ... , "+2" x1 (+2)``."""
+    parts = []
+    for cs in a.breakdown:
+        jokers = f"+{cs.jokers}J" if cs.jokers else ""
+        parts.append(f"{cs.colour} {cs.cards}{jokers} ({cs.points:+d})")
+    if a.plus2_points:
+        parts.append(f'"+2" x{a.plus2_points // PLUS2_POINTS} ({a.plus2_points:+d})')
+    return f"{a.score} = " + (", ".join(parts) if parts else "no cards")
+
+
+def standings_lines(rows: tuple[Standing, ...]) -> list[str]:
+    width = max(len(one_line(s.player)) for s in rows)
+    return [
+        f"  {s.rank}. {one_line(s.player):<{width}} {s.total:>4}" + (f"  ({', '.join(map(str, s.games))})" if len(s.games) > 1 else "")
+        for s in rows
+    ]
+
+
+def event_lines(event: Event) -> list[str]:
+    """An event as plain lines (piped mode, and the text of the terminal's panels).
+
+    Every line is one line of plain text: players' names and messages have
+    their control characters escaped (``one_line``).
+    """
+    return [one_line(line) for line in _event_lines(event)]
+
+
+def _event_lines(event: Event) -> list[str]:
+    if isinstance(event, GameOver):
+        names = [one_line(p) for p in event.players]
+        width = max(len(p) for p in names)
+        out = [f"Game {event.game} is over. Best scores (jokers and positive colours chosen optimally):"]
+        for name, a in zip(names, event.scores):
+            out.append(f"  {name:<{width}} {assignment_text(a)}")
+        n = len(event.standings[0].games) if event.standings else 0
+        out.append(f"Match after {n} game{'s' if n != 1 else ''}:")
+        out.extend(standings_lines(event.standings))
+        return out
+    if isinstance(event, ClaimVerdicts):
+        out = [f"Written scores, game {event.game}:"]
+        for v in event.verdicts:
+            claim = v.claim.score if v.claim is not None else None
+            if v.agrees:
+                out.append(f"  {v.player} wrote {claim}: agrees with the optimum")
+            else:
+                out.append(f"  {v.player} wrote {claim}: {v.status}. {v.problems[0].message}")
+        return out
+    if isinstance(event, MatchOver):
+        return ["The match is complete. Totals and ranking:", *standings_lines(event.standings)]
+    if isinstance(event, GameStart):
+        return [f"Game {event.game} of {event.games}: new setup."]
+    if isinstance(event, Help):
+        return event.text.splitlines()
+    if isinstance(event, Refused):
+        return [event.line()]
+    return [event.text]
+
+
+def deck_text(state: GameState) -> str:
+    """Where the deck stands: cards to turn over before the last-round card, or the last round."""
+    under = state.rules.under
+    if not state.lr_pending:
+        return "Last round: the last-round card is out"
+    due = state.lr_expected_at - state.turned
+    if due > 0:
+        return f"{due} card{'s' if due != 1 else ''} to turn over before the last-round card ({under} under it)"
+    return f"the last-round card is due (it comes with {under} cards under it)"

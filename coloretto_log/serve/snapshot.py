@@ -1,0 +1,94 @@
+"""The table as JSON for the page: what ``record`` shows on a terminal, as data.
+
+Names are exact (the page puts them in as text, never as HTML); the page
+only draws what is here and computes nothing of the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2
+from ..core.ruleset import LAYOUTS
+from ..play.record import Phase, Recorder
+from ..play.record.text import deck_text
+
+#: What a button says for each card (colours say their name).
+LABELS = {JOKER: "joker", GOLDEN_JOKER: "golden joker", PLUS2: "+2"}
+
+
+def label(card: str) -> str:
+    return LABELS.get(card, card)
+
+
+def snapshot(rec: Recorder, version: int, shown: list[str], epoch: str) -> dict[str, Any]:
+    """Everything the page draws; ``shown`` is the last lines every phone should see (a game's end, ...)."""
+    prompt = rec.prompt()
+    edition = rec.rules.edition
+    out: dict[str, Any] = {
+        "version": version,
+        "epoch": epoch,
+        "phase": rec.phase.value,
+        "prompt": prompt.text,
+        "hint_player": prompt.player,
+        "game": rec.game_number,
+        "games": rec.rules.games,
+        "edition": edition.name,
+        "table": rec.rules.table.name,
+        "players": list(rec.players),
+        "progress": rec.progress(),
+        "complete": rec.complete,
+        "cards": [{"name": c, "label": label(c)} for c in edition.card_names()],
+        "colours": list(edition.colours),
+        "shown": shown,
+        "standings": [
+            {"rank": s.rank, "player": s.player, "total": s.total, "games": list(s.games)} for s in rec.standings()
+        ],
+    }
+    if rec.players:
+        layout = LAYOUTS[len(rec.players)]
+        out["setup"] = {"removed": layout.removed, "starting": layout.starting}
+    if rec.phase is Phase.CLAIM:
+        out["claims_entered"] = rec.claims_entered
+    state = rec.state
+    if state is None:
+        return out
+    taken_by = rec.taken_by()
+    best = rec.best_scores()
+    shown_kinds = (*state.colours, JOKER, GOLDEN_JOKER, PLUS2)
+    out.update(
+        {
+            "round": state.round,
+            "deck": deck_text(state),
+            "cards_left": state.cards_left,
+            "last_round": state.last_round,
+            "lr_pending": state.lr_pending,
+            "lr_mark": rec.last_round_mark,
+            "extra_row": rec.extra_row,
+            "current": None if state.over else state.current,
+            "rows": [
+                {
+                    "n": i + 1,
+                    "cards": [{"name": c, "label": label(c)} for c in cards],
+                    "limit": state.limits[i],
+                    "taken_by": taken_by[i] if state.taken[i] else None,
+                    "taken": state.taken[i],
+                }
+                for i, cards in enumerate(state.rows)
+            ],
+            "collections": [
+                {
+                    "player": name,
+                    "best": best[seat],
+                    "took": next((i + 1 for i, who in enumerate(taken_by) if who == name), None),
+                    "cards": [
+                        {"name": k, "label": label(k), "count": state.collections[seat][KIND_INDEX[k]]}
+                        for k in shown_kinds
+                        if state.collections[seat][KIND_INDEX[k]]
+                    ],
+                }
+                for seat, name in enumerate(rec.players)
+            ],
+        }
+    )
+    return out

@@ -1,0 +1,79 @@
+"""A real ``coloretto-log serve`` in a subprocess, and plain HTTP to it (urllib), for the serve tests."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from typing_extensions import Self
+
+
+class Server:
+    """``coloretto-log serve PATH ARGS --port N`` (0: any free one); ``base`` and ``token`` read from what it prints."""
+
+    def __init__(self, path: Path, *args: str, port: int = 0) -> None:
+        self.path = path
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "coloretto_log", "serve", str(path), *args, "--port", str(port)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        self.printed: list[str] = []
+        url = None
+        while url is None:
+            line = self.proc.stdout.readline() if self.proc.stdout else ""
+            if not line:
+                raise AssertionError(f"serve ended before printing its address: {self.stop()}")
+            self.printed.append(line.rstrip("\n"))
+            found = re.search(r"http://\S+", line)
+            url = found.group(0) if found else None
+        self.url = url
+        self.base, _, self.token = url.partition("/?t=")
+
+    def request(self, method: str, route: str, body: bytes | None = None, *, token: str | None = "") -> tuple[int, Any]:
+        """Status and parsed JSON (or text) of one request; ``token=None`` sends none."""
+        use = self.token if token == "" else token
+        url = self.base + route + (f"?t={use}" if use is not None else "")
+        req = urllib.request.Request(url, data=body, method=method, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as answer:
+                status, raw = answer.status, answer.read()
+        except urllib.error.HTTPError as e:
+            status, raw = e.code, e.read()
+        text = raw.decode("utf-8", "replace")
+        try:
+            return status, json.loads(text)
+        except ValueError:
+            return status, text
+
+    def state(self) -> Any:
+        status, answer = self.request("GET", "/api/state")
+        assert status == 200, answer
+        return answer
+
+    def line(self, line: str, version: int | None = None) -> tuple[int, Any]:
+        body: dict[str, Any] = {"line": line}
+        if version is not None:
+            body["version"] = version
+        return self.request("POST", "/api/line", json.dumps(body).encode())
+
+    def stop(self, sig: int = signal.SIGTERM) -> str:
+        """Stop it with ``sig``; its standard error."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        _, err = self.proc.communicate(timeout=30)
+        return err
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate(timeout=30)
