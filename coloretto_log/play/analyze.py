@@ -268,7 +268,8 @@ def evaluate(task: Task, settings: Settings) -> Evaluation:
     if settings.exact and exact_search.applies(table, pos):
         vectors = exact_search.choice_values(table, pos, reps)
         values = tuple(
-            ChoiceValue(choice_label(c), v[task.seat], 0.0, v[players + task.seat], 0.0, v[:players])
+            ChoiceValue(choice_label(c), v[task.seat], 0.0, min(1.0, max(0.0, v[players + task.seat])), 0.0,
+                        v[:players])
             for c, v in zip(reps, vectors)
         )
         best = max(range(len(values)), key=lambda k: (values[k].margin, -k))
