@@ -458,3 +458,13 @@ def test_progress_counts_every_decision_and_the_time_left_runs_down_to_zero() ->
     assert [p.done for p in seen] == list(range(1, len(tasks) + 1))
     assert all(p.total == len(tasks) and p.left is not None and p.left >= 0 for p in seen)
     assert seen[-1].left == 0
+
+
+def test_match_and_game_pick_what_is_analysed() -> None:
+    path = SAMPLES / "5p-seeded-games.jsonl"
+    result = runner.invoke(app, ["analyze", str(path), "--match", "2", "--game", "1", "--player", "Emil",
+                                 "--samples", "8", "--max-se", "9", "--json"])
+    assert result.exit_code == 0, result.output
+    (m,) = json.loads(result.stdout)["matches"]
+    assert m["match"] == 2 and m["line"] == 2
+    assert {d["game"] for d in m["decisions"]} == {1} and {d["player"] for d in m["decisions"]} == {"Emil"}
