@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -54,6 +55,13 @@ def greedy_game(seed: int, players: int = 4, edition: str = "classic") -> list[t
     return out
 
 
+def replaced(state: GameState, **fields: Any) -> GameState:
+    """``state`` with some fields changed, by name (a named tuple today; a dataclass would do as well)."""
+    if hasattr(state, "_replace"):
+        return state._replace(**fields)
+    return dataclasses.replace(state, **fields)  # type: ignore[type-var]
+
+
 def table_state(
     *,
     collections: list[dict[str, int]],
@@ -71,7 +79,8 @@ def table_state(
         return counts_of([k for k, n in d.items() for _ in range(n)])
 
     rem = counts(remaining)
-    return base._replace(
+    return replaced(
+        base,
         collections=tuple(counts(c) for c in collections),
         rows=tuple(tuple(r) for r in rows),
         taken=tuple(taken),
@@ -112,8 +121,8 @@ def test_a_position_never_reads_the_real_order_of_the_deck() -> None:
     game = greedy_game(5)
     move, state = game[30]
     assert state.deck is not None
-    shuffled = state._replace(deck=tuple(reversed(state.deck)))
-    hidden = state._replace(deck=None)
+    shuffled = replaced(state, deck=tuple(reversed(state.deck)))
+    hidden = replaced(state, deck=None)
     settings = A.Settings(samples=32, max_se=100.0)
     played: tuple[str, int] = ("draw", -1) if isinstance(move, engine.Draw) else ("take", move.row - 1)
     values = {A.evaluate(task(s, played), settings) for s in (state, shuffled, hidden)}
@@ -458,3 +467,13 @@ def test_progress_counts_every_decision_and_the_time_left_runs_down_to_zero() ->
     assert [p.done for p in seen] == list(range(1, len(tasks) + 1))
     assert all(p.total == len(tasks) and p.left is not None and p.left >= 0 for p in seen)
     assert seen[-1].left == 0
+
+
+def test_match_and_game_pick_what_is_analysed() -> None:
+    path = SAMPLES / "5p-seeded-games.jsonl"
+    result = runner.invoke(app, ["analyze", str(path), "--match", "2", "--game", "1", "--player", "Emil",
+                                 "--samples", "8", "--max-se", "9", "--json"])
+    assert result.exit_code == 0, result.output
+    (m,) = json.loads(result.stdout)["matches"]
+    assert m["match"] == 2 and m["line"] == 2
+    assert {d["game"] for d in m["decisions"]} == {1} and {d["player"] for d in m["decisions"]} == {"Emil"}

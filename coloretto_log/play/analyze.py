@@ -12,9 +12,10 @@ errors:
   last-round card where the rules put it: ``under`` cards from the bottom);
   every choice is played out on the *same* orders (common random numbers),
   every seat following the ``greedy`` bot's policy (``playout``), so the
-  differences between choices are sharp. Sampling goes on in batches until
-  the loss of the played choice and the gap between the two best choices
-  have a standard error at most ``max_se`` points, or ``samples`` is reached;
+  differences between choices are sharper. Sampling goes on in batches
+  until the loss of the played choice has a standard error of at most
+  ``max_se`` points and the best choice is told apart from every other
+  (within ``max_se``, or ahead by 3 standard errors), or until ``samples``;
 - **exact** (``exact``): in the last round with at most ``EXACT_SLOTS``
   places left in the rows, every order of the unseen cards and best play by
   everyone (max-n expectimax); standard errors are 0.
@@ -70,22 +71,31 @@ __all__ = [
     "ChoiceValue",
     "Decision",
     "Evaluation",
+    "MatchAnalysis",
     "PlayerSummary",
+    "Progress",
     "Settings",
     "Task",
     "analyze",
+    "analyze_match",
+    "choice_label",
+    "decision_json",
     "decision_seed",
     "evaluate",
     "mark_for",
+    "settings_json",
     "summarise",
+    "summary_json",
+    "table_json",
     "tasks_of_game",
+    "tasks_of_match",
 ]
 
 #: The policy every seat follows in the playouts.
 POLICY = "greedy"
 #: At most this many sampled orders per decision (``--samples``).
 DEFAULT_SAMPLES = 2000
-#: Sampling stops once the loss and the gap between the two best choices are this precise (points).
+#: Sampling stops once the loss is this precise (points) and the best choice is told apart.
 DEFAULT_MAX_SE = 0.5
 #: Samples are drawn in batches of this many; at least ``MIN_SAMPLES`` before stopping.
 BATCH = 32
@@ -268,7 +278,8 @@ def evaluate(task: Task, settings: Settings) -> Evaluation:
     if settings.exact and exact_search.applies(table, pos):
         vectors = exact_search.choice_values(table, pos, reps)
         values = tuple(
-            ChoiceValue(choice_label(c), v[task.seat], 0.0, v[players + task.seat], 0.0, v[:players])
+            ChoiceValue(choice_label(c), v[task.seat], 0.0, min(1.0, max(0.0, v[players + task.seat])), 0.0,
+                        v[:players])
             for c, v in zip(reps, vectors)
         )
         best = max(range(len(values)), key=lambda k: (values[k].margin, -k))
