@@ -178,6 +178,8 @@ def test_a_table_holds_the_state_it_starts_from() -> None:
     s, _ = E.play(s, Draw(0, 1))
     table = E.Table(s)
     assert table.state() == s and table.colours == s.colours
+    # what a player reads of it (engine.View) is what the state says
+    assert (table.cards_left, table.lr_expected_at, table.is_over()) == (s.cards_left, s.lr_expected_at, s.is_over())
     # the steps of a draw: turn over (the card leaves the deck), then place (the next seat moves)
     table.turn_over("joker", False)
     assert (table.turned, table.current, table.remaining[KIND_INDEX["joker"]]) == (2, 1, s.remaining[KIND_INDEX["joker"]] - 1)

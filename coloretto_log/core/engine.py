@@ -236,10 +236,18 @@ class Table:
         """Colours in play in this game, edition order."""
         return colours_in_play(self.rules.edition, self.removed)
 
-    def can_draw(self) -> bool:
-        """Whether a draw is legal: some row not taken has space."""
-        taken, limits = self.taken, self.limits
-        return any(not taken[i] and len(r) < limits[i] for i, r in enumerate(self.rows))
+    @property
+    def lr_expected_at(self) -> int:
+        """How many cards should be turned over before the last-round card."""
+        return self.total - 1 - self.rules.under
+
+    @property
+    def cards_left(self) -> int:
+        """Cards not yet turned over (the last-round card included while it is pending)."""
+        return self.total - self.turned
+
+    def is_over(self) -> bool:
+        return self.over
 
     def turn_over(self, card: str, last_round: bool) -> None:
         """``card`` comes off the deck; ``last_round``: the last-round card came off first."""
@@ -350,6 +358,11 @@ class View(Protocol):
     def discarded(self) -> tuple[int, ...]: ...
     @property
     def colours(self) -> tuple[str, ...]: ...
+    @property
+    def lr_expected_at(self) -> int: ...
+    @property
+    def cards_left(self) -> int: ...
+    def is_over(self) -> bool: ...
 
 
 def legal_rows(view: View) -> tuple[list[int], list[int]]:
