@@ -17,7 +17,7 @@ PATHS_HELP = (
     "Log files (.json: one match; .jsonl: one match a line), folders (searched recursively), or - for standard input."
 )
 #: The PATH... argument of those commands.
-LogPaths = Annotated[list[str], typer.Argument(help=PATHS_HELP, show_default=False)]
+LogPaths = Annotated[list[str], typer.Argument(help=PATHS_HELP, show_default=False, metavar="PATH...")]
 
 
 class ExitCode(enum.IntEnum):
