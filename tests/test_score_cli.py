@@ -126,8 +126,9 @@ DISPUTES = [
         {"Aiko": {"score": 33, "jokers": [], "positive": ["brown", "grey", "red"]}},
         "Aiko", "under-claimed", "✗ under-claimed by 2",
         [
-            "Aiko claims 33 but the optimum is 35 (under-claimed by 2; jokers to none; positive brown, grey, red)",
-            "Aiko's declared choice scores 35, not the claimed 33",
+            # one claim-score problem: the choice reaches the optimum, the sum is miscounted (issue 11 §5)
+            ("Aiko claims 33 but the optimum is 35 (under-claimed by 2; jokers to none; positive brown, grey, red); "
+            "the declared choice scores 35, not the claimed 33"),
         ],
         {"difference": -2, "choice_score": 35, "illegal": None},
         id="under-claimed",
@@ -181,7 +182,6 @@ DISPUTES = [
         "Aiko", "choice-below-optimum", "✗ choice-below-optimum",
         [
             "Aiko's declared choice scores 29, below the optimum 35 (jokers to none; positive brown, grey, red)",
-            "Aiko's declared choice scores 29, not the claimed 35",
         ],
         {"difference": 0, "choice_score": 29, "illegal": None},
         id="choice-scores-29-not-35",
@@ -191,8 +191,8 @@ DISPUTES = [
         {"Aiko": {"score": 36, "jokers": [], "positive": ["brown", "grey", "red"]}},
         "Aiko", "over-claimed", "✗ over-claimed by 1",
         [
-            "Aiko claims 36 but the optimum is 35 (over-claimed by 1; jokers to none; positive brown, grey, red)",
-            "Aiko's declared choice scores 35, not the claimed 36",
+            ("Aiko claims 36 but the optimum is 35 (over-claimed by 1; jokers to none; positive brown, grey, red); "
+            "the declared choice scores 35, not the claimed 36"),
         ],
         {"difference": 1, "choice_score": 35},
         id="miscounted-sum",

@@ -165,7 +165,7 @@ def test_jsonl_lines_carry_their_number(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         f"{log}:3: game 1, move 2: error [not-your-turn] it is Boris's turn, not Aiko's",
-        f"{log}:4: error [bad-json] invalid JSON at line 1, column 4: Expecting value",
+        f"{log}:4: error [bad-json] invalid JSON at column 4: expecting value",
         "3 matches in 1 file: 1 valid, 2 invalid; 2 errors, 0 warnings",
     ]
 
