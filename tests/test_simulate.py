@@ -329,7 +329,7 @@ def test_cli_first_match_splits_a_run_into_parts() -> None:
     common = ["simulate", "--games", "1", "--bots", "greedy,random", "--players", "2", "--seed", "5"]
     whole = runner.invoke(app, [*common, "-n", "3"])
     head = runner.invoke(app, [*common, "-n", "1"])
-    tail = runner.invoke(app, [*common, "-n", "2", "--first-match", "1"])
+    tail = runner.invoke(app, [*common, "-n", "2", "--first-match", "2"])  # matches count from 1
     assert whole.exit_code == head.exit_code == tail.exit_code == 0
     assert head.stdout + tail.stdout == whole.stdout
     assert json.loads(tail.stdout.splitlines()[0])["notes"].endswith("match 1")

@@ -260,7 +260,7 @@ def _flood(data: dict[str, Any]) -> Finding | None:
     def wide(value: Any) -> bool:
         return isinstance(value, dict) and len(value) > MAX_KEYS
 
-    def finding(where: str, value: dict[str, Any], rule: str = "unknown-field", game: int | None = None) -> Finding:
+    def finding(where: str, value: Any, rule: str = "unknown-field", game: int | None = None) -> Finding:
         what = "names" if rule == "unknown-player" else "fields"
         return Finding(
             "error", rule, f"{where} has {len(value)} {what}; the format allows far fewer: not checked further", game=game
