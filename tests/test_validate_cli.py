@@ -24,12 +24,12 @@ from coloretto_log.cli import app
 from coloretto_log.log.reader import MAX_FILE_BYTES, default_match_id
 from coloretto_log.log.replay import check_match
 
-from .conftest import ROOT, SAMPLES
+from .conftest import INVALID, ROOT, SAMPLES
 from .test_rule_ids import EXTRA_IDS, RULE_IDS, TINY_MOVES, d, t, tiny, tiny_match
 
 runner = CliRunner()
 TWO_P = SAMPLES / "classic-2p-recorded-game.json"
-ROW_FULL = SAMPLES / "invalid" / "row-full.json"
+ROW_FULL = INVALID / "row-full.json"
 
 
 def run(*args: str, input: bytes | str | None = None) -> Any:
@@ -65,13 +65,20 @@ def test_an_invalid_log_prints_its_finding_and_exits_1() -> None:
 
 
 def test_sample_folder_end_to_end() -> None:
+    """The help's own example, `validate sample_logs/`, exits 0: the broken logs live in tests/data/invalid/."""
     result = run(str(SAMPLES))
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["8 matches in 7 files: 8 valid, 0 invalid; 0 errors, 0 warnings"]
+
+
+def test_invalid_folder_end_to_end() -> None:
+    result = run(str(INVALID))
     assert result.exit_code == 1
     out = result.stdout.splitlines()
-    assert out[-1] == "42 matches in 41 files: 8 valid, 34 invalid; 34 errors, 0 warnings"
-    # one line per invalid sample, each naming its file under invalid/, in sorted order
+    assert out[-1] == "34 matches in 34 files: 0 valid, 34 invalid; 34 errors, 0 warnings"
+    # one line per invalid sample, each naming its file, in sorted order
     findings = out[:-1]
-    assert len(findings) == 34 and all(line.startswith(str(SAMPLES / "invalid") + "/") for line in findings)
+    assert len(findings) == 34 and all(line.startswith(str(INVALID) + "/") for line in findings)
     assert findings == sorted(findings, key=lambda line: line.split(":")[0])
 
 
@@ -253,8 +260,8 @@ def test_json_moves_and_places(tmp_path: Path) -> None:
 
 
 def test_json_has_no_markup_and_stable_output() -> None:
-    a = run("--json", str(SAMPLES))
-    b = run("--json", str(SAMPLES))
+    a = run("--json", str(SAMPLES), str(INVALID))
+    b = run("--json", str(SAMPLES), str(INVALID))
     assert a.stdout == b.stdout and "\x1b[" not in a.stdout
     assert json.loads(a.stdout)["summary"]["matches"] == 42
 
@@ -271,11 +278,11 @@ def _subprocess(*args: str, stdin: bytes | None = None) -> subprocess.CompletedP
 
 
 def test_subprocess_end_to_end(tmp_path: Path) -> None:
-    proc = _subprocess("sample_logs/invalid/row-full.json", "sample_logs/classic-2p-recorded-game.json", "-",
+    proc = _subprocess("tests/data/invalid/row-full.json", "sample_logs/classic-2p-recorded-game.json", "-",
                        stdin=b"[" * 50_000)
     assert proc.returncode == 1
     assert proc.stdout.decode().splitlines() == [
-        "sample_logs/invalid/row-full.json: game 1, move 36: error [row-full] row 3 already holds 3 cards",
+        "tests/data/invalid/row-full.json: game 1, move 36: error [row-full] row 3 already holds 3 cards",
         "<stdin>: error [bad-json] nesting too deep",
         "3 matches in 3 files: 1 valid, 2 invalid; 2 errors, 0 warnings",
     ]
@@ -404,7 +411,7 @@ def test_the_match_id_of_a_log_with_a_lone_surrogate() -> None:
 
 def test_every_broken_sample_and_fixture_through_the_command() -> None:
     # no traceback and exit 1 for each invalid sample, one at a time
-    for path in sorted((SAMPLES / "invalid").iterdir()):
+    for path in sorted(INVALID.iterdir()):
         result = run(str(path))
         assert result.exit_code == 1, path
         assert len(result.stdout.splitlines()) == 2
