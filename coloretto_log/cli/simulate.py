@@ -24,7 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ..core.errors import UsageError
+from ..core.errors import UsageError, one_line
 from ..core.rng import MASK64
 from ..log.atomic import atomic_write_lines
 from ..play.bots import BOTS
@@ -142,6 +142,7 @@ def simulate(
             help="Number of the first match, from 1: a run split into parts gives the same matches as one run.",
         ),
     ] = 1,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
     jobs: Annotated[int, typer.Option(metavar="N", help="Processes to use (0: one per core). The output is the same for any value.")] = 1,
     fmt: FormatOption = None,
     json_out: JsonOption = False,
@@ -161,11 +162,11 @@ def simulate(
     gives matches F to F+N-1 of that run (counting from 1), so a run can be split
     into files. --format json or csv: the summary for programs.
 
-    Exit codes: 0 done, 2 usage error, 3 the output file cannot be written.
+    Exit codes: 0 done, 2 usage error, 3 the output file cannot be written (or exists: --force).
 
     \b
-    Example: coloretto-log simulate --matches 100 --bots strong,greedy,random,greedy --out sims.jsonl
-    Example: coloretto-log simulate -n 50 --first-match 51 --out part2.jsonl
+    Example: coloretto-log simulate --matches 10 --bots strong,greedy,random,greedy --out sims.jsonl
+    Example: coloretto-log simulate -n 10 --first-match 11 --out part2.jsonl
     """
     chosen = output_format(fmt, json_out)
     count, _ = count_of_players(4 if player_count is None and players is None else player_count, players, names_allowed=False)
@@ -189,9 +190,11 @@ def simulate(
         fail(str(e), ExitCode.USAGE)
     if out is not None:
         if out.is_dir():
-            fail(f"{out}: is a folder; --out needs a file name", ExitCode.UNREADABLE)
+            fail(f"{one_line(str(out))}: is a folder; --out needs a file name", ExitCode.UNREADABLE)
         if not out.parent.is_dir():
-            fail(f"{out}: no such folder {out.parent}", ExitCode.UNREADABLE)
+            fail(f"{one_line(str(out))}: no such folder {one_line(str(out.parent))}", ExitCode.UNREADABLE)
+        if (out.exists() or out.is_symlink()) and not force:
+            fail(f"{one_line(str(out))}: already exists; give --force to replace it", ExitCode.UNREADABLE)
     n_jobs = jobs or os.cpu_count() or 1
 
     err = Console(stderr=True, highlight=False)
@@ -221,7 +224,7 @@ def simulate(
             try:
                 atomic_write_lines(out, lines)
             except OSError as e:
-                fail(f"{out}: cannot write: {e.strerror or e}", ExitCode.UNREADABLE)
+                fail(f"{one_line(str(out))}: cannot write: {e.strerror or e}", ExitCode.UNREADABLE)
 
     console = Console(highlight=False) if out is not None else err
     if chosen is Format.json:
