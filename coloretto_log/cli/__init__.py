@@ -39,11 +39,12 @@ def main(argv: list[str] | None = None) -> None:
     """Console entry point: no traceback for the user, exit 70 on a bug, quiet on a closed pipe."""
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args
+    stdout = _identity()
     try:
         app(args=args, prog_name="coloretto-log")
     except SystemExit as e:
-        if _pipe_closed():  # `coloretto-log score ... | head -1`: the reader has all it wanted
-            _quiet_exit()
+        if e.code not in (0, None) and (_pipe_closed() or _identity() != stdout):
+            _quiet_exit()  # `coloretto-log score ... | head -1`: the reader has all it wanted
         raise e from None
     except KeyboardInterrupt:
         typer.echo("Interrupted.", err=True)
@@ -65,6 +66,15 @@ def main(argv: list[str] | None = None) -> None:
 def _pipe_closed() -> bool:
     """True when standard output was closed by its reader (typer then wraps stdout to silence it)."""
     return type(sys.stdout).__name__ == "PacifyFlushWrapper"
+
+
+def _identity() -> tuple[int, int] | None:
+    """What file descriptor 1 is; rich points it at /dev/null when its reader has gone, then exits 1."""
+    try:
+        st = os.fstat(1)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _quiet_exit() -> None:
