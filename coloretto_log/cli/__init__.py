@@ -39,6 +39,9 @@ def main(argv: list[str] | None = None) -> None:
     """Console entry point: no traceback for the user, exit 70 on a bug, quiet on a closed pipe."""
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args
+    # typer checks options with pydantic, and pydantic would scan every installed package for plugins
+    # at the first check (a tenth of `score --hand`'s time); this program uses none.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     stdout = _identity()
     try:
         app(args=args, prog_name="coloretto-log")

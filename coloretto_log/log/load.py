@@ -57,7 +57,7 @@ def load(paths: list[str], *, stdin: BinaryIO | None = None) -> Iterator[LoadedM
                 if source.problem is not None:
                     report = MatchReport(data=None, findings=[source.problem])
                 else:
-                    report = check_match(source.data)
+                    report = check_match(source.data, wide=source.wide)
                 yield LoadedMatch(source.label, source.file, source.line, report, end)
         except UnreadableFileError as e:
             yield Unreadable(name, str(e))

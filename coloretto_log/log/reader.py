@@ -35,6 +35,7 @@ class Source:
     line: int | None  # 1-based line in a .jsonl file
     data: Any = None  # the parsed JSON value when ``problem`` is None
     problem: Finding | None = None
+    wide: bool = False  # an object in ``data`` holds more than ``WIDE_OBJECT`` keys
 
     @property
     def label(self) -> str:
@@ -46,11 +47,22 @@ class _DuplicateKey(ValueError):
     pass
 
 
+#: No object of the log format has more keys than this; a wider one is looked at closely (``Source.wide``).
+WIDE_OBJECT = 64
+
+
 class _NonFinite(ValueError):
     pass
 
 
+#: The widest object seen by the current parse (reset by each ``parse_json_wide``; parsing is not shared
+#: between threads).
+_widest = [0]
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    if len(pairs) > WIDE_OBJECT:
+        _widest[0] = max(_widest[0], len(pairs))
     d = dict(pairs)
     if len(d) != len(pairs):
         seen: set[str] = set()
@@ -74,6 +86,17 @@ def parse_json(text: str, *, one_line: bool = False) -> Any:
     ``one_line``: the text is one line of a ``.jsonl`` file (whose number the
     finding's label gives), so a position is a column in that line.
     """
+    return parse_json_wide(text, one_line=one_line)[0]
+
+
+def parse_json_wide(text: str, *, one_line: bool = False) -> tuple[Any, bool]:
+    """``parse_json``, and whether an object holds more than ``WIDE_OBJECT`` keys (a flood to look at closely)."""
+    _widest[0] = 0
+    value = _parse(text, one_line=one_line)
+    return value, _widest[0] > WIDE_OBJECT
+
+
+def _parse(text: str, *, one_line: bool) -> Any:
     if not text.strip():
         raise ValueError("the line is blank" if one_line else "the file is empty: a log holds one JSON object")
     collect = gc.isenabled()
@@ -283,7 +306,8 @@ def _object_line(raw: bytes) -> dict[str, Any] | None:
 
 def _parse_source(text: str, file: str, line: int | None) -> Source:
     try:
-        return Source(file, line, data=parse_json(text, one_line=line is not None))
+        data, wide = parse_json_wide(text, one_line=line is not None)
+        return Source(file, line, data=data, wide=wide)
     except ValueError as e:
         return Source(file, line, problem=Finding("error", "bad-json", str(e)))
 

@@ -38,7 +38,7 @@ from .models import (
     describe_error,
     rule_of_error,
 )
-from .reader import content_hash, id_of_hash
+from .reader import WIDE_OBJECT, content_hash, id_of_hash
 
 
 @dataclass
@@ -148,18 +148,20 @@ class MatchReport:
         )
 
 
-def check_match(data: Any, *, fast: bool = True) -> MatchReport:
+def check_match(data: Any, *, fast: bool = True, wide: bool | None = None) -> MatchReport:
     """Validate and replay one match given as parsed JSON.
 
     ``fast=False`` checks every move with ``engine.check`` (the reference
     path); the default replays plainly legal moves with ``engine.fast_forward``
-    and gives the same report.
+    and gives the same report. ``wide``: whether the reader saw an object with
+    more keys than any object of the format holds (``reader.parse_json_wide``);
+    only then is the match searched for a flood of keys (None: search anyway).
     """
     report = MatchReport(data=data)
     if not isinstance(data, dict):
         report.findings.append(Finding("error", "bad-type", f"a match must be a JSON object, not {_json_type(data)}"))
         return report
-    flood = _flood(data)
+    flood = _flood(data) if wide is not False else None
     if flood is not None:  # a million unknown keys: one finding, not a million (bounded time and memory)
         report.findings.append(flood)
         return report
@@ -226,7 +228,7 @@ def check_match(data: Any, *, fast: bool = True) -> MatchReport:
 #: At most this many findings of one rule are kept for one game (or the match); one more line says how many more.
 MAX_FINDINGS_PER_RULE = 20
 #: An object of the log with more keys than this is a flood: one finding, and the match is not checked further.
-MAX_KEYS = 64
+MAX_KEYS = WIDE_OBJECT
 
 
 def cap_findings(findings: list[Finding]) -> list[Finding]:
