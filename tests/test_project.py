@@ -173,3 +173,20 @@ def test_internal_error_is_one_line_and_exit_70(monkeypatch: pytest.MonkeyPatch,
     with pytest.raises(SystemExit):
         main(["--debug", "deal", "--seed", "1", "--players", "4"])
     assert "Traceback" in capsys.readouterr().err
+
+
+def test_every_help_renders_with_words_for_values() -> None:
+    """Help shows words (N, PATH, NAMES), never Python types, and `[rule-id]` survives (no markup)."""
+    from coloretto_log.cli import COMMANDS
+
+    for name in ["", *COMMANDS]:
+        result = runner.invoke(app, [name, "--help"] if name else ["--help"])
+        assert result.exit_code == 0, name
+        text = result.stdout
+        assert "Usage: " in text
+        for python_type in ("<bool>", "<int>", "<str>", "<list[str]>", "<path>", "{paths}", "{path}", "<float"):
+            assert python_type not in text, (name, python_type)
+    assert "error [rule-id] message" in " ".join(runner.invoke(app, ["validate", "--help"]).stdout.split())
+    query = runner.invoke(app, ["query", "--help"]).stdout
+    assert any(line.strip().startswith("Example: coloretto-log query") and line.rstrip().endswith('"')
+               for line in query.splitlines())  # an example is printed on one line, as written

@@ -46,8 +46,9 @@ class LazyGroup(TyperGroup):
                     info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
                 )
                 if command.name and command.name not in self.commands:
-                    self.commands[command.name] = _with_words(command)
-        return self.commands.get(cmd_name)
+                    self.commands[command.name] = command
+        command = self.commands.get(cmd_name)
+        return None if command is None else _with_words(command)
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """The command list of ``--help``: each command's first help line, without importing it."""
@@ -72,6 +73,9 @@ _WORDS = {
 
 def _with_words(command: Any) -> Any:
     """Help that shows words for values (``--seed N``, ``PATH...``), never Python types (``<int>``, ``{paths}``)."""
+    if command.help and not getattr(command, "_worded", False):
+        command._worded = True
+        command.help = _examples_verbatim(command.help)
     for param in command.params:
         if getattr(param, "_worded", False) or not hasattr(param, "display_type_rich"):
             continue
@@ -88,6 +92,14 @@ def _with_words(command: Any) -> Any:
             word = _WORDS.get(label, label)
             param.display_type_rich = _const(word)
     return command
+
+
+def _examples_verbatim(help_text: str) -> str:
+    """Mark each paragraph that starts with ``Example`` so that help prints its lines as written, never rewrapped."""
+    paragraphs = help_text.split("\n\n")
+    return "\n\n".join(
+        "\b\n" + p if p.lstrip().startswith("Example") and not p.startswith("\b") else p for p in paragraphs
+    )
 
 
 def _const(value: str) -> Any:
