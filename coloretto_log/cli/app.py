@@ -47,8 +47,8 @@ class LazyGroup(TyperGroup):
                 )
                 if command.name and command.name not in self.commands:
                     self.commands[command.name] = command
-        command = self.commands.get(cmd_name)
-        return None if command is None else _with_words(command)
+        found = self.commands.get(cmd_name)
+        return None if found is None else _with_words(found)
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """The command list of ``--help``: each command's first help line, without importing it."""
