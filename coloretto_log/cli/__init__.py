@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 
 import typer
 
@@ -56,6 +55,8 @@ def main(argv: list[str] | None = None) -> None:
         _quiet_exit()
     except Exception as exc:  # noqa: BLE001 - the last line of defence
         if debug:
+            import traceback
+
             traceback.print_exc()
         else:
             typer.echo(

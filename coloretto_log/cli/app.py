@@ -9,9 +9,7 @@ docstrings without importing them.
 
 from __future__ import annotations
 
-import ast
 import importlib
-import inspect
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
@@ -114,6 +112,9 @@ def _const(value: str) -> Any:
 @cache
 def _help_from_source(module: str, name: str) -> str:
     """The docstring of the function that defines command ``name`` in ``module``, read with ``ast``."""
+    import ast  # only for `--help`: a fast start for everything else
+    import inspect
+
     path = Path(__file__).with_name(f"{module}.py")
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -125,8 +126,10 @@ def _help_from_source(module: str, name: str) -> str:
     return ""
 
 
-def _command_name(node: ast.FunctionDef) -> str | None:
+def _command_name(node: Any) -> str | None:
     """``name`` for a function decorated ``@app.command()`` / ``@app.command("name")``, else None."""
+    import ast
+
     for deco in node.decorator_list:
         if not (isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.func.attr == "command"):
             continue
@@ -134,7 +137,7 @@ def _command_name(node: ast.FunctionDef) -> str | None:
         for value in given:
             if isinstance(value, ast.Constant) and isinstance(value.value, str):
                 return value.value
-        return node.name.strip("_").replace("_", "-")
+        return str(node.name).strip("_").replace("_", "-")
     return None
 
 

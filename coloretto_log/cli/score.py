@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import csv
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
 from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX
@@ -44,14 +44,17 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"{_MINUS}{-n}"
 
 
-def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+def _printer() -> Callable[[Text], None]:
+    """Print a line: through rich where it has colours to show, else its plain text straight out (many times faster).
 
+    Rich's console is loaded only for a terminal (or when FORCE_COLOR and the like ask for colours).
+    """
+    if sys.stdout.isatty() or any(os.environ.get(v) for v in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")):
+        from rich.console import Console
 
-def _printer(console: Console) -> Callable[[Text], None]:
-    """Print a line: through rich where it has colours to show, else its plain text straight out (many times faster)."""
-    if console.color_system is not None or console.is_terminal:
-        return console.print
+        console = Console(highlight=False, soft_wrap=True)
+        if console.color_system is not None or console.is_terminal:
+            return console.print
     write = sys.stdout.write
 
     def plain(line: Text) -> None:
@@ -264,7 +267,7 @@ def _score_logs(paths: list[str], *, fmt: Format) -> None:
     )
     from ..report.scorecard import score_match
 
-    show = _printer(_console())
+    show = _printer()
     report = JsonReport() if fmt is Format.json else None
     table = csv.writer(sys.stdout, lineterminator="\n") if fmt is Format.csv else None
     if table is not None:
@@ -402,6 +405,6 @@ def score(
     if chosen is Format.json:
         emit_json(result.as_json())
         return
-    show = _printer(_console())
+    show = _printer()
     for line in hand_lines(result):
         show(line)
