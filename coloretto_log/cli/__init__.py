@@ -12,9 +12,12 @@ import sys
 
 import typer
 
+from .app import COMMANDS, app
+from .common import ExitCode
+
 #: Every command, and the module of this package that defines it (imported when the command runs).
 #: Adding a command is one line here.
-COMMANDS: dict[str, str] = {
+COMMANDS.update({
     "validate": "validate",
     "score": "score",
     "replay": "replay",
@@ -26,10 +29,7 @@ COMMANDS: dict[str, str] = {
     "stats": "db",
     "query": "db",
     "export": "db",
-}
-
-from .app import app  # the table above is read by app's lazy group
-from .common import ExitCode
+})
 
 __all__ = ["COMMANDS", "app", "main"]
 

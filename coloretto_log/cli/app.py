@@ -19,10 +19,11 @@ from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
 
+#: Command name -> module of this package that defines it; filled by ``cli/__init__.py``.
+COMMANDS: dict[str, str] = {}
+
 
 def _registry() -> dict[str, str]:
-    from . import COMMANDS  # the package's table of commands (a cycle only at import time)
-
     return COMMANDS
 
 
