@@ -190,3 +190,21 @@ def test_every_help_renders_with_words_for_values() -> None:
     query = runner.invoke(app, ["query", "--help"]).stdout
     assert any(line.strip().startswith("Example: coloretto-log query") and line.rstrip().endswith('"')
                for line in query.splitlines())  # an example is printed on one line, as written
+
+
+@pytest.mark.parametrize(
+    ("prefix", "hint"),
+    [
+        ("/home/u/.local/pipx/venvs/coloretto-log", "pipx inject coloretto-log matplotlib"),
+        ("/home/u/.local/share/uv/tools/coloretto-log", "uv tool install --with matplotlib coloretto-log"),
+        ("/work/club/.venv", "-m pip install 'coloretto-log[plot]'"),
+    ],
+)
+def test_install_hints_fit_how_the_user_installed(prefix: str, hint: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from coloretto_log.cli.common import install_hint
+
+    monkeypatch.setattr(sys, "prefix", prefix)
+    shown = install_hint("plot", "matplotlib")
+    assert shown.endswith(hint)
+    if "pip install" in hint:
+        assert shown.startswith(sys.executable)  # this very interpreter's pip, whatever its environment
