@@ -10,6 +10,9 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Example logs kept with the tests (each validates with no finding).
 EXAMPLES = ROOT / "tests" / "data" / "db"
 SAMPLES = ROOT / "sample_logs"
+#: Logs broken on purpose, one error each (sample_logs/README.md lists them): not among the samples,
+#: so that `validate sample_logs/` exits 0 as its help says.
+INVALID = ROOT / "tests" / "data" / "invalid"
 
 
 def load_json(path: Path) -> Any:

@@ -1,4 +1,4 @@
-"""Regenerate ``sample_logs/``: valid logs played by the engine, and invalid ones with one mistake each.
+"""Regenerate ``sample_logs/`` (valid logs played by the engine) and ``tests/data/invalid/`` (one mistake each).
 
 Run from the project root: ``python tests/make_sample_logs.py``. The output is
 deterministic (fixed seeds, ``random.Random(seed)``, no clock), and
@@ -40,6 +40,7 @@ from coloretto_log.log.writer import dumps_line, match_json, move_json, setup_js
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"
+INVALID = ROOT / "tests" / "data" / "invalid"
 NAMES = ("Aiko", "Boris", "Chloe", "Dae", "Emil")
 DATE = "2026-11-29"
 LONG_NAME = "Dae Kim of the Thursday kitchen-table club"
@@ -583,17 +584,17 @@ def valid_samples() -> dict[str, str]:
 
 
 def files() -> dict[str, bytes]:
-    """Path under ``sample_logs/`` -> exact bytes, for every generated sample."""
-    out = {name: text.encode("utf-8") for name, text in valid_samples().items()}
+    """Path under the project root -> exact bytes, for every generated sample (valid and invalid)."""
+    out = {f"sample_logs/{name}": text.encode("utf-8") for name, text in valid_samples().items()}
     for name, value in invalid_samples().items():
-        out["invalid/" + name] = value if isinstance(value, bytes) else dumps_sample(value).encode("utf-8")
+        out[f"tests/data/invalid/{name}"] = value if isinstance(value, bytes) else dumps_sample(value).encode("utf-8")
     return out
 
 
 def _self_check(generated: dict[str, bytes]) -> None:
     """Every valid sample replays with no finding (the tests check the invalid ones)."""
     for name, raw in generated.items():
-        if name.startswith("invalid/"):
+        if not name.startswith("sample_logs/"):
             continue
         for line in raw.decode("utf-8").splitlines() if name.endswith(".jsonl") else [raw.decode("utf-8")]:
             report = check_match(json.loads(line))
@@ -604,14 +605,15 @@ def _self_check(generated: dict[str, bytes]) -> None:
 def main() -> None:
     generated = files()
     _self_check(generated)
-    (SAMPLES / "invalid").mkdir(parents=True, exist_ok=True)
+    INVALID.mkdir(parents=True, exist_ok=True)
     for name, raw in generated.items():
-        (SAMPLES / name).write_bytes(raw)
-    known = set(generated) | {"README.md", "invalid/README.md"}
-    stale = [p for p in SAMPLES.rglob("*") if p.is_file() and p.relative_to(SAMPLES).as_posix() not in known]
-    for path in stale:
-        print(f"not generated (remove it?): {path}", file=sys.stderr)
-    print(f"wrote {len(generated)} files under {SAMPLES}")
+        (ROOT / name).write_bytes(raw)
+    known = set(generated) | {"sample_logs/README.md"}
+    on_disk = [p for folder in (SAMPLES, INVALID) for p in folder.rglob("*") if p.is_file()]
+    for path in on_disk:
+        if path.relative_to(ROOT).as_posix() not in known:
+            print(f"not generated (remove it?): {path}", file=sys.stderr)
+    print(f"wrote {len(generated)} files under {SAMPLES} and {INVALID}")
 
 
 if __name__ == "__main__":

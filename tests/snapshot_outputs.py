@@ -90,9 +90,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         shutil.copytree(ROOT / "sample_logs", work / "sample_logs")
+        # the broken logs moved to tests/data/invalid/; copied where they were, so labels compare with old runs
+        shutil.copytree(ROOT / "tests" / "data" / "invalid", work / "sample_logs" / "invalid")
         run = Runner(opts.out, work, opts.mask)
         samples = sorted(p.relative_to(work).as_posix() for p in (work / "sample_logs").glob("*.json*"))
-        broken = sorted(p.relative_to(work).as_posix() for p in (work / "sample_logs").rglob("invalid/*.json"))
+        broken = sorted(p.relative_to(work).as_posix() for p in (work / "sample_logs" / "invalid").glob("*.json"))
         run("help", "--help")
         for command in ("validate", "score", "replay", "record", "simulate", "deal", "schema", "ingest", "stats",
                         "query", "export"):
@@ -123,7 +125,7 @@ def main() -> None:
             run("score-hand-alt", "score", "--hand", hand, "--table", "alternative", "--json")
         run("score-hand-bad", "score", "--hand", "red=10")
         for args in (["--seed", "42", "--players", "4"], ["--seed", "42", "--players", "4", "--json"],
-                     ["--seed", "7", "--players", "3", "--edition", "anniversary", "--game", "1"],
+                     ["--seed", "7", "--players", "3", "--edition", "anniversary", "--game", "2"],  # --game counts from 1
                      ["--seed", "7", "--players", "2", "--json"]):
             run("deal", "deal", *args)
         run("simulate", "simulate", "-n", str(opts.matches), "--seed", "1", "--out", "sims.jsonl", "--json")

@@ -189,8 +189,7 @@ def test_every_relative_link_resolves_inside_the_repository(page: Path) -> None:
     assert not broken, "\n".join(broken)
 
 
-# --------------------------------------------------------------------------- where the code departs from the page
-# docs/format.md §5 lists these; when one is fixed, its test passes, fails as strict xfail, and the line goes.
+# --------------------------------------------------------------------------- two points of §3, checked
 
 
 def _tiny_two_player(moves: int, claims: dict[str, object]) -> dict[str, object]:
@@ -218,13 +217,11 @@ def test_the_tiny_game_used_below_is_valid() -> None:
     assert check_match(_tiny_two_player(5, {"Aiko": {"score": 5}, "Boris": {"score": 4}})).all_findings() == []
 
 
-@pytest.mark.xfail(strict=True, reason="docs/format.md §5: claims naming a non-player on an unfinished game go unreported")
 def test_claims_naming_a_stranger_are_reported_on_an_unfinished_game() -> None:
     rules = [f.rule for f in check_match(_tiny_two_player(4, {"Zoe": {"score": 1}})).all_findings()]
     assert "unknown-player" in rules
 
 
-@pytest.mark.xfail(strict=True, reason="docs/format.md §5: a miscounted score with an optimal choice is also claim-choice")
 def test_a_miscounted_score_with_an_optimal_choice_is_claim_score_alone() -> None:
     claim = {"Aiko": {"score": 6, "jokers": ["orange"], "positive": ["orange", "blue", "green"]}}
     rules = [f.rule for f in check_match(_tiny_two_player(5, claim)).all_findings()]

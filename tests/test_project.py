@@ -89,21 +89,43 @@ def test_validation_is_deterministic_across_processes(hashseed: str) -> None:
 
 def test_deal_json_matches_every_published_vector() -> None:
     for vector in json.loads(make_vectors.PATH.read_text(encoding="utf-8")):
-        args = ["deal", "--seed", str(vector["seed"]), "--players", str(vector["players"]),
-                "--edition", vector["edition"], "--game", str(vector["game"]), "--json"]
+        # the vectors' "game" is an index from 0 (docs/format.md §4); --game counts from 1
+        args = ["deal", "--seed", str(vector["seed"]), "--player-count", str(vector["players"]),
+                "--edition", vector["edition"], "--game", str(vector["game"] + 1), "--json"]
         result = runner.invoke(app, args)
         assert result.exit_code == 0
         assert json.loads(result.stdout) == vector
 
 
 def test_deal_text_lists_the_deck_top_first() -> None:
-    result = runner.invoke(app, ["deal", "--seed", "42", "--players", "4"])
+    result = runner.invoke(app, ["deal", "--seed", "42", "--player-count", "4"])
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert "Seat 0 starts with: green" in lines
-    assert "First player: seat 2" in lines
+    vector = json.loads(runner.invoke(app, ["deal", "--seed", "42", "--player-count", "4", "--json"]).stdout)
+    # seats count from 1 for people; the JSON's first_seat is an index from 0
+    assert vector["first_seat"] == 2 and vector["starting_by_seat"][0] == ["green"]
+    assert "Seat 1 starts with: green" in lines
+    assert "First player: seat 3" in lines
+    assert lines[0] == "Seed 42, 4 players, classic edition, game 1 of the match"
     assert lines[lines.index("Deck, top card first (73 cards, last-round card included):") + 1].strip() == "1. orange"
-    assert "58. last_round  <- last-round card" in [line.strip() for line in lines]
+    deck = [line.strip() for line in lines]
+    assert "58. last-round card" in deck
+    assert all(not line.endswith("plus2") for line in deck)  # the "+2" card has one name: +2
+    assert sum(line.endswith(". +2") for line in deck) == vector["deck_top_first"].count("plus2")
+
+
+def test_deal_counts_games_from_1_and_takes_names() -> None:
+    second = runner.invoke(app, ["deal", "--seed", "7", "--players", "Aiko,Boris,Chloe", "--game", "2", "--json"])
+    index_1 = runner.invoke(app, ["deal", "--seed", "7", "--player-count", "3", "--game", "2", "--json"])
+    assert second.exit_code == index_1.exit_code == 0
+    assert json.loads(second.stdout) == json.loads(index_1.stdout)
+    assert json.loads(second.stdout)["game"] == 1  # the format's index: the second game
+    text = runner.invoke(app, ["deal", "--seed", "7", "--players", "Aiko,Boris,Chloe", "--game", "2"]).stdout
+    first = json.loads(second.stdout)["first_seat"]
+    assert f"First player: seat {first + 1} ({['Aiko', 'Boris', 'Chloe'][first]})" in text
+    assert "Seat 1 (Aiko) starts with: " in text
+    old_spelling = runner.invoke(app, ["deal", "--seed", "7", "--players", "3", "--game", "2", "--json"])
+    assert old_spelling.stdout == index_1.stdout
 
 
 @pytest.mark.parametrize(
@@ -116,6 +138,12 @@ def test_deal_text_lists_the_deck_top_first() -> None:
         ["deal", "--seed", "1", "--players", "2", "--under-last-round", "200"],  # beyond the deck, as validate says
         ["deal", "--seed", "1", "--players", "4", "--edition", "anniversary", "--under-last-round", "15"],
         ["deal", "--players", "4"],
+        ["deal", "--seed", "1", "--player-count", "4", "--game", "0"],  # games count from 1
+        ["deal", "--seed", "1", "--player-count", "4", "--players", "A,B,C"],  # they disagree
+        ["deal", "--seed", "1"],
+        ["simulate", "-n", "1", "--first-match", "0"],
+        ["simulate", "-n", "1", "--players", "Aiko,Boris"],
+        ["score", "--hand", "j", "--format", "csv"],
         ["no-such-command"],
     ],
 )
@@ -145,3 +173,38 @@ def test_internal_error_is_one_line_and_exit_70(monkeypatch: pytest.MonkeyPatch,
     with pytest.raises(SystemExit):
         main(["--debug", "deal", "--seed", "1", "--players", "4"])
     assert "Traceback" in capsys.readouterr().err
+
+
+def test_every_help_renders_with_words_for_values() -> None:
+    """Help shows words (N, PATH, NAMES), never Python types, and `[rule-id]` survives (no markup)."""
+    from coloretto_log.cli import COMMANDS
+
+    for name in ["", *COMMANDS]:
+        result = runner.invoke(app, [name, "--help"] if name else ["--help"])
+        assert result.exit_code == 0, name
+        text = result.stdout
+        assert "Usage: " in text
+        for python_type in ("<bool>", "<int>", "<str>", "<list[str]>", "<path>", "{paths}", "{path}", "<float"):
+            assert python_type not in text, (name, python_type)
+    assert "error [rule-id] message" in " ".join(runner.invoke(app, ["validate", "--help"]).stdout.split())
+    query = runner.invoke(app, ["query", "--help"]).stdout
+    assert any(line.strip().startswith("Example: coloretto-log query") and line.rstrip().endswith('"')
+               for line in query.splitlines())  # an example is printed on one line, as written
+
+
+@pytest.mark.parametrize(
+    ("prefix", "hint"),
+    [
+        ("/home/u/.local/pipx/venvs/coloretto-log", "pipx inject coloretto-log matplotlib"),
+        ("/home/u/.local/share/uv/tools/coloretto-log", "uv tool install --with matplotlib coloretto-log"),
+        ("/work/club/.venv", "-m pip install 'coloretto-log[plot]'"),
+    ],
+)
+def test_install_hints_fit_how_the_user_installed(prefix: str, hint: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from coloretto_log.cli.common import install_hint
+
+    monkeypatch.setattr(sys, "prefix", prefix)
+    shown = install_hint("plot", "matplotlib")
+    assert shown.endswith(hint)
+    if "pip install" in hint:
+        assert shown.startswith(sys.executable)  # this very interpreter's pip, whatever its environment

@@ -539,8 +539,17 @@ def test_claims_that_agree_give_no_finding() -> None:
 
 
 def test_claims_on_an_unfinished_game_are_not_checked() -> None:
-    data = tiny_match(tiny(moves=TINY_MOVES[:4], claims={"Aiko": {"score": 99}, "Zoe": {"score": 1}}))
+    data = tiny_match(tiny(moves=TINY_MOVES[:4], claims={"Aiko": {"score": 99}, "Boris": {"score": 1}}))
     assert [f.rule for f in check_match(data).all_findings()] == ["incomplete-game"]
+
+
+def test_a_stranger_claiming_on_an_unfinished_game_is_the_same_error() -> None:
+    """Issue 11 §5: a non-player's claim is an error whether or not the game is finished."""
+    finished = tiny_match(tiny(claims={"Zoe": {"score": 1}}))
+    unfinished = tiny_match(tiny(moves=TINY_MOVES[:4], claims={"Aiko": {"score": 99}, "Zoe": {"score": 1}}))
+    assert lines(unfinished) == lines(finished) == [
+        f"""{LABEL}: game 1: error [unknown-player] claims name "Zoe", who is not a player of this match"""
+    ]
 
 
 def test_claims_by_a_stranger() -> None:
@@ -743,9 +752,9 @@ def file_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, raw: bytes, name
         (b'{"format": "coloretto-log", "seed": NaN}', "error [bad-json] NaN is not valid JSON (only finite numbers are)"),
         (b'{"seed": Infinity}', "error [bad-json] Infinity is not valid JSON (only finite numbers are)"),
         (b'{"seed": -Infinity}', "error [bad-json] -Infinity is not valid JSON (only finite numbers are)"),
-        (b'{"games": [1, 2,]}', "error [bad-json] invalid JSON at line 1, column 17: Expecting value"),
+        (b'{"games": [1, 2,]}', "error [bad-json] invalid JSON at line 1, column 17: expecting value"),
         (b'{\n "games": []\n}\n{}', "error [bad-json] invalid JSON at line 4, column 1: extra data after the value"),
-        (b"", "error [bad-json] invalid JSON at line 1, column 1: Expecting value"),
+        (b"", "error [bad-json] the file is empty: a log holds one JSON object"),
         (b"[" * 100_000 + b"]" * 100_000, "error [bad-json] nesting too deep"),
         (b"\xef\xbb\xbf" + GOOD, "error [bad-encoding] the file starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM"),
         (GOOD.decode().encode("utf-16"), "error [bad-encoding] the file looks like UTF-16; save it as UTF-8"),
@@ -766,7 +775,7 @@ def test_jsonl_findings_carry_the_line(tmp_path: Path, monkeypatch: pytest.Monke
     raw = "\n".join([json.dumps(tiny_match()), "", bad, "{oops", ""]).encode()
     assert file_lines(tmp_path, monkeypatch, raw, "club.jsonl") == [
         "club.jsonl:3: game 1, move 2: error [not-your-turn] it is Boris's turn, not Aiko's",
-        "club.jsonl:4: error [bad-json] invalid JSON at line 1, column 2: Expecting property name enclosed in double quotes",
+        "club.jsonl:4: error [bad-json] invalid JSON at column 2: expecting property name enclosed in double quotes",
     ]
 
 

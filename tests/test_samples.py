@@ -14,9 +14,7 @@ from coloretto_log.log.load import LoadedMatch, load
 from coloretto_log.log.replay import check_match
 
 from . import make_sample_logs
-from .conftest import SAMPLES
-
-INVALID = SAMPLES / "invalid"
+from .conftest import INVALID, ROOT, SAMPLES
 
 #: Every valid sample (file name -> matches in it). sample_logs/README.md lists the same.
 VALID = {
@@ -195,7 +193,7 @@ def test_readme_lists_every_sample_with_its_finding() -> None:
     for name in VALID:
         assert name in rows
     for name, rule, game, move in EXPECTED:
-        assert f"`{_where(game, move)}error [{rule}]`" in rows[f"invalid/{name}"], name
+        assert f"`{_where(game, move)}error [{rule}]`" in rows[f"../tests/data/invalid/{name}"], name
     assert len(rows) == len(VALID) + len(EXPECTED)
 
 
@@ -205,10 +203,11 @@ def test_readme_lists_every_sample_with_its_finding() -> None:
 def test_the_generator_writes_exactly_the_committed_files() -> None:
     generated = make_sample_logs.files()
     on_disk = {
-        p.relative_to(SAMPLES).as_posix(): p.read_bytes()
-        for p in SAMPLES.rglob("*")
+        p.relative_to(ROOT).as_posix(): p.read_bytes()
+        for folder in (SAMPLES, INVALID)
+        for p in folder.rglob("*")
         if p.is_file() and p.name != "README.md"
     }
     assert sorted(generated) == sorted(on_disk)
     for name, raw in generated.items():
-        assert raw == on_disk[name], f"sample_logs/{name} differs from what tests/make_sample_logs.py writes"
+        assert raw == on_disk[name], f"{name} differs from what tests/make_sample_logs.py writes"

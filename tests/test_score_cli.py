@@ -126,8 +126,9 @@ DISPUTES = [
         {"Aiko": {"score": 33, "jokers": [], "positive": ["brown", "grey", "red"]}},
         "Aiko", "under-claimed", "✗ under-claimed by 2",
         [
-            "Aiko claims 33 but the optimum is 35 (under-claimed by 2; jokers to none; positive brown, grey, red)",
-            "Aiko's declared choice scores 35, not the claimed 33",
+            # one claim-score problem: the choice reaches the optimum, the sum is miscounted (issue 11 §5)
+            ("Aiko claims 33 but the optimum is 35 (under-claimed by 2; jokers to none; positive brown, grey, red); "
+            "the declared choice scores 35, not the claimed 33"),
         ],
         {"difference": -2, "choice_score": 35, "illegal": None},
         id="under-claimed",
@@ -181,7 +182,6 @@ DISPUTES = [
         "Aiko", "choice-below-optimum", "✗ choice-below-optimum",
         [
             "Aiko's declared choice scores 29, below the optimum 35 (jokers to none; positive brown, grey, red)",
-            "Aiko's declared choice scores 29, not the claimed 35",
         ],
         {"difference": 0, "choice_score": 29, "illegal": None},
         id="choice-scores-29-not-35",
@@ -191,8 +191,8 @@ DISPUTES = [
         {"Aiko": {"score": 36, "jokers": [], "positive": ["brown", "grey", "red"]}},
         "Aiko", "over-claimed", "✗ over-claimed by 1",
         [
-            "Aiko claims 36 but the optimum is 35 (over-claimed by 1; jokers to none; positive brown, grey, red)",
-            "Aiko's declared choice scores 35, not the claimed 36",
+            ("Aiko claims 36 but the optimum is 35 (over-claimed by 1; jokers to none; positive brown, grey, red); "
+            "the declared choice scores 35, not the claimed 36"),
         ],
         {"difference": 1, "choice_score": 35},
         id="miscounted-sum",
@@ -391,6 +391,9 @@ def test_calculator_options() -> None:
         (["--hand", "red=1", "--edition", "2003"], '--edition: "2003" is not an edition; use classic or anniversary'),
         ([], 'give log files to score, or a hand with --hand "green=6 joker=1 ..."'),
         (["x.json", "--hand", "red=1"], "give either log files or --hand, not both"),
+        (["--hand", "b=1"], '"b" is ambiguous (blue or brown): give more letters, e.g. bl or br'),
+        (["--hand", "red=2 p"], '"p" is ambiguous (plus2 or purple): give more letters, e.g. +2 or pu'),
+        (["--hand", "red=1", "--format", "csv"], "--format csv is for logs; a hand prints as a table or json"),
         (["x.json", "--table", "alternative"], "--table goes with --hand only; a log states its own rules"),
         (
             ["x.json", "--edition", "classic", "--removed", "red"],
@@ -431,3 +434,43 @@ def test_subprocess_end_to_end(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.strip() == "Error: 4 jokers: the classic edition has only 3"
     assert "Traceback" not in done.stderr
+
+
+# --------------------------------------------------------------------------- output formats, hostile text
+
+
+def test_csv_has_one_row_per_player_per_game(tmp_path: Path) -> None:
+    import csv
+    import io
+
+    r = run("score", "--format", "csv", write(tmp_path, example()))
+    assert r.exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    report = json.loads(run("score", "--json", write(tmp_path, example())).stdout)
+    players = report["matches"][0]["games"][0]["players"]
+    assert [(row["player"], int(row["seat"]), int(row["score"]), int(row["rank"])) for row in rows] == [
+        (p["player"], p["seat"] + 1, p["score"], p["rank"]) for p in players
+    ]  # seats count from 1 for people
+    assert {row["verdict"] for row in rows} == {"agrees"}
+    assert "1 match in 1 file" in err(r)  # the summary goes to stderr, the rows stay clean
+
+
+def test_json_and_format_json_are_the_same(tmp_path: Path) -> None:
+    path = write(tmp_path, example())
+    assert run("score", "--json", path).stdout == run("score", "-f", "json", path).stdout
+    assert run("score", "--json", "--format", "csv", path).exit_code == 2
+
+
+def test_control_characters_in_names_and_file_names_are_escaped(tmp_path: Path) -> None:
+    data = example()
+    evil = "Ai\x1b[31mko\x1b]0;pwned\x07"
+    text = json.dumps(data).replace('"Aiko"', json.dumps(evil))
+    name = "bad\x1b[2Jname.json"
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    r = run("score", str(tmp_path / name))
+    assert r.exit_code == 0, r.output
+    assert "\x1b]" not in r.stdout and "\x07" not in r.stdout and "\x1b[2J" not in r.stdout
+    assert "Ai\\x1b[31mko\\x1b]0;pwned\\x07" in out(r)
+    assert "bad\\x1b[2Jname.json" in out(r)
+    exact = json.loads(run("score", "--json", str(tmp_path / name)).stdout)["matches"][0]
+    assert exact["players"][0] == evil and exact["file"].endswith(name)  # JSON stays exact data

@@ -329,7 +329,18 @@ def test_cli_first_match_splits_a_run_into_parts() -> None:
     common = ["simulate", "--games", "1", "--bots", "greedy,random", "--players", "2", "--seed", "5"]
     whole = runner.invoke(app, [*common, "-n", "3"])
     head = runner.invoke(app, [*common, "-n", "1"])
-    tail = runner.invoke(app, [*common, "-n", "2", "--first-match", "1"])
+    tail = runner.invoke(app, [*common, "-n", "2", "--first-match", "2"])  # matches count from 1
     assert whole.exit_code == head.exit_code == tail.exit_code == 0
     assert head.stdout + tail.stdout == whole.stdout
     assert json.loads(tail.stdout.splitlines()[0])["notes"].endswith("match 1")
+
+
+def test_cli_refuses_to_replace_an_existing_out_file_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "mine.jsonl"
+    out.write_text("precious\n", encoding="utf-8")
+    args = ["simulate", "-n", "1", "--games", "1", "--bots", "greedy", "--out", str(out)]
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 3 and "already exists" in refused.output
+    assert out.read_text(encoding="utf-8") == "precious\n"
+    assert runner.invoke(app, [*args, "--force"]).exit_code == 0
+    assert out.read_text(encoding="utf-8").startswith('{"format":"coloretto-log"')

@@ -24,12 +24,12 @@ from coloretto_log.cli import app
 from coloretto_log.log.reader import MAX_FILE_BYTES, default_match_id
 from coloretto_log.log.replay import check_match
 
-from .conftest import ROOT, SAMPLES
+from .conftest import INVALID, ROOT, SAMPLES
 from .test_rule_ids import EXTRA_IDS, RULE_IDS, TINY_MOVES, d, t, tiny, tiny_match
 
 runner = CliRunner()
 TWO_P = SAMPLES / "classic-2p-recorded-game.json"
-ROW_FULL = SAMPLES / "invalid" / "row-full.json"
+ROW_FULL = INVALID / "row-full.json"
 
 
 def run(*args: str, input: bytes | str | None = None) -> Any:
@@ -65,13 +65,20 @@ def test_an_invalid_log_prints_its_finding_and_exits_1() -> None:
 
 
 def test_sample_folder_end_to_end() -> None:
+    """The help's own example, `validate sample_logs/`, exits 0: the broken logs live in tests/data/invalid/."""
     result = run(str(SAMPLES))
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["8 matches in 7 files: 8 valid, 0 invalid; 0 errors, 0 warnings"]
+
+
+def test_invalid_folder_end_to_end() -> None:
+    result = run(str(INVALID))
     assert result.exit_code == 1
     out = result.stdout.splitlines()
-    assert out[-1] == "42 matches in 41 files: 8 valid, 34 invalid; 34 errors, 0 warnings"
-    # one line per invalid sample, each naming its file under invalid/, in sorted order
+    assert out[-1] == "34 matches in 34 files: 0 valid, 34 invalid; 34 errors, 0 warnings"
+    # one line per invalid sample, each naming its file, in sorted order
     findings = out[:-1]
-    assert len(findings) == 34 and all(line.startswith(str(SAMPLES / "invalid") + "/") for line in findings)
+    assert len(findings) == 34 and all(line.startswith(str(INVALID) + "/") for line in findings)
     assert findings == sorted(findings, key=lambda line: line.split(":")[0])
 
 
@@ -165,7 +172,7 @@ def test_jsonl_lines_carry_their_number(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         f"{log}:3: game 1, move 2: error [not-your-turn] it is Boris's turn, not Aiko's",
-        f"{log}:4: error [bad-json] invalid JSON at line 1, column 4: Expecting value",
+        f"{log}:4: error [bad-json] invalid JSON at column 4: expecting value",
         "3 matches in 1 file: 1 valid, 2 invalid; 2 errors, 0 warnings",
     ]
 
@@ -253,8 +260,8 @@ def test_json_moves_and_places(tmp_path: Path) -> None:
 
 
 def test_json_has_no_markup_and_stable_output() -> None:
-    a = run("--json", str(SAMPLES))
-    b = run("--json", str(SAMPLES))
+    a = run("--json", str(SAMPLES), str(INVALID))
+    b = run("--json", str(SAMPLES), str(INVALID))
     assert a.stdout == b.stdout and "\x1b[" not in a.stdout
     assert json.loads(a.stdout)["summary"]["matches"] == 42
 
@@ -271,11 +278,11 @@ def _subprocess(*args: str, stdin: bytes | None = None) -> subprocess.CompletedP
 
 
 def test_subprocess_end_to_end(tmp_path: Path) -> None:
-    proc = _subprocess("sample_logs/invalid/row-full.json", "sample_logs/classic-2p-recorded-game.json", "-",
+    proc = _subprocess("tests/data/invalid/row-full.json", "sample_logs/classic-2p-recorded-game.json", "-",
                        stdin=b"[" * 50_000)
     assert proc.returncode == 1
     assert proc.stdout.decode().splitlines() == [
-        "sample_logs/invalid/row-full.json: game 1, move 36: error [row-full] row 3 already holds 3 cards",
+        "tests/data/invalid/row-full.json: game 1, move 36: error [row-full] row 3 already holds 3 cards",
         "<stdin>: error [bad-json] nesting too deep",
         "3 matches in 3 files: 1 valid, 2 invalid; 2 errors, 0 warnings",
     ]
@@ -404,7 +411,101 @@ def test_the_match_id_of_a_log_with_a_lone_surrogate() -> None:
 
 def test_every_broken_sample_and_fixture_through_the_command() -> None:
     # no traceback and exit 1 for each invalid sample, one at a time
-    for path in sorted((SAMPLES / "invalid").iterdir()):
+    for path in sorted(INVALID.iterdir()):
         result = run(str(path))
         assert result.exit_code == 1, path
         assert len(result.stdout.splitlines()) == 2
+
+
+# --------------------------------------------------------------------------- hostile logs: bounded and readable
+
+
+def test_a_flood_of_unknown_keys_is_one_finding(tmp_path: Path) -> None:
+    """Issue 11 §4: a move with 200,000 unknown keys gives one line, not 200,000 (and no gigabytes)."""
+    data = copy.deepcopy(tiny_match(tiny()))
+    fields = len(data["games"][0]["moves"][2]) + 200_000
+    data["games"][0]["moves"][2] |= {f"k{i}": 1 for i in range(200_000)}
+    result = run(str(write(tmp_path / "flood.json", data)))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        (f"{tmp_path / 'flood.json'}: game 1, move 3: error [unknown-field] move 3 has {fields} fields; "
+        "the format allows far fewer: not checked further"),
+        "1 match in 1 file: 0 valid, 1 invalid; 1 error, 0 warnings",
+    ]
+
+
+def test_a_flood_of_claim_names_is_one_finding(tmp_path: Path) -> None:
+    data = tiny_match(tiny(claims={f"p{i}": {} for i in range(100_000)}))
+    result = run(str(write(tmp_path / "claims.json", data)))
+    assert result.exit_code == 1
+    (line, _) = result.stdout.splitlines()
+    assert line.endswith('game 1: error [unknown-player] "claims" has 100000 names; the format allows far fewer: '
+                         "not checked further")
+
+
+def test_repeated_findings_of_a_game_are_capped_with_a_count(tmp_path: Path) -> None:
+    data = tiny_match(tiny(claims={f"p{i}": {} for i in range(50)}))
+    lines = run(str(write(tmp_path / "claims.json", data))).stdout.splitlines()
+    assert len(lines) == 22
+    assert all("[unknown-player] claims name" in line for line in lines[:20])
+    assert lines[20].endswith("game 1: error [unknown-player] 30 more [unknown-player] findings here, not shown")
+
+
+def test_a_4000_digit_row_number_is_shortened(tmp_path: Path) -> None:
+    path = tmp_path / "row.json"
+    text = json.dumps(tiny_match(tiny(moves=[d("Aiko", 1, "blue")])))
+    path.write_text(text.replace('"row": 1', '"row": ' + "7" * 4000), encoding="utf-8")
+    (line, _) = run(str(path)).stdout.splitlines()
+    assert "777777…777 (4000 digits)" in line and len(line) < 300
+
+
+def test_a_match_without_games_gets_a_warning(tmp_path: Path) -> None:
+    data = tiny_match(tiny())
+    data["games"] = []
+    result = run(str(write(tmp_path / "none.json", data)))
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0].endswith('warning [incomplete-game] "games" is empty: the match has no game yet')
+
+
+def test_empty_files_say_they_are_empty(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_bytes(b"")
+    (tmp_path / "b.jsonl").write_bytes(b"\n\n")
+    result = run(str(tmp_path / "a.json"), str(tmp_path / "b.jsonl"))
+    assert result.stdout.splitlines()[:2] == [
+        f"{tmp_path / 'a.json'}: error [bad-json] the file is empty: a log holds one JSON object",
+        f"{tmp_path / 'b.jsonl'}: error [bad-json] the file is empty: no match in it",
+    ]
+
+
+def test_a_broken_jsonl_line_gives_the_column_and_the_whole_parser_message(tmp_path: Path) -> None:
+    good = json.dumps(tiny_match(tiny()))
+    quote = good.rindex('"Boris"')
+    log = tmp_path / "club.jsonl"
+    log.write_text(good + "\n" + good[: quote + 3] + "\n" + good[:quote] + "}\n", encoding="utf-8")
+    lines = run(str(log)).stdout.splitlines()
+    assert lines[:2] == [
+        f"{log}:2: error [bad-json] invalid JSON: unterminated string starting at column {quote + 1}",
+        f"{log}:3: error [bad-json] invalid JSON at column {quote + 1}: expecting value",
+    ]
+
+
+def test_c1_controls_are_escaped_too() -> None:
+    from coloretto_log.core.errors import one_line
+
+    assert one_line("A\x9b31mB\x1b]0;x\x07") == "A\\u009b31mB\\x1b]0;x\\x07"
+
+
+def test_json_report_is_written_a_match_at_a_time_with_the_same_bytes() -> None:
+    import io
+
+    from coloretto_log.cli.common import JsonReport, emit_json
+
+    for matches in ([], [{"a": [1, {"b": "é"}]}, {"c": None}]):
+        streamed, whole = io.StringIO(), io.StringIO()
+        report = JsonReport(streamed)
+        for m in matches:
+            report.match(m)
+        report.close(unreadable=[{"file": "x", "error": "y"}], summary={"matches": len(matches)})
+        emit_json({"matches": matches, "unreadable": [{"file": "x", "error": "y"}],
+                   "summary": {"matches": len(matches)}}, file=whole)
+        assert streamed.getvalue() == whole.getvalue()

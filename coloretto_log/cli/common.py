@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import enum
 import json
+import os
 import sys
 from collections.abc import Iterable
+from types import TracebackType
 from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
@@ -17,7 +19,7 @@ PATHS_HELP = (
     "Log files (.json: one match; .jsonl: one match a line), folders (searched recursively), or - for standard input."
 )
 #: The PATH... argument of those commands.
-LogPaths = Annotated[list[str], typer.Argument(help=PATHS_HELP, show_default=False)]
+LogPaths = Annotated[list[str], typer.Argument(help=PATHS_HELP, show_default=False, metavar="PATH...")]
 
 
 class ExitCode(enum.IntEnum):
@@ -60,6 +62,35 @@ def output_format(fmt: Format | None, json_out: bool, *, csv: bool = True) -> Fo
     return chosen
 
 
+def _dumps(value: Any, level: int = 0) -> str:
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return text.replace("\n", "\n" + "  " * level) if level else text
+
+
+class JsonReport:
+    """``{"matches": [...], "unreadable": [...], "summary": {...}}`` written a match at a time (flat memory).
+
+    The bytes are exactly those of ``emit_json`` on the whole object; a
+    million matches never sit in memory together.
+    """
+
+    def __init__(self, file: TextIO | None = None) -> None:
+        self.file = sys.stdout if file is None else file
+        self.count = 0
+        self.file.write('{\n  "matches": [')
+
+    def match(self, value: dict[str, Any]) -> None:
+        self.file.write(("," if self.count else "") + "\n    " + _dumps(value, 2))
+        self.count += 1
+
+    def close(self, **rest: Any) -> None:
+        """The end of the list, then each of ``rest`` (``unreadable=..., summary=...``) as a key of the object."""
+        self.file.write("\n  ]" if self.count else "]")
+        for key, value in rest.items():
+            self.file.write(f",\n  {json.dumps(key)}: {_dumps(value, 1)}")
+        self.file.write("\n}\n")
+
+
 def emit_json(value: Any, *, file: TextIO | None = None) -> None:
     """Stable, indented JSON (on stdout unless ``file``): keys in the order built, no markup."""
     (sys.stdout if file is None else file).write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
@@ -90,3 +121,128 @@ def exit_for(*, unreadable: bool, invalid: bool, disputes: bool = False) -> None
 
 def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+class ReadProgress:
+    """Progress on standard error while logs are read: bytes of all the input, a rate and the time left.
+
+    Shown only when standard error is a terminal and the input is at least
+    ``min_bytes`` (standard input: always, without a total); otherwise it
+    costs nothing. ``advance(file, end)`` after each match: ``end`` is how
+    far into ``file`` reading has come (``LoadedMatch.end``).
+
+        with ReadProgress(paths, "checking") as progress:
+            for item in load(paths):
+                progress.advance(item.file, item.end)
+    """
+
+    def __init__(self, paths: list[str], label: str, *, min_bytes: int = 1 << 20, enabled: bool | None = None) -> None:
+        self.label = label
+        self.sizes: dict[str, int] = {}
+        self.done = 0  # bytes of the files finished
+        self.current: str | None = None
+        self.bar: Any = None
+        self.task: Any = None
+        show = sys.stderr.isatty() if enabled is None else enabled
+        if not show:
+            return
+        from ..log.reader import STDIN, expand_paths
+
+        total: int | None = 0
+        for item in expand_paths(paths):
+            if item == STDIN:
+                total = None
+                continue
+            try:
+                size = os.stat(item).st_size
+            except OSError:
+                continue
+            self.sizes[str(item)] = size
+            if total is not None:
+                total += size
+        if total is not None and total < min_bytes:
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            DownloadColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+            TransferSpeedColumn,
+        )
+
+        self.bar = Progress(
+            TextColumn(label),
+            BarColumn(),
+            DownloadColumn(),
+            TransferSpeedColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        self.task = self.bar.add_task(label, total=total)
+
+    def __enter__(self) -> ReadProgress:  # noqa: PYI034 - a final class
+        if self.bar is not None:
+            self.bar.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    def advance(self, file: str, end: int | None) -> None:
+        """Reading has come ``end`` bytes into ``file`` (None: the whole file)."""
+        if self.bar is None:
+            return
+        if file != self.current:
+            if self.current is not None:
+                self.done += self.sizes.get(self.current, 0)
+            self.current = file
+        here = self.sizes.get(file, 0) if end is None else end
+        self.bar.update(self.task, completed=self.done + here)
+
+
+def install_hint(extra: str, package: str) -> str:
+    """How to install ``package`` (the ``extra`` of coloretto-log) the way this copy was installed."""
+    prefix = sys.prefix.replace(os.sep, "/")
+    if "/pipx/venvs/" in prefix:
+        return f"pipx inject coloretto-log {package}"
+    if "/uv/tools/" in prefix:
+        return f"uv tool install --with {package} coloretto-log"
+    return f"{sys.executable} -m pip install 'coloretto-log[{extra}]'"
+
+
+def count_of_players(count: int | None, players: str | None, *, names_allowed: bool = True) -> tuple[int, list[str]]:
+    """The player count from ``--player-count N`` and/or ``--players`` (names, or a number as before), and the names.
+
+    ``--players`` means names in every command; a plain number there is still
+    read as the count, the old spelling. A usage error (exit 2) when the two
+    disagree, when neither is given, or when names are given where a command
+    cannot use them.
+    """
+    from ..core.errors import one_line
+
+    names: list[str] = []
+    given: int | None = None
+    if players is not None:
+        text = players.strip()
+        if text.isdigit():
+            given = int(text)
+        else:
+            names = [n.strip() for n in text.split(",") if n.strip()]
+            if not names_allowed:
+                raise typer.BadParameter(
+                    "this command names its players itself: give the number of players with --player-count N",
+                    param_hint="--players",
+                )
+            if len(set(names)) != len(names):
+                raise typer.BadParameter(f"a name is given twice in {one_line(text)!r}", param_hint="--players")
+            given = len(names)
+    if count is not None and given is not None and count != given:
+        raise typer.BadParameter(f"--player-count {count} but --players gives {given}", param_hint="--players")
+    chosen = count if count is not None else given
+    if chosen is None:
+        raise typer.BadParameter("give --player-count N (or --players with the names)", param_hint="--player-count")
+    return chosen, names

@@ -6,16 +6,25 @@ from typing import Annotated, Any
 
 import typer
 
-from ..core.cards import LAST_ROUND
+from ..core.cards import LAST_ROUND, PLUS2
+from ..core.errors import one_line
 from ..core.rng import MASK64
 from ..core.ruleset import EDITIONS, LAYOUTS, RuleSet, under_last_round_problem
 from ..core.setup import Setup, seeded_setup
 from .app import app
-from .common import emit_json
+from .common import Format, FormatOption, JsonOption, count_of_players, emit_json, output_format
+
+#: How a person reads a card that is not a colour.
+_SHOWN = {PLUS2: "+2", LAST_ROUND: "last-round card"}
 
 
 def deal_json(setup: Setup, *, seed: int, players: int, edition: str, game: int) -> dict[str, Any]:
-    """The shape of the published test vectors (tests/vectors/seeded_setups.json)."""
+    """The shape of the published test vectors (tests/vectors/seeded-setups.json).
+
+    For programs, as docs/format.md §4 counts them: ``game`` is the game's
+    index in the match from 0 (the first game is 0), ``first_seat`` and the
+    positions in ``starting_by_seat`` are seat indices from 0.
+    """
     assert setup.deck is not None
     return {
         "seed": seed,
@@ -29,48 +38,77 @@ def deal_json(setup: Setup, *, seed: int, players: int, edition: str, game: int)
     }
 
 
+def _shown(card: str) -> str:
+    return _SHOWN.get(card, card)
+
+
 @app.command()
 def deal(
-    seed: Annotated[int, typer.Option(help="The match seed, 0 <= seed < 2^64.", show_default=False)],
-    players: Annotated[int, typer.Option(help="Number of players, 2 to 5.", show_default=False)],
-    edition: Annotated[str, typer.Option(help="classic or anniversary.")] = "classic",
-    game: Annotated[int, typer.Option(help="Game index within the match, from 0 (LOG_FORMAT.md §4): 0 is the first game.")] = 0,
-    under_last_round: Annotated[
-        int | None, typer.Option(help="Cards under the last-round card (default 15 classic, 16 anniversary).", show_default=False)
+    seed: Annotated[int, typer.Option(metavar="N", help="The match seed, 0 <= seed < 2^64.", show_default=False)],
+    player_count: Annotated[
+        int | None,
+        typer.Option("--player-count", "-n", metavar="N", help="Number of players, 2 to 5.", show_default=False),
     ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON (the shape of the published test vectors).")] = False,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players", metavar="NAMES",
+            help='Player names in seat order, comma-separated ("Aiko,Boris,Chloe"): their number is the '
+            "player count, and the seats are shown with the names. A number here means --player-count.",
+            show_default=False,
+        ),
+    ] = None,
+    edition: Annotated[str, typer.Option(metavar="EDITION", help="classic or anniversary.")] = "classic",
+    game: Annotated[
+        int, typer.Option(metavar="N", help="Which game of the match, from 1 (the first game is 1).")
+    ] = 1,
+    under_last_round: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="Cards under the last-round card (default 15 classic, 16 anniversary).", show_default=False),
+    ] = None,
+    fmt: FormatOption = None,
+    json_out: JsonOption = False,
 ) -> None:
     """Print the setup and the whole deck, top card first, that a seed yields.
 
     Use it to stack a physical deck so several tables play the same cards,
-    or to check a seeded log by hand.
+    or to check a seeded log by hand (docs/format.md §4). Games and seats count from 1.
+    --format json prints the shape of the published test vectors, for programs: there
+    "game" is the game's index from 0 and "first_seat" a seat index from 0, as §4 counts.
 
-    Example: coloretto-log deal --seed 42 --players 4
+    \b
+    Example: coloretto-log deal --seed 42 --player-count 4
+    Example: coloretto-log deal --seed 42 --players Aiko,Boris,Chloe --game 2
     """
+    chosen = output_format(fmt, json_out, csv=False)
+    count, names = count_of_players(player_count, players)
     if not 0 <= seed <= MASK64:
         raise typer.BadParameter("must satisfy 0 <= seed < 2^64", param_hint="--seed")
-    if players not in LAYOUTS:
-        raise typer.BadParameter("must be 2, 3, 4 or 5", param_hint="--players")
+    if count not in LAYOUTS:
+        raise typer.BadParameter(f"must be 2, 3, 4 or 5, not {count}", param_hint="--player-count")
     if edition not in EDITIONS:
         raise typer.BadParameter("must be classic or anniversary", param_hint="--edition")
-    if game < 0:
-        raise typer.BadParameter("must be 0 or more", param_hint="--game")
+    if game < 1:
+        raise typer.BadParameter("games count from 1: --game 1 is the first game of the match", param_hint="--game")
     rules = RuleSet.of(edition=edition, under_last_round=under_last_round)
-    problem = under_last_round_problem(rules, players)
+    problem = under_last_round_problem(rules, count)
     if problem is not None:
         raise typer.BadParameter(f"is {problem}", param_hint="--under-last-round")
-    setup = seeded_setup(rules, players, seed, game)
-    if json_out:
-        emit_json(deal_json(setup, seed=seed, players=players, edition=edition, game=game))
+    setup = seeded_setup(rules, count, seed, game - 1)
+    if chosen is Format.json:
+        emit_json(deal_json(setup, seed=seed, players=count, edition=edition, game=game - 1))
         return
     assert setup.deck is not None
-    typer.secho(f"Seed {seed}, {players} players, {edition} edition, game index {game} (game {game + 1} of the match)", bold=True)
+
+    def seat(i: int) -> str:
+        return f"seat {i + 1} ({one_line(names[i])})" if names else f"seat {i + 1}"
+
+    typer.secho(f"Seed {seed}, {count} players, {edition} edition, game {game} of the match", bold=True)
     typer.echo(f"Removed colours: {', '.join(setup.removed) if setup.removed else 'none'}")
-    for seat, cards in enumerate(setup.starting):
-        typer.echo(f"Seat {seat} starts with: {', '.join(cards)}")
-    typer.echo(f"First player: seat {setup.first}")
+    for i, cards in enumerate(setup.starting):
+        typer.echo(f"{seat(i)[:1].upper()}{seat(i)[1:]} starts with: {', '.join(cards)}")
+    typer.echo(f"First player: {seat(setup.first)}")
     typer.echo(f"Deck, top card first ({len(setup.deck)} cards, last-round card included):")
     width = len(str(len(setup.deck)))
     for i, card in enumerate(setup.deck, start=1):
-        mark = "  <- last-round card" if card == LAST_ROUND else ""
-        typer.echo(f"  {i:>{width}}. {card}{mark}")
+        typer.echo(f"  {i:>{width}}. {_shown(card)}")

@@ -2,21 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Annotated, Any
+import csv
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
 from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX
-from ..core.claims import Verdict
+from ..core.errors import one_line
 from ..core.scoring import PLUS2_POINTS, Assignment, ColourScore
-from ..log.load import Unreadable, load
-from ..report.scorecard import GameScore, HandError, HandScore, MatchScore, calculate, score_match
+from ..report.scorecard import GameScore, HandError, HandScore, MatchScore, calculate
 from ..view.terminal import card_text, collection_text
 from .app import app
-from .common import PATHS_HELP, ExitCode, emit_json, exit_for, fail, plural, print_findings
+from .common import (
+    PATHS_HELP,
+    ExitCode,
+    Format,
+    FormatOption,
+    JsonOption,
+    JsonReport,
+    ReadProgress,
+    emit_json,
+    exit_for,
+    fail,
+    output_format,
+    plural,
+    print_findings,
+)
+
+if TYPE_CHECKING:
+    from ..core.claims import Verdict
 
 _MINUS = "\u2212"  # a real minus sign, as wide as the plus
 _CHIP = len(" purple ")  # the widest colour chip, for aligned columns
@@ -26,8 +44,23 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"{_MINUS}{-n}"
 
 
-def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+def _printer() -> Callable[[Text], None]:
+    """Print a line: through rich where it has colours to show, else its plain text straight out (many times faster).
+
+    Rich's console is loaded only for a terminal (or when FORCE_COLOR and the like ask for colours).
+    """
+    if sys.stdout.isatty() or any(os.environ.get(v) for v in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")):
+        from rich.console import Console
+
+        console = Console(highlight=False, soft_wrap=True)
+        if console.color_system is not None or console.is_terminal:
+            return console.print
+    write = sys.stdout.write
+
+    def plain(line: Text) -> None:
+        write(line.plain + "\n")
+
+    return plain
 
 
 # --------------------------------------------------------------------------- pieces of a screen
@@ -98,14 +131,14 @@ def verdict_lines(v: Verdict) -> list[Text]:
     if choice:
         said.append(choice)
     head = Text().append("claim    ", style="bold")
-    head.append(" · ".join(said) if said else "(empty)")
+    head.append(one_line(" · ".join(said)) if said else "(empty)")
     if v.agrees:
         head.append("  ✓ agrees", style="bold green")
         return [head]
     head.append(f"  ✗ {v.status}", style="bold red")
     if v.difference is not None and v.difference:
         head.append(f" by {abs(v.difference)}", style="bold red")
-    return [head] + [Text(f"         {p.message}", style="red") for p in v.problems]
+    return [head] + [Text(f"         {one_line(p.message)}", style="red") for p in v.problems]
 
 
 def _game_lines(game: GameScore) -> list[Text]:
@@ -115,7 +148,7 @@ def _game_lines(game: GameScore) -> list[Text]:
     lines = [head]
     for p in game.ranking():
         name = Text().append(f"  {p.rank}. ", style="bold")
-        name.append(p.player, style="bold red" if p.disputed else "bold")
+        name.append(one_line(p.player), style="bold red" if p.disputed else "bold")
         name.append(f"  {p.score}", style="bold")
         if p.disputed:
             name.append("  DISPUTED", style="bold white on red")
@@ -142,9 +175,9 @@ def match_lines(m: MatchScore) -> list[Text]:
     """A scored match for people: every game, then the match totals."""
     assert m.rules is not None
     r = m.rules
-    head = Text().append(f"{m.label}", style="bold underline")
+    head = Text().append(one_line(m.label), style="bold underline")
     if m.match_id:
-        head.append(f"  match {m.match_id}", style="bold")
+        head.append(f"  match {one_line(m.match_id)}", style="bold")
     head.append(f"  {r.edition.name} edition, {r.table.name} table, {plural(len(m.players), 'player')}")
     lines = [head]
     for g in m.games:
@@ -161,7 +194,7 @@ def match_lines(m: MatchScore) -> list[Text]:
     ranking = Text(" ")
     for s in sorted(m.standings, key=lambda s: (s.rank, s.seat)):
         ranking.append(f" {s.rank}. ", style="bold")
-        ranking.append(s.player, style="bold" if s.rank == 1 else "")
+        ranking.append(one_line(s.player), style="bold" if s.rank == 1 else "")
         ranking.append(f" {s.total} ")
     lines.append(ranking)
     return lines
@@ -205,37 +238,73 @@ def hand_lines(h: HandScore) -> list[Text]:
 # --------------------------------------------------------------------------- the command
 
 
-def _score_logs(paths: list[str], *, json_out: bool) -> None:
-    console = _console()
-    matches: list[dict[str, Any]] = []
+#: The columns of ``--format csv``: one row per player per scored game.
+CSV_COLUMNS = (
+    "file", "line", "match_id", "game", "complete", "player", "seat", "rank", "score",
+    "jokers", "positive", "claimed_score", "verdict",
+)  # fmt: skip
+
+
+def csv_rows(m: MatchScore) -> list[list[object]]:
+    """A scored match as rows of ``CSV_COLUMNS`` (exact data: names as the log has them)."""
+    rows: list[list[object]] = []
+    for g in m.games:
+        for p in g.players:
+            v = p.verdict
+            claimed = "" if v is None or v.claim is None or v.claim.score is None else v.claim.score
+            rows.append([
+                m.file, "" if m.line is None else m.line, m.match_id or "", g.number, g.complete, p.player, p.seat + 1,
+                p.rank, p.score, " ".join(p.optimal.jokers), " ".join(p.optimal.positive), claimed,
+                "" if v is None else v.status,
+            ])
+    return rows
+
+
+def _score_logs(paths: list[str], *, fmt: Format) -> None:
+    from ..log.load import (  # only when logs are scored: the calculator needs no pydantic
+        Unreadable,
+        load,
+    )
+    from ..report.scorecard import score_match
+
+    show = _printer()
+    report = JsonReport() if fmt is Format.json else None
+    table = csv.writer(sys.stdout, lineterminator="\n") if fmt is Format.csv else None
+    if table is not None:
+        table.writerow(CSV_COLUMNS)
+    people = report is None and table is None
     unreadable: list[dict[str, str]] = []
     files: set[str] = set()
     n_matches = n_invalid = n_claims = n_disputes = 0
-    for item in load(paths):
-        if isinstance(item, Unreadable):
-            unreadable.append({"file": item.file, "error": item.message})
-            if not json_out:
-                typer.secho(f"{item.message}", err=True, fg=typer.colors.RED)
-            continue
-        files.add(item.file)
-        n_matches += 1
-        m = score_match(item)
-        if json_out:
-            matches.append(m.as_json())
-        if not m.valid:
-            n_invalid += 1
-            if not json_out:  # exactly as validate reports it
-                print_findings(m.findings, item.label)
-            continue
-        n_claims += len(m.verdicts())
-        n_disputes += m.disputes
-        if not json_out:
-            for f in m.findings:
-                if not f.rule.startswith("claim-"):  # the verdicts say it better
-                    typer.secho(f.line(item.label), fg=typer.colors.YELLOW, err=True)
-            for line in match_lines(m):
-                console.print(line)
-            console.print()
+    with ReadProgress(paths, "scoring") as progress:
+        for item in load(paths):
+            if isinstance(item, Unreadable):
+                unreadable.append({"file": item.file, "error": item.message})
+                if report is None:
+                    typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
+                continue
+            progress.advance(item.file, item.end)
+            files.add(item.file)
+            n_matches += 1
+            m = score_match(item)
+            if report is not None:
+                report.match(m.as_json())
+            if not m.valid:
+                n_invalid += 1
+                if report is None:  # exactly as validate reports it (on stderr under csv)
+                    print_findings(m.findings, item.label, err=table is not None)
+                continue
+            n_claims += len(m.verdicts())
+            n_disputes += m.disputes
+            if table is not None:
+                table.writerows(csv_rows(m))
+            if people:
+                for f in m.findings:
+                    if not f.rule.startswith("claim-"):  # the verdicts say it better
+                        typer.secho(f.line(item.label), fg=typer.colors.YELLOW, err=True)
+                for line in match_lines(m):
+                    show(line)
+                show(Text())
     summary = {
         "files": len(files),
         "matches": n_matches,
@@ -246,8 +315,8 @@ def _score_logs(paths: list[str], *, json_out: bool) -> None:
         "disagree": n_disputes,
         "unreadable": len(unreadable),
     }
-    if json_out:
-        emit_json({"matches": matches, "unreadable": unreadable, "summary": summary})
+    if report is not None:
+        report.close(unreadable=unreadable, summary=summary)
     else:
         text = (
             f"{plural(n_matches, 'match', 'matches')} in {plural(len(files), 'file')}: "
@@ -257,7 +326,7 @@ def _score_logs(paths: list[str], *, json_out: bool) -> None:
         if unreadable:
             text += f"; {plural(len(unreadable), 'file')} could not be read"
         ok = not (n_invalid or n_disputes or unreadable)
-        typer.secho(text, fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True)
+        typer.secho(text, fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True, err=table is not None)
     exit_for(unreadable=bool(unreadable), invalid=bool(n_invalid), disputes=bool(n_disputes))
 
 
@@ -265,42 +334,55 @@ def _score_logs(paths: list[str], *, json_out: bool) -> None:
 def score(
     paths: Annotated[
         list[str] | None,
-        typer.Argument(help=PATHS_HELP, show_default=False),
+        typer.Argument(help=PATHS_HELP, show_default=False, metavar="PATH..."),
     ] = None,
     hand: Annotated[
         str | None,
         typer.Option(
             "--hand",
+            metavar="CARDS",
             help='Score one hand instead of logs: "green=6 yellow=4 red=3 blue=2 joker=1 +2=1" '
-            "(also gray, j, golden/gj, plus2; a bare name is one card).",
+            "(also gray, j, golden/gj, +2; a bare name is one card).",
             show_default=False,
         ),
     ] = None,
     table: Annotated[
-        str | None, typer.Option("--table", help="With --hand: standard (default) or alternative.", show_default=False)
+        str | None,
+        typer.Option("--table", metavar="TABLE", help="With --hand: standard (default) or alternative.", show_default=False),
     ] = None,
     edition: Annotated[
-        str | None, typer.Option("--edition", help="With --hand: classic (default) or anniversary.", show_default=False)
+        str | None,
+        typer.Option("--edition", metavar="EDITION", help="With --hand: classic (default) or anniversary.", show_default=False),
     ] = None,
     removed: Annotated[
         list[str] | None,
-        typer.Option("--removed", help="With --hand: a colour removed at setup (repeat, or separate by commas).", show_default=False),
+        typer.Option(
+            "--removed", metavar="COLOURS",
+            help="With --hand: a colour removed at setup (repeat, or separate by commas).", show_default=False,
+        ),
     ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON for programs (shape in docs/score.md).")] = False,
+    fmt: FormatOption = None,
+    json_out: JsonOption = False,
 ) -> None:
     """Score finished games exactly and settle disputed claims; or score one hand at the table.
 
     For every game of every log: each player's cards, the best joker assignment and
     positive colours with the points they give, the score and the ranking (tied players
     share a rank); the match totals over its finished games; and a verdict on every claim
-    the log records (agrees, under- or over-claimed, an illegal or a miscounted choice).
-    Invalid logs are reported as validate reports them and not scored.
+    the log records (agrees, under- or over-claimed, an illegal choice or one that cannot
+    reach the optimum). Invalid logs are reported as validate reports them and not scored.
+    --format json: the shape in docs/score.md, written a match at a time; --format csv:
+    one row per player per game (logs only). On a terminal, a progress bar on standard
+    error follows large inputs.
 
     Exit codes: 0 every claim agrees (or there are none), 1 an invalid log, 2 usage error
     or an impossible hand, 3 a file that cannot be read, 4 a claim that disagrees.
 
+    \b
     Example: coloretto-log score --hand "green=6 yellow=4 red=3 blue=2 joker=1 +2=1"
+    Example: coloretto-log score sample_logs/classic-3p-seeded-match.json
     """
+    chosen = output_format(fmt, json_out)
     if hand is None:
         if not paths:
             fail('give log files to score, or a hand with --hand "green=6 joker=1 ..."', ExitCode.USAGE)
@@ -308,19 +390,21 @@ def score(
         if given:
             verb = "goes" if len(given) == 1 else "go"
             fail(f"{', '.join(given)} {verb} with --hand only; a log states its own rules", ExitCode.USAGE)
-        _score_logs(paths, json_out=json_out)
+        _score_logs(paths, fmt=chosen)
         return
     if paths:
         fail("give either log files or --hand, not both", ExitCode.USAGE)
+    if chosen is Format.csv:
+        fail("--format csv is for logs; a hand prints as a table or json", ExitCode.USAGE)
     try:
         result = calculate(
             hand, edition=edition or "classic", table=table or "standard", removed=removed or ()
         )
     except HandError as e:
-        fail(str(e), ExitCode.USAGE)
-    if json_out:
+        fail(one_line(str(e)), ExitCode.USAGE)
+    if chosen is Format.json:
         emit_json(result.as_json())
         return
-    console = _console()
+    show = _printer()
     for line in hand_lines(result):
-        console.print(line)
+        show(line)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import csv
 import os
 import sys
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 from rich import box
@@ -23,13 +24,23 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ..core.errors import UsageError
+from ..core.errors import UsageError, one_line
 from ..core.rng import MASK64
 from ..log.atomic import atomic_write_lines
 from ..play.bots import BOTS
 from ..play.simulate import Outcome, Plan, Tally, make_plan, run
 from .app import app
-from .common import ExitCode, emit_json, fail, plural
+from .common import (
+    ExitCode,
+    Format,
+    FormatOption,
+    JsonOption,
+    count_of_players,
+    emit_json,
+    fail,
+    output_format,
+    plural,
+)
 
 
 def summary_table(tally: Tally) -> Table:
@@ -57,6 +68,15 @@ def summary_table(tally: Tally) -> Table:
     return table
 
 
+def write_csv(tally: Tally, file: TextIO) -> None:
+    """The strength table for programs: one row per bot, best win rate first."""
+    out = csv.writer(file, lineterminator="\n")
+    out.writerow(("bot", "seats", "n", "wins", "shared", "win_rate", "ci_low", "ci_high", "pts_match", "pts_game"))
+    for b, _ in tally.ranking():
+        out.writerow((b.bot, b.seats, b.entries, b.wins, b.shared, f"{b.rate:.4f}", f"{b.low:.4f}", f"{b.high:.4f}",
+                      f"{b.mean_match:.2f}", f"{b.mean_game:.3f}"))
+
+
 def ranking_lines(tally: Tally) -> list[str]:
     """``strong > greedy: the 95% intervals do not overlap`` for each pair of neighbours."""
     ranked = tally.ranking()
@@ -82,33 +102,50 @@ def _lines(outcomes: Iterator[Outcome], tally: Tally, progress: Progress | None,
 @app.command()
 def simulate(
     matches: Annotated[int, typer.Option("--matches", "-n", help="Matches to play (1 or more).", show_default=False)],
-    players: Annotated[int, typer.Option(help="Players at the table, 2 to 5.")] = 4,
+    player_count: Annotated[
+        int | None, typer.Option("--player-count", metavar="N", help="Players at the table, 2 to 5 (default 4).", show_default=False)
+    ] = None,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", metavar="N", help="The same as --player-count (the old spelling).", show_default=False, hidden=True),
+    ] = None,
     bots: Annotated[
         str | None,
         typer.Option(
+            metavar="BOTS",
             help=f"Bots by seat, comma-separated ({', '.join(BOTS)}), or one name for every seat. "
-            "Default: strong,greedy,random,greedy,random cut to --players.",
+            "Default: strong,greedy,random,greedy,random cut to --player-count.",
             show_default=False,
         ),
     ] = None,
-    edition: Annotated[str, typer.Option(help="classic or anniversary.")] = "classic",
-    table: Annotated[str, typer.Option(help="Scoring table: standard or alternative.")] = "standard",
-    games: Annotated[int, typer.Option(help="Games per match, 1 to 100.")] = 4,
-    seed: Annotated[int, typer.Option(help="Run seed, 0 <= seed < 2^64: match i gets its own seed from it (docs/simulate.md).")] = 0,
+    edition: Annotated[str, typer.Option(metavar="EDITION", help="classic or anniversary.")] = "classic",
+    table: Annotated[str, typer.Option(metavar="TABLE", help="Scoring table: standard or alternative.")] = "standard",
+    games: Annotated[int, typer.Option(metavar="N", help="Games per match, 1 to 100.")] = 4,
+    seed: Annotated[
+        int, typer.Option(metavar="N", help="Run seed, 0 <= seed < 2^64: each match gets its own seed from it (docs/simulate.md).")
+    ] = 0,
     recorded: Annotated[
         bool,
         typer.Option("--recorded", help="Write every card and the setups, as a table records them (default: the seed and the decisions)."),
     ] = False,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Write the matches here (JSON Lines), atomically; default: standard output.", show_default=False),
+        typer.Option(
+            "--out", "-o", metavar="FILE",
+            help="Write the matches here (JSON Lines), atomically; default: standard output.", show_default=False,
+        ),
     ] = None,
     first_match: Annotated[
         int,
-        typer.Option(help="Index of the first match (from 0): a run split into parts gives the same matches as one run."),
-    ] = 0,
-    jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core). The output is the same for any value.")] = 1,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+        typer.Option(
+            metavar="N",
+            help="Number of the first match, from 1: a run split into parts gives the same matches as one run.",
+        ),
+    ] = 1,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
+    jobs: Annotated[int, typer.Option(metavar="N", help="Processes to use (0: one per core). The output is the same for any value.")] = 1,
+    fmt: FormatOption = None,
+    json_out: JsonOption = False,
     progress: Annotated[
         bool | None,
         typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal).", show_default=False),
@@ -122,21 +159,26 @@ def simulate(
     with 95% intervals and average scores, goes to stderr (to stdout with --out).
 
     The same --seed gives the same bytes whatever --jobs is; --first-match F -n N
-    gives matches F to F+N-1 of that run, so a run can be split into files.
+    gives matches F to F+N-1 of that run (counting from 1), so a run can be split
+    into files. --format json or csv: the summary for programs.
 
-    Exit codes: 0 done, 2 usage error, 3 the output file cannot be written.
+    Exit codes: 0 done, 2 usage error, 3 the output file cannot be written (or exists: --force).
 
-    Example: coloretto-log simulate --matches 1000 --bots strong,greedy,random,greedy --out sims.jsonl
+    \b
+    Example: coloretto-log simulate --matches 10 --bots strong,greedy,random,greedy --out sims.jsonl
+    Example: coloretto-log simulate -n 10 --first-match 11 --out part2.jsonl
     """
+    chosen = output_format(fmt, json_out)
+    count, _ = count_of_players(4 if player_count is None and players is None else player_count, players, names_allowed=False)
     if matches < 1:
         fail(f"--matches must be 1 or more, not {matches}", ExitCode.USAGE)
     if jobs < 0:
         fail(f"--jobs must be 0 (one per core) or more, not {jobs}", ExitCode.USAGE)
-    if not 0 <= first_match <= MASK64:
-        fail(f"--first-match must be 0 or more, not {first_match}", ExitCode.USAGE)
+    if not 1 <= first_match <= MASK64 + 1:
+        fail(f"--first-match counts from 1 (the first match of the run), not {first_match}", ExitCode.USAGE)
     try:
         plan: Plan = make_plan(
-            players=players,
+            players=count,
             bots=None if bots is None else bots.split(","),
             edition=edition,
             table=table,
@@ -148,9 +190,11 @@ def simulate(
         fail(str(e), ExitCode.USAGE)
     if out is not None:
         if out.is_dir():
-            fail(f"{out}: is a folder; --out needs a file name", ExitCode.UNREADABLE)
+            fail(f"{one_line(str(out))}: is a folder; --out needs a file name", ExitCode.UNREADABLE)
         if not out.parent.is_dir():
-            fail(f"{out}: no such folder {out.parent}", ExitCode.UNREADABLE)
+            fail(f"{one_line(str(out))}: no such folder {one_line(str(out.parent))}", ExitCode.UNREADABLE)
+        if (out.exists() or out.is_symlink()) and not force:
+            fail(f"{one_line(str(out))}: already exists; give --force to replace it", ExitCode.UNREADABLE)
     n_jobs = jobs or os.cpu_count() or 1
 
     err = Console(stderr=True, highlight=False)
@@ -170,7 +214,7 @@ def simulate(
     )
     tally = Tally(plan)
     with bar if bar is not None else contextlib.nullcontext():
-        lines = _lines(run(plan, matches, jobs=n_jobs, start=first_match), tally, bar, matches)
+        lines = _lines(run(plan, matches, jobs=n_jobs, start=first_match - 1), tally, bar, matches)
         if out is None:
             write = sys.stdout.write
             for line in lines:
@@ -180,11 +224,14 @@ def simulate(
             try:
                 atomic_write_lines(out, lines)
             except OSError as e:
-                fail(f"{out}: cannot write: {e.strerror or e}", ExitCode.UNREADABLE)
+                fail(f"{one_line(str(out))}: cannot write: {e.strerror or e}", ExitCode.UNREADABLE)
 
     console = Console(highlight=False) if out is not None else err
-    if json_out:
+    if chosen is Format.json:
         emit_json(tally.summary_json(), file=sys.stdout if out is not None else sys.stderr)
+        return
+    if chosen is Format.csv:
+        write_csv(tally, sys.stdout if out is not None else sys.stderr)
         return
     where = f" to {out}" if out is not None else ""
     console.print(

@@ -13,8 +13,9 @@ from .common import (
     Format,
     FormatOption,
     JsonOption,
+    JsonReport,
     LogPaths,
-    emit_json,
+    ReadProgress,
     exit_for,
     output_format,
     plural,
@@ -49,33 +50,38 @@ def validate(
     followed by one summary line. After an error in a game, checking goes on with
     the next game and the next file. Rule ids are listed in docs/rules.md.
 
+    At most 20 findings of one rule are shown for one game, then one line says how many
+    more there were. On a terminal, a progress bar on standard error follows large inputs.
+
     Exit codes: 0 no error (warnings allowed), 1 at least one error, 2 usage error,
     3 a file that cannot be read.
 
     Example: coloretto-log validate sample_logs/
     """
     json_out = output_format(fmt, json_out, csv=False) is Format.json
-    matches: list[dict[str, Any]] = []
+    report = JsonReport() if json_out else None
     unreadable: list[dict[str, str]] = []
     files: set[str] = set()
     n_matches = n_invalid = n_errors = n_warnings = 0
-    for item in load(paths):
-        if isinstance(item, Unreadable):
-            unreadable.append({"file": item.file, "error": item.message})
-            if not json_out:
-                typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
-            continue
-        files.add(item.file)
-        n_matches += 1
-        findings = item.findings()
-        errors = sum(1 for f in findings if f.severity == "error")
-        n_errors += errors
-        n_warnings += len(findings) - errors
-        n_invalid += errors > 0
-        if json_out:
-            matches.append(match_json(item, findings))
-            continue
-        print_findings((f for f in findings if f.severity == "error" or not quiet), item.label)
+    with ReadProgress(paths, "checking") as progress:
+        for item in load(paths):
+            if isinstance(item, Unreadable):
+                unreadable.append({"file": item.file, "error": item.message})
+                if report is None:
+                    typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
+                continue
+            progress.advance(item.file, item.end)
+            files.add(item.file)
+            n_matches += 1
+            findings = item.findings()
+            errors = sum(1 for f in findings if f.severity == "error")
+            n_errors += errors
+            n_warnings += len(findings) - errors
+            n_invalid += errors > 0
+            if report is not None:
+                report.match(match_json(item, findings))
+                continue
+            print_findings((f for f in findings if f.severity == "error" or not quiet), item.label)
     summary = {
         "files": len(files),
         "matches": n_matches,
@@ -85,8 +91,8 @@ def validate(
         "warnings": n_warnings,
         "unreadable": len(unreadable),
     }
-    if json_out:
-        emit_json({"matches": matches, "unreadable": unreadable, "summary": summary})
+    if report is not None:
+        report.close(unreadable=unreadable, summary=summary)
     else:
         text = (
             f"{plural(n_matches, 'match', 'matches')} in {plural(len(files), 'file')}: "

@@ -52,9 +52,12 @@ class Verdict:
     """How one player's claim compares with the optimum.
 
     ``status`` is one of ``agrees``, ``under-claimed``, ``over-claimed``,
-    ``illegal-choice``, ``choice-below-optimum``, ``choice-not-claimed``,
-    ``no-claim``: the first that applies, in that order of seriousness
-    (``problems`` lists them all).
+    ``illegal-choice``, ``choice-below-optimum``, ``no-claim``: the first
+    that applies, in that order of seriousness (``problems`` lists them all).
+    A score that differs from the optimum is ``claim-score`` alone, even when
+    the declared choice reaches the optimum; ``claim-choice`` means the choice
+    itself is illegal or cannot reach the optimum. (``choice-not-claimed`` is
+    no longer given: its sentence is part of the score's problem.)
     """
 
     player: str
@@ -117,14 +120,6 @@ def verdict(state: GameState, seat: int, player: str, claim: Claim | None) -> Ve
     if claim is None:
         return Verdict(player, seat, optimal, None, None, None, ())
     problems: list[Problem] = []
-    if claim.score is not None and claim.score != optimal.score:
-        diff = claim.score - optimal.score
-        kind = "over-claimed" if diff > 0 else "under-claimed"
-        problems.append(Problem(
-            kind,
-            f"{player} claims {claim.score} but the optimum is {optimal.score} "
-            f"({kind} by {abs(diff)}; {_fmt(optimal)})",
-        ))
     choice_score: int | None = None
     illegal: str | None = None
     if claim.jokers is not None or claim.positive is not None:
@@ -143,10 +138,20 @@ def verdict(state: GameState, seat: int, player: str, claim: Claim | None) -> Ve
                     "choice-below-optimum",
                     f"{player}'s declared choice scores {choice_score}, below the optimum {optimal.score} ({_fmt(optimal)})",
                 ))
-            if claim.score is not None and choice_score != claim.score:
-                problems.append(Problem(
-                    "choice-not-claimed", f"{player}'s declared choice scores {choice_score}, not the claimed {claim.score}"
-                ))
+    if claim.score is not None and claim.score != optimal.score:
+        # A miscounted score is claim-score alone; what the declared choice really scores helps find the slip.
+        diff = claim.score - optimal.score
+        kind = "over-claimed" if diff > 0 else "under-claimed"
+        counted = (
+            f"; the declared choice scores {choice_score}, not the claimed {claim.score}"
+            if choice_score is not None and choice_score != claim.score
+            else ""
+        )
+        problems.insert(0, Problem(
+            kind,
+            f"{player} claims {claim.score} but the optimum is {optimal.score} "
+            f"({kind} by {abs(diff)}; {_fmt(optimal)}){counted}",
+        ))
     return Verdict(player, seat, optimal, claim, choice_score, illegal, tuple(problems))
 
 

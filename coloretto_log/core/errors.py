@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -21,12 +22,26 @@ class UsageError(ColorettoLogError):
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {0x7F: "\\x7f", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
-_CONTROL.update({c: f"\\u{c:04x}" for c in (0x85, 0x2028, 0x2029)})
+_CONTROL.update({c: f"\\u{c:04x}" for c in (*range(0x80, 0xA0), 0x2028, 0x2029)})  # C1 controls (CSI 0x9b) too
+
+#: A message is at most this long; a run of digits at most ``MAX_DIGITS`` (longer ones are shortened).
+MAX_MESSAGE = 1000
+MAX_DIGITS = 24
+_LONG_DIGITS = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
 
 
 def one_line(text: str) -> str:
     """``text`` with control and line-breaking characters escaped (``\\n``, ``\\x1b``, ...)."""
     return text.translate(_CONTROL)
+
+
+def shorten(text: str) -> str:
+    """``text`` with long numbers shown as ``123456…789 (4000 digits)`` and at most ``MAX_MESSAGE`` characters."""
+    if len(text) > MAX_DIGITS:
+        text = _LONG_DIGITS.sub(lambda m: f"{m[0][:6]}…{m[0][-3:]} ({len(m[0])} digits)", text)
+    if len(text) > MAX_MESSAGE:
+        text = f"{text[: MAX_MESSAGE - 40]}… ({len(text) - MAX_MESSAGE + 40} more characters)"
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +57,10 @@ class Finding:
     message: str
     game: int | None = None
     move: int | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MAX_DIGITS:  # a 4,000-digit row number is not shown in full
+            object.__setattr__(self, "message", shorten(self.message))
 
     def where(self) -> str:
         """``game G, move M`` (or less), as the one-line form shows it."""

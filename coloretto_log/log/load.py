@@ -30,6 +30,7 @@ class LoadedMatch:
     file: str
     line: int | None
     report: MatchReport
+    end: int | None = None  # bytes of ``file`` read once this match was read (for progress); None: unknown
 
     def findings(self) -> list[Finding]:
         return self.report.all_findings()
@@ -52,23 +53,28 @@ def load(paths: list[str], *, stdin: BinaryIO | None = None) -> Iterator[LoadedM
     for item in expand_paths(paths):
         name = "<stdin>" if item == STDIN else str(item)
         try:
-            for source in _sources(item, name, stdin):
+            for source, end in _sources(item, name, stdin):
                 if source.problem is not None:
                     report = MatchReport(data=None, findings=[source.problem])
                 else:
-                    report = check_match(source.data)
-                yield LoadedMatch(source.label, source.file, source.line, report)
+                    report = check_match(source.data, wide=source.wide)
+                yield LoadedMatch(source.label, source.file, source.line, report, end)
         except UnreadableFileError as e:
             yield Unreadable(name, str(e))
 
 
-def _sources(item: str | Path, name: str, stdin: BinaryIO | None) -> Iterator[Source]:
+def _sources(item: str | Path, name: str, stdin: BinaryIO | None) -> Iterator[tuple[Source, int | None]]:
+    """Each match's source, and how many bytes of its file were read once it was."""
     if item == STDIN:
-        yield from sources_from_stream(stdin if stdin is not None else sys.stdin.buffer, name)
+        for source in sources_from_stream(stdin if stdin is not None else sys.stdin.buffer, name):
+            yield source, None
         return
     path = Path(item)
     if path.suffix == ".jsonl":
         with open_log(path) as f:
-            yield from iter_lines(f, name)
+            for source in iter_lines(f, name):
+                yield source, f.tell()
         return
-    yield from sources_from_bytes(read_bytes(path), name)
+    raw = read_bytes(path)
+    for source in sources_from_bytes(raw, name):
+        yield source, len(raw)

@@ -8,6 +8,7 @@ and ``bad-json``); what cannot be read at all raises ``UnreadableFileError``.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import io
 import json
@@ -34,6 +35,7 @@ class Source:
     line: int | None  # 1-based line in a .jsonl file
     data: Any = None  # the parsed JSON value when ``problem`` is None
     problem: Finding | None = None
+    wide: bool = False  # an object in ``data`` holds more than ``WIDE_OBJECT`` keys
 
     @property
     def label(self) -> str:
@@ -45,11 +47,22 @@ class _DuplicateKey(ValueError):
     pass
 
 
+#: No object of the log format has more keys than this; a wider one is looked at closely (``Source.wide``).
+WIDE_OBJECT = 64
+
+
 class _NonFinite(ValueError):
     pass
 
 
+#: The widest object seen by the current parse (reset by each ``parse_json_wide``; parsing is not shared
+#: between threads).
+_widest = [0]
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    if len(pairs) > WIDE_OBJECT:
+        _widest[0] = max(_widest[0], len(pairs))
     d = dict(pairs)
     if len(d) != len(pairs):
         seen: set[str] = set()
@@ -67,8 +80,27 @@ def _no_constant(name: str) -> Any:
 _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
 
 
-def parse_json(text: str) -> Any:
-    """Parse strict JSON: raises ``ValueError`` with a one-line reason on any problem."""
+def parse_json(text: str, *, one_line: bool = False) -> Any:
+    """Parse strict JSON: raises ``ValueError`` with a one-line reason on any problem.
+
+    ``one_line``: the text is one line of a ``.jsonl`` file (whose number the
+    finding's label gives), so a position is a column in that line.
+    """
+    return parse_json_wide(text, one_line=one_line)[0]
+
+
+def parse_json_wide(text: str, *, one_line: bool = False) -> tuple[Any, bool]:
+    """``parse_json``, and whether an object holds more than ``WIDE_OBJECT`` keys (a flood to look at closely)."""
+    _widest[0] = 0
+    value = _parse(text, one_line=one_line)
+    return value, _widest[0] > WIDE_OBJECT
+
+
+def _parse(text: str, *, one_line: bool) -> Any:
+    if not text.strip():
+        raise ValueError("the line is blank" if one_line else "the file is empty: a log holds one JSON object")
+    collect = gc.isenabled()
+    gc.disable()  # parsed JSON holds no cycles; collecting while a million objects are built costs seconds
     try:
         value, end = _DECODER.raw_decode(text, _skip_ws(text, 0))
     except _DuplicateKey as e:
@@ -78,15 +110,27 @@ def parse_json(text: str) -> Any:
     except RecursionError:
         raise ValueError("nesting too deep") from None
     except json.JSONDecodeError as e:
-        raise ValueError(f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+        raise ValueError(_json_error(e.msg, e.lineno, e.colno, one_line=one_line)) from None
+    finally:
+        if collect:
+            gc.enable()
     if _SURROGATE_ESCAPE.search(text) is not None and _has_lone_surrogate(value):
         raise ValueError("a \\u escape names a lone UTF-16 surrogate, which is not a character")
     end = _skip_ws(text, end)
     if end != len(text):
         line = text.count("\n", 0, end) + 1
         col = end - (text.rfind("\n", 0, end) + 1) + 1
-        raise ValueError(f"invalid JSON at line {line}, column {col}: extra data after the value")
+        raise ValueError(_json_error("Extra data after the value", line, col, one_line=one_line))
     return value
+
+
+def _json_error(msg: str, line: int, column: int, *, one_line: bool) -> str:
+    """``invalid JSON at line 3, column 8: expecting ',' delimiter``, the parser's message in full."""
+    where = f"column {column}" if one_line else f"line {line}, column {column}"
+    msg = msg[:1].lower() + msg[1:]
+    if msg.endswith(" at"):  # "Unterminated string starting at": the position is where it starts
+        return f"invalid JSON: {msg} {where}"
+    return f"invalid JSON at {where}: {msg}"
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -182,16 +226,21 @@ def iter_lines(stream: BinaryIO, file: str, *, first_line: int = 1) -> Iterator[
     """JSON Lines, streamed: one match a non-blank line, each line at most ``MAX_FILE_BYTES``.
 
     The file as a whole has no size limit (a simulation writes millions of
-    matches); memory stays bounded by the longest line.
+    matches); memory stays bounded by the longest line. A file without a
+    single match is one ``bad-json`` finding saying it is empty.
     """
     number = first_line - 1
+    found = False
     while True:
         try:
             raw = stream.readline(MAX_FILE_BYTES + 1)
         except OSError as e:
             raise UnreadableFileError(f"{file}: cannot read: {e.strerror}") from None
         if not raw:
+            if not found and first_line == 1:
+                yield Source(file, None, problem=Finding("error", "bad-json", "the file is empty: no match in it"))
             return
+        found = found or bool(raw.strip())
         number += 1
         if len(raw) > MAX_FILE_BYTES and not raw.endswith(b"\n"):
             while (rest := stream.readline(1 << 20)) and not rest.endswith(b"\n"):
@@ -257,7 +306,8 @@ def _object_line(raw: bytes) -> dict[str, Any] | None:
 
 def _parse_source(text: str, file: str, line: int | None) -> Source:
     try:
-        return Source(file, line, data=parse_json(text))
+        data, wide = parse_json_wide(text, one_line=line is not None)
+        return Source(file, line, data=data, wide=wide)
     except ValueError as e:
         return Source(file, line, problem=Finding("error", "bad-json", str(e)))
 

@@ -38,7 +38,7 @@ from .models import (
     describe_error,
     rule_of_error,
 )
-from .reader import content_hash, id_of_hash
+from .reader import WIDE_OBJECT, content_hash, id_of_hash
 
 
 @dataclass
@@ -148,16 +148,22 @@ class MatchReport:
         )
 
 
-def check_match(data: Any, *, fast: bool = True) -> MatchReport:
+def check_match(data: Any, *, fast: bool = True, wide: bool | None = None) -> MatchReport:
     """Validate and replay one match given as parsed JSON.
 
     ``fast=False`` checks every move with ``engine.check`` (the reference
     path); the default replays plainly legal moves with ``engine.fast_forward``
-    and gives the same report.
+    and gives the same report. ``wide``: whether the reader saw an object with
+    more keys than any object of the format holds (``reader.parse_json_wide``);
+    only then is the match searched for a flood of keys (None: search anyway).
     """
     report = MatchReport(data=data)
     if not isinstance(data, dict):
         report.findings.append(Finding("error", "bad-type", f"a match must be a JSON object, not {_json_type(data)}"))
+        return report
+    flood = _flood(data) if wide is not False else None
+    if flood is not None:  # a million unknown keys: one finding, not a million (bounded time and memory)
+        report.findings.append(flood)
         return report
     try:
         match = Match.model_validate(data)
@@ -182,6 +188,8 @@ def check_match(data: Any, *, fast: bool = True) -> MatchReport:
         return report
     report.rules = rules
     n_games = len(match.games)
+    if n_games == 0:
+        report.findings.append(Finding("warning", "incomplete-game", '"games" is empty: the match has no game yet'))
     for g in range(n_games):
         record = GameRecord(number=g + 1, players=report.players)
         report.games.append(record)
@@ -196,6 +204,8 @@ def check_match(data: Any, *, fast: bool = True) -> MatchReport:
             )
             break
         _check_game(match, rules, g, match.games[g], raw_games[g], errors_by_game.get(g), record, fast=fast)
+        if not record.error and record.claims:
+            record.findings.extend(unknown_claimants(record))
         if not record.error:
             if record.final is not None and not record.final.over:
                 last = g == n_games - 1
@@ -210,7 +220,88 @@ def check_match(data: Any, *, fast: bool = True) -> MatchReport:
                 )
             elif record.claims:
                 record.findings.extend(check_claims(record))
+        record.findings = cap_findings(record.findings)
+    report.findings = cap_findings(report.findings)
     return report
+
+
+#: At most this many findings of one rule are kept for one game (or the match); one more line says how many more.
+MAX_FINDINGS_PER_RULE = 20
+#: An object of the log with more keys than this is a flood: one finding, and the match is not checked further.
+MAX_KEYS = WIDE_OBJECT
+
+
+def cap_findings(findings: list[Finding]) -> list[Finding]:
+    """The first ``MAX_FINDINGS_PER_RULE`` findings of each rule, and one line saying how many more there were."""
+    if len(findings) <= MAX_FINDINGS_PER_RULE:
+        return findings
+    kept: list[Finding] = []
+    count: Counter[str] = Counter()
+    last: dict[str, Finding] = {}
+    for f in findings:
+        count[f.rule] += 1
+        if count[f.rule] <= MAX_FINDINGS_PER_RULE:
+            kept.append(f)
+        last[f.rule] = f
+    for rule, n in count.items():
+        if n > MAX_FINDINGS_PER_RULE:
+            f = last[rule]
+            more = n - MAX_FINDINGS_PER_RULE
+            kept.append(Finding(f.severity, rule, f"{more} more [{rule}] finding{'s' if more != 1 else ''} here, not shown", game=f.game))
+    return kept
+
+
+def _flood(data: dict[str, Any]) -> Finding | None:
+    """One ``unknown-field`` (or ``unknown-player``) error for an object with over ``MAX_KEYS`` keys, else None.
+
+    The format's objects have at most nine fields and five players, so a log
+    with more is not a match; checking it key by key would take seconds and
+    gigabytes (1.5 million unknown keys in one move).
+    """
+
+    def wide(value: Any) -> bool:
+        return isinstance(value, dict) and len(value) > MAX_KEYS
+
+    def finding(where: str, value: Any, rule: str = "unknown-field", game: int | None = None) -> Finding:
+        what = "names" if rule == "unknown-player" else "fields"
+        return Finding(
+            "error", rule, f"{where} has {len(value)} {what}; the format allows far fewer: not checked further", game=game
+        )
+
+    if wide(data):
+        return finding("the match", data)
+    if wide(data.get("rules")):
+        return finding('"rules"', data["rules"])
+    games = data.get("games")
+    if not isinstance(games, list):
+        return None
+    for g, game in enumerate(games[: MAX_GAMES_CHECKED], start=1):
+        if not isinstance(game, dict):
+            continue
+        if wide(game):
+            return finding(f"game {g}", game, game=g)
+        setup = game.get("setup")
+        if wide(setup):
+            return finding('"setup"', setup, game=g)
+        if isinstance(setup, dict) and wide(setup.get("starting")):
+            return finding('"setup.starting"', setup["starting"], "bad-starting", game=g)
+        claims = game.get("claims")
+        if wide(claims):
+            return finding('"claims"', claims, "unknown-player", game=g)
+        if isinstance(claims, dict):
+            for name, claim in claims.items():
+                if wide(claim):
+                    return finding(f'the claim of "{name[:40]}"', claim, game=g)
+        moves = game.get("moves")
+        if isinstance(moves, list):
+            for i, move in enumerate(moves, start=1):
+                if isinstance(move, dict) and len(move) > MAX_KEYS:
+                    f = finding(f"move {i}", move, game=g)
+                    return Finding(f.severity, f.rule, f.message, game=g, move=i)
+    return None
+
+
+MAX_GAMES_CHECKED = 1100  # the model refuses more games than this anyway
 
 
 def _json_type(value: Any) -> str:
@@ -515,20 +606,21 @@ def _deck_difference(expected: Counter[str], given: Counter[str]) -> str:
     return f"the deck must hold exactly the {in_play} cards in play and one last_round: " + "; ".join(parts)
 
 
+def unknown_claimants(record: GameRecord) -> list[Finding]:
+    """An ``unknown-player`` error for each claim by someone who does not play, finished game or not."""
+    return [
+        Finding("error", "unknown-player", f'claims name "{name}", who is not a player of this match', game=record.number)
+        for name in (record.claims or {})
+        if name not in record.players
+    ]
+
+
 def check_claims(record: GameRecord) -> list[Finding]:
-    """Validation's view: ``claim-score`` / ``claim-choice`` warnings, unknown claimants as errors."""
+    """Validation's view of a finished game's claims: ``claim-score`` / ``claim-choice`` warnings."""
     findings: list[Finding] = []
-    claims = record.claims or {}
     state = record.final
-    if state is None or not state.over:
-        return findings  # claims on an unfinished game are not checked
-    for name in claims:
-        if name not in record.players:
-            findings.append(
-                Finding("error", "unknown-player", f'claims name "{name}", who is not a player of this match', game=record.number)
-            )
-    if findings:
-        return findings
+    if state is None or not state.over or record.error:
+        return findings  # claims on an unfinished game are not checked; unknown claimants are errors already
     for v in record.verdicts():
         if v.claim is None:
             continue

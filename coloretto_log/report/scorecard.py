@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.cards import (
     ALL_COLOURS,
+    CARD_ALIASES,
     CARDS_PER_COLOUR,
     GOLDEN_JOKER,
     JOKER,
@@ -42,7 +43,6 @@ from ..core.cards import (
     PLUS2,
     typed_card,
 )
-from ..core.claims import Verdict, optimal_for
 from ..core.errors import ColorettoLogError, Finding
 from ..core.ruleset import (
     EDITIONS,
@@ -55,7 +55,8 @@ from ..core.ruleset import (
 )
 from ..core.scoring import Assignment, best_from_counts, ranks
 
-if TYPE_CHECKING:  # the hand calculator must not load the log layer (pydantic)
+if TYPE_CHECKING:  # the hand calculator loads neither the log layer (pydantic) nor the engine
+    from ..core.claims import Verdict
     from ..log.load import LoadedMatch
 
 __all__ = [
@@ -258,6 +259,8 @@ def _game_json(g: GameScore, rules: RuleSet | None) -> dict[str, Any]:
 
 def score_match(item: LoadedMatch) -> MatchScore:
     """Score one loaded (read and checked) match; an invalid one comes back unscored."""
+    from ..core.claims import optimal_for
+
     report = item.report
     findings = tuple(item.findings())
     if not report.valid or report.rules is None:
@@ -315,6 +318,23 @@ class HandError(ColorettoLogError, ValueError):
 _NAME_HELP = "a colour, joker (j), golden (gj) or +2 (plus2)"
 _TOKEN = re.compile(r"(?P<name>[^=:]*)(?:[=:](?P<count>.*))?")
 _COUNT = re.compile(r"[0-9]{1,6}")
+
+
+#: The names a word may be the start of, for "b is ambiguous (blue or brown)".
+_FULL_NAMES = (*ALL_COLOURS, "joker", "golden", "plus2")
+
+
+def _short_names(names: Sequence[str]) -> str:
+    """The shortest accepted spelling of each name: ``bl, br``."""
+    out = []
+    for name in names:
+        if name == "plus2":
+            out.append("+2")
+            continue
+        kind = typed_card(name)
+        spellings = [a for a, k in CARD_ALIASES.items() if k == kind and name.startswith(a)] or [name]
+        out.append(min(spellings, key=len))
+    return " or ".join(out)
 
 
 def _shown(kind: str, n: int) -> str:
@@ -378,6 +398,9 @@ def parse_hand(text: str, *, edition: Edition, removed: Sequence[str] = ()) -> t
             raise HandError(f'"{item}": a card name is missing before the count')
         kind = typed_card(word)
         if kind is None:
+            meant = sorted({name for name in _FULL_NAMES if name.startswith(word.lower())})
+            if len(meant) > 1:
+                raise HandError(f'"{word}" is ambiguous ({" or ".join(meant)}): give more letters, e.g. {_short_names(meant)}')
             raise HandError(f'"{word}" is not a card name; use {_NAME_HELP}')
         if kind in given:
             raise HandError(f'{kind} is given twice ("{given[kind]}" and "{item}"); give each card once')
