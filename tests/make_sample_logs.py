@@ -9,7 +9,7 @@ Games are played by a simple policy over ``engine.legal_actions``: take the
 row that raises the player's optimal score most when it holds 2 or more cards
 and helps enough (or when drawing is not allowed), otherwise draw into a row
 chosen at random; one move in ten is a random legal move. Cards come from
-seeded decks (LOG_FORMAT.md §4); a *recorded* sample writes the setup and
+seeded decks (docs/format.md §4); a *recorded* sample writes the setup and
 every card out and drops the seed, as a table playing with real cards would.
 
 Every invalid sample is a valid log with one mistake put in; the rest of the
@@ -225,7 +225,7 @@ def anniversary_golden_joker_last_round() -> Json:
         games=[p.recorded(claims=claims_for(p, 0))],
         date=DATE,
         notes="The golden joker is taken when the last-round card is on top: it is set aside and "
-        "the player takes the next card (RULES.md §3, Decision).",
+        "the player takes the next card (docs/rules-of-play.md §3, Decision).",
     )
 
 

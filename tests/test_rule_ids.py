@@ -1,4 +1,4 @@
-"""One fixture per rule id of LOG_FORMAT.md §3, asserting the exact one-line finding.
+"""One fixture per rule id of docs/format.md §3, asserting the exact one-line finding.
 
 Each fixture is a small hand-written log (or text, for the file-level rules
 ``bad-json`` and ``bad-encoding`` the implementation adds); the expected line
@@ -812,7 +812,7 @@ def test_deep_nesting_below_the_parser_limit_never_raises() -> None:
 
 # --------------------------------------------------------------------------- every rule id has its fixture
 
-#: The rule ids of LOG_FORMAT.md §3, and the two the implementation adds for unreadable text.
+#: The rule ids of docs/format.md §3, and the two the implementation adds for unreadable text.
 RULE_IDS = (
     "bad-format", "bad-version", "unknown-field", "missing-field", "bad-type", "bad-value", "player-count",
     "bad-player-name", "duplicate-player", "bad-seed", "too-many-games", "bad-removed", "bad-starting",

@@ -117,7 +117,7 @@ def test_the_seeded_match_holds_only_decisions() -> None:
 
 
 def test_two_player_sample_hand_checked() -> None:
-    # Worked through by hand from the log (RULES.md §7): round 1 ends with Aiko taking row 1 after
+    # Worked through by hand from the log (docs/rules-of-play.md §7): round 1 ends with Aiko taking row 1 after
     # Boris took row 3; row 2 (brown, orange) is removed; Aiko starts round 2.
     data = json.loads((SAMPLES / "classic-2p-recorded-game.json").read_text(encoding="utf-8"))
     report = check_match(data)

@@ -1,6 +1,6 @@
 """The scoring library behind ``coloretto-log score``: rankings, scored matches, the hand parser.
 
-Hand-checked values come from RULES.md §5 (the worked examples, 41 and 37),
+Hand-checked values come from docs/rules-of-play.md §5 (the worked examples, 41 and 37),
 the issue (BoardGameArena's jokers-to-the-largest-set: 25 where 28 is best)
 and tests/data/recorded-3p-game.json (a copy of the shared example, whose
 claims agree: Aiko 35, Boris 38, Chloe 39).

@@ -48,7 +48,7 @@ def solve_all(hand: Hand, colours: tuple[str, ...], table: ScoringTable = STANDA
 
 
 def test_rules_example_seed_000() -> None:
-    # RULES.md §5, seed 000 (ja, line 37): green 6, yellow 4, red 3, blue 2, 1 joker,
+    # docs/rules-of-play.md §5, seed 000 (ja, line 37): green 6, yellow 4, red 3, blue 2, 1 joker,
     # one "+2": joker to yellow; green, yellow, red positive: 21 + 15 + 6 - 3 + 2 = 41.
     hand = Hand.of({"green": 6, "yellow": 4, "red": 3, "blue": 2}, jokers=1, plus2=1)
     got = solve_all(hand, CLASSIC_COLOURS)
@@ -65,7 +65,7 @@ def test_rules_example_seed_000() -> None:
 
 
 def test_rules_example_seed_001() -> None:
-    # RULES.md §5, seed 001 (ja, line 66): orange 6, blue 3, brown 3, yellow 2, grey 1,
+    # docs/rules-of-play.md §5, seed 001 (ja, line 66): orange 6, blue 3, brown 3, yellow 2, grey 1,
     # 1 joker, two "+2": 21 + 10 + 6 - 3 - 1 + 4 = 37. The joker on brown also gives 37;
     # the tie-break puts it on blue, the earlier colour.
     hand = Hand.of({"orange": 6, "blue": 3, "brown": 3, "yellow": 2, "grey": 1}, jokers=1, plus2=2)
@@ -268,7 +268,7 @@ def choice(
 
 
 def test_declared_choices_that_are_legal() -> None:
-    # LOG_FORMAT.md §1 example claim of Aiko: 41, joker yellow, green yellow red positive.
+    # docs/format.md §1 example claim of Aiko: 41, joker yellow, green yellow red positive.
     assert choice(["yellow"], ["green", "yellow", "red"]) == ChoiceResult(41, None)
     assert choice(["yellow"], ["red", "yellow", "green"]).score == 41  # order does not matter
     assert choice(["red"], ["green", "yellow", "red"]).score == 21 + 10 + 10 - 3 + 2

@@ -1,7 +1,7 @@
 """Card names, the colour order of each edition, and deck composition.
 
 Cards are plain strings, exactly the names of the log format
-(LOG_FORMAT.md §2). A *kind* index gives every card name a fixed position so
+(docs/format.md §2). A *kind* index gives every card name a fixed position so
 that collections can be stored as count tuples.
 """
 

@@ -1,4 +1,4 @@
-"""Claims are claims: compare what players wrote down with the optimum (LOG_FORMAT.md §2, §3).
+"""Claims are claims: compare what players wrote down with the optimum (docs/format.md §2, §3).
 
 ``verdicts(state, claims, players)`` gives one ``Verdict`` per player of a
 finished game; validation (``log.replay``) turns them into ``claim-score``

@@ -46,7 +46,7 @@ def shorten(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One thing validation found, at one place (LOG_FORMAT.md §3).
+    """One thing validation found, at one place (docs/format.md §3).
 
     ``game`` and ``move`` are numbered from 1; ``None`` for the match itself
     or for a game's setup.

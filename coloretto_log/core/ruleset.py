@@ -1,7 +1,7 @@
 """Rulesets as data: editions, scoring tables and table layouts by player count.
 
 Editions differ by the values here, not by ``if``s in the engine
-(RULES.md §1, §5, §7).
+(docs/rules-of-play.md §1, §5, §7).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .cards import (
 
 @dataclass(frozen=True, slots=True)
 class Edition:
-    """One published edition of the game (RULES.md §1)."""
+    """One published edition of the game (docs/rules-of-play.md §1)."""
 
     name: str
     colours: tuple[str, ...]
@@ -60,7 +60,7 @@ EDITIONS: dict[str, Edition] = {e.name: e for e in (CLASSIC, ANNIVERSARY)}
 
 @dataclass(frozen=True, slots=True)
 class ScoringTable:
-    """How a collection scores (RULES.md §5): points for 1, 2, 3, 4, 5 and 6-or-more cards of
+    """How a collection scores (docs/rules-of-play.md §5): points for 1, 2, 3, 4, 5 and 6-or-more cards of
     one colour, how many colours score them positively, and the value of a "+2" card."""
 
     name: str
@@ -80,7 +80,7 @@ TABLES: dict[str, ScoringTable] = {t.name: t for t in (STANDARD, ALTERNATIVE)}
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """What depends on the number of players (RULES.md §2, §7)."""
+    """What depends on the number of players (docs/rules-of-play.md §2, §7)."""
 
     players: int
     row_limits: tuple[int, ...]

@@ -1,10 +1,10 @@
-"""pydantic v2 models of the match log, version 1 (LOG_FORMAT.md).
+"""pydantic v2 models of the match log, version 1 (docs/format.md).
 
 Unknown fields are forbidden and every value is strict: ``1.0`` and ``true``
 are not integers, ``"1"`` is not a number. The JSON Schema under
 ``schemas/`` is generated from these models (``json_schema()``).
 
-``rule_of_error`` maps a pydantic error to the rule id of LOG_FORMAT.md §3.
+``rule_of_error`` maps a pydantic error to the rule id of docs/format.md §3.
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ class Match(_Model):
 
 MOVE_ADAPTER: TypeAdapter[DrawMove | TakeMove] = TypeAdapter(LogMove)
 
-#: Match fields whose error stops the whole match (LOG_FORMAT.md §3).
+#: Match fields whose error stops the whole match (docs/format.md §3).
 STOPPING_FIELDS = frozenset({"format", "version", "players", "rules", "seed"})
 
 _TYPE_ERRORS = frozenset(
@@ -192,7 +192,7 @@ _SETUP_RULES = {"removed": "bad-removed", "starting": "bad-starting", "first": "
 
 
 def rule_of_error(error: ErrorDetails) -> str:
-    """The LOG_FORMAT.md §3 rule id for one pydantic error."""
+    """The docs/format.md §3 rule id for one pydantic error."""
     loc = error["loc"]
     kind = error["type"]
     if kind == "missing":

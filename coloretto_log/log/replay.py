@@ -1,7 +1,7 @@
 """Check a parsed match log against the format and the rules, by replaying it.
 
 ``check_match(data)`` takes the parsed JSON of one match and returns a
-``MatchReport``: every finding (LOG_FORMAT.md §3) and, for every game, its
+``MatchReport``: every finding (docs/format.md §3) and, for every game, its
 setup, its resolved moves (cards of a seeded game filled in) and its final
 state. Replay is a fold of ``engine.apply`` over the moves. Nothing here
 raises for bad input: findings are collected, and the caller decides what to
@@ -483,7 +483,7 @@ def _resolve_setup(match: Match, rules: RuleSet, g: int, setup: Setup, record: G
 
     Checked in the order of the format: the fields a recorded game needs,
     then ``removed``, ``starting``, ``first`` and ``deck``. With a seed, each
-    absent field is drawn (LOG_FORMAT.md §4) and an explicit one replaces the
+    absent field is drawn (docs/format.md §4) and an explicit one replaces the
     draw in its step and every later one.
     """
     players = tuple(match.players)

@@ -1,4 +1,4 @@
-"""Build match logs (LOG_FORMAT.md) from engine values: the inverse of ``replay``.
+"""Build match logs (docs/format.md) from engine values: the inverse of ``replay``.
 
 Used by every command that writes logs (``simulate``, ``record``). Output is
 plain JSON-ready dicts with keys in the order of the format's examples.
@@ -13,7 +13,7 @@ from ..core.engine import Draw, Move
 from ..core.ruleset import RuleSet
 from ..core.setup import Setup
 
-#: What every log says it is (LOG_FORMAT.md §1).
+#: What every log says it is (docs/format.md §1).
 FORMAT_NAME = "coloretto-log"
 FORMAT_VERSION = 1
 

@@ -14,7 +14,7 @@ Two entry points, both pure (no I/O, no printing):
   refuses impossible hands with a one-line :class:`HandError`, and returns
   a :class:`HandScore`.
 
-Rankings (RULES.md §6): the highest score ranks 1 and there is no
+Rankings (docs/rules-of-play.md §6): the highest score ranks 1 and there is no
 tie-break: tied players share a rank and the next rank is skipped
 (39, 39, 35 rank 1, 1, 3). A match's totals add up its complete games only;
 a match is complete when every planned game is present and finished. The

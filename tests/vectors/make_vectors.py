@@ -1,4 +1,4 @@
-"""Regenerate seeded-setups.json, the published test vectors of LOG_FORMAT.md §4.
+"""Regenerate seeded-setups.json, the published test vectors of docs/format.md §4.
 
 Run from the project root: python tests/vectors/make_vectors.py
 Another program checks itself by dealing each entry and comparing.
