@@ -11,11 +11,14 @@ import pytest
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
-from coloretto_log.db.store import MatchStore, QueryError, run_query, sandbox_connect
+from coloretto_log.db.errors import QueryError
+from coloretto_log.db.sandbox import run_query, sandbox_connect
+from coloretto_log.db.store import MatchStore
 from coloretto_log.log.load import load
 
-from .test_db import EXAMPLES
+from .conftest import ROOT
 
+EXAMPLES = sorted(p for p in (ROOT / "tests" / "data" / "db").glob("*.json") if p.name != "seed-42-4p-classic-game0.json")
 runner = CliRunner()
 
 

@@ -11,8 +11,13 @@ import traceback
 
 import typer
 
-# Commands register themselves on ``app`` when imported.
-from . import db as _db  # noqa: F401
+# Commands register themselves on ``app`` when imported, in the order --help lists them.
+# isort: off
+from . import ingest as _ingest  # noqa: F401
+from . import stats as _stats  # noqa: F401
+from . import query as _query  # noqa: F401
+from . import export as _export  # noqa: F401
+# isort: on
 from . import deal as _deal  # noqa: F401
 from . import record as _record  # noqa: F401
 from . import replay as _replay  # noqa: F401
