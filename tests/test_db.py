@@ -520,7 +520,11 @@ def test_parquet_export_reads_back_equal_to_the_tables(sim_db: Path, tmp_path: P
     ).fetchone()
     assert wrong == (0,)
     again = runner.invoke(app, ["export", "--parquet", str(out), "--db", str(sim_db)])
-    assert again.exit_code == 3 and "not an empty folder" in one_error_line(again)
+    assert again.exit_code == 3 and "holds an earlier export" in one_error_line(again) and "--force" in again.output
+    forced = runner.invoke(app, ["export", "--parquet", str(out), "--db", str(sim_db), "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert sorted(p.name for p in out.iterdir()) == sorted(TABLES)
+    assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]  # no temporary folder left
 
 
 def test_bgstats_export_lists_finished_dated_matches(tmp_path: Path) -> None:

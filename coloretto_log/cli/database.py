@@ -1,4 +1,4 @@
-"""What the database commands (``ingest``, ``stats``, ``query``, ``export``) share: the ``--db`` option and consoles."""
+"""What the database commands (``ingest``, ``stats``, ``query``, ``export``) share: ``--db``, consoles and consoles."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ DbOption = Annotated[
         "--db",
         help="The database file. Default: $COLORETTO_DB, else coloretto.duckdb in the current folder.",
         show_default=False,
-        dir_okay=False,
+        metavar="FILE",
     ),
 ]
 
@@ -34,3 +34,4 @@ def err_console() -> Console:
 def out_console() -> Console:
     """Standard output for tables: no highlighting, long lines kept whole."""
     return Console(highlight=False, soft_wrap=True)
+

@@ -7,11 +7,8 @@ from typing import Annotated
 
 import typer
 
-from ..db.errors import DatabaseError
-from ..db.export import bgstats_plays, export_parquet
-from ..db.store import MatchStore
-from ..log.atomic import atomic_write_text
-from ..log.writer import dumps_pretty
+from ..db.errors import DatabaseError, shown
+from ..db.export import export as run_export
 from .app import app
 from .common import ExitCode, fail, plural
 from .database import DbOption, db_path, err_console
@@ -22,48 +19,55 @@ def export(
     db: DbOption = None,
     parquet: Annotated[
         Path | None,
-        typer.Option("--parquet", file_okay=False, help="Write every table as Parquet into this new folder, partitioned by month."),
+        typer.Option(
+            "--parquet", metavar="FOLDER", help="Write every table as Parquet into this new folder, partitioned by month."
+        ),
     ] = None,
     bgstats: Annotated[
         Path | None,
-        typer.Option("--bgstats", dir_okay=False, help="Write finished, dated matches as BG Stats plays (JSON) into this file."),
+        typer.Option(
+            "--bgstats", metavar="FILE", help="Write finished, dated matches as BG Stats plays (JSON) into this file."
+        ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Replace an existing --bgstats file, or a --parquet folder of an earlier export."),
+    ] = False,
 ) -> None:
     """Export the database: Parquet for other engines, BG Stats plays for players.
 
-    --parquet DIR writes DIR/TABLE/month=YYYY-MM/*.parquet (hive style;
-    month=undated for matches without a date) for DuckDB, Spark or Trino.
-    --bgstats FILE writes a JSON array of plays (players, total scores,
-    winner, start player, date) in the shape BG Stats imports.
+    --parquet FOLDER writes FOLDER/TABLE/month=YYYY-MM/*.parquet (hive
+    style; month=undated for matches without a date) for DuckDB, Spark or
+    Trino. --bgstats FILE writes a JSON array of plays (players, total
+    scores, winner, start player, date) in the shape BG Stats imports.
 
-    Exit codes: 0 ok, 2 usage error, 3 a database or file that cannot be read or written.
+    Nothing is written onto the database (or into a folder holding it); an
+    existing file or a non-empty folder is refused unless --force (which
+    replaces only a file, or a folder holding an earlier export). Files are
+    written whole and renamed into place.
+
+    Exit codes: 0 ok, 2 usage error, 3 a database or file that cannot be
+    read or written, or an output refused.
 
     Example: coloretto-log export --parquet season-2026/ --bgstats plays.json
     """
     if parquet is None and bgstats is None:
-        fail("give --parquet DIR, --bgstats FILE, or both", ExitCode.USAGE)
-    path = db_path(db)
+        fail("give --parquet FOLDER, --bgstats FILE, or both", ExitCode.USAGE)
     try:
-        with MatchStore.open(path, read_only=True) as store:
-            if parquet is not None:
-                counts = export_parquet(store, parquet)
-                typer.echo(
-                    f"{parquet}: "
-                    + ", ".join(f"{name} {plural(n, 'row')}" for name, n in counts.items())
-                    + " (Parquet, partitioned by month)"
-                )
-            if bgstats is not None:
-                plays, undated = bgstats_plays(store)
-                try:
-                    atomic_write_text(bgstats, dumps_pretty(plays))
-                except OSError as e:
-                    fail(f"{bgstats}: cannot write: {e.strerror}", ExitCode.UNREADABLE)
-                typer.echo(f"{bgstats}: {plural(len(plays), 'play')} for BG Stats")
-                if undated:
-                    err_console().print(
-                        f"{plural(undated, 'finished match', 'finished matches')} without a date left out "
-                        "(BG Stats needs a play date)",
-                        style="yellow",
-                    )
+        done = run_export(db_path(db), parquet=parquet, bgstats=bgstats, force=force)
     except DatabaseError as e:
         fail(str(e), ExitCode.UNREADABLE)
+    if done.parquet is not None:
+        typer.echo(
+            f"{shown(parquet or '')}: "
+            + ", ".join(f"{name} {plural(n, 'row')}" for name, n in done.parquet.items())
+            + " (Parquet, partitioned by month)"
+        )
+    if done.plays is not None:
+        typer.echo(f"{shown(bgstats or '')}: {plural(done.plays, 'play')} for BG Stats")
+        if done.undated:
+            err_console().print(
+                f"{plural(done.undated, 'finished match', 'finished matches')} without a date left out "
+                "(BG Stats needs a play date)",
+                style="yellow",
+            )

@@ -2,56 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+    TransferSpeedColumn,
+)
 
 from ..core.errors import one_line
-from ..db.errors import DatabaseError
+from ..db.errors import DatabaseError, decoded_name, shown
 from ..db.ingest import IngestEvent, IngestSummary
 from ..db.ingest_files import ingest_logs
-from ..log.load import LoadedMatch, Unreadable, load
-from ..log.reader import STDIN, expand_paths
+from ..db.reading import planned
 from .app import app
-from .common import ExitCode, LogPaths, emit_json, exit_for, fail, plural
+from .common import (
+    ExitCode,
+    Format,
+    FormatOption,
+    JsonOption,
+    LogPaths,
+    emit_json,
+    exit_for,
+    fail,
+    output_format,
+    plural,
+)
 from .database import DbOption, db_path, err_console
-
-
-def _file_sizes(paths: list[str]) -> tuple[list[str], dict[str, int]]:
-    """The files behind ``paths`` (folders expanded) and their sizes, for the progress bar."""
-    files: list[str] = []
-    sizes: dict[str, int] = {}
-    for item in expand_paths(paths):
-        name = STDIN if item == STDIN else str(item)
-        files.append(name)
-        try:
-            sizes[name] = Path(name).stat().st_size if name != STDIN else 0
-        except OSError:
-            sizes[name] = 0
-    return files, sizes
-
-
-def _tracked(
-    items: Iterator[LoadedMatch | Unreadable], progress: Progress, task: Any, sizes: dict[str, int]
-) -> Iterator[LoadedMatch | Unreadable]:
-    """Advance the progress bar by a file's size when reading moves past it."""
-    current: str | None = None
-    matches = 0
-    for item in items:
-        if item.file != current:
-            if current is not None:
-                progress.advance(task, sizes.get(current, 0))
-            current = item.file
-        if isinstance(item, LoadedMatch):
-            matches += 1
-            if matches % 200 == 0:
-                progress.update(task, description=f"{plural(matches, 'match', 'matches')} read")
-        yield item
-    if current is not None:
-        progress.advance(task, sizes.get(current, 0))
 
 
 @app.command()
@@ -65,10 +47,12 @@ def ingest(
         bool,
         typer.Option(
             "--rebuild",
-            help="Recreate the database from these logs alone (the old file is replaced only when the new one is complete).",
+            help="Recreate the database from these logs alone. The old file is replaced only when the new one is "
+            "complete, every log was readable and valid, and at least one match is stored.",
         ),
     ] = False,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON report for programs.")] = False,
+    fmt: FormatOption = None,
+    json_out: JsonOption = False,
 ) -> None:
     """Validate and score match logs and store them in the database.
 
@@ -78,21 +62,33 @@ def ingest(
     an invalid log is reported line by line as validate reports it and
     nothing of it is stored. Matches are written in batches, one transaction
     each: an interruption keeps the batches already written, never half a
-    match, and running the same command again carries on.
+    match, and running the same command again carries on (a stored match is
+    skipped by its content hash before it is checked again). A database that
+    ingest created and stored nothing in is removed. Progress shows on
+    standard error when it is a terminal.
 
-    Exit codes: 0 ok, 1 an invalid log, 2 usage error, 3 an unreadable file
-    or database (locked, damaged, foreign, disk full).
+    Exit codes: 0 ok, 1 an invalid log (or --rebuild found no match to
+    store), 2 usage error, 3 an unreadable file or database (locked,
+    damaged, foreign, a folder, disk full).
 
     Example: coloretto-log ingest sample_logs/ --db club.duckdb
     """
+    chosen = output_format(fmt, json_out, csv=False)
+    json_out = chosen is Format.json
     path = db_path(db)
     err = err_console()
-    files, sizes = _file_sizes(paths)
+    plan = planned(paths)
+    read = 0
     invalid: list[dict[str, Any]] = []
     changed: list[dict[str, Any]] = []
     unreadable: list[dict[str, str]] = []
 
     def on_event(event: IngestEvent) -> None:
+        nonlocal read
+        if event.kind != "unreadable":
+            read += 1
+            if read % 200 == 0:
+                progress.update(task, description=f"{plural(read, 'match', 'matches')} read")
         if event.kind == "invalid":
             assert event.loaded is not None
             findings = event.loaded.findings()
@@ -112,8 +108,10 @@ def ingest(
             changed.append({"label": event.label, "match_id": event.match_id, "stored_from": event.message})
             if not json_out:
                 err.print(
-                    f"{event.label}: match {event.match_id} is stored with other content (from {event.message}); "
-                    "left alone (use --replace to replace it)",
+                    one_line(
+                        f"{event.label}: match {event.match_id} is stored with other content (from {event.message}); "
+                        "left alone (use --replace to replace it)"
+                    ),
                     style="yellow",
                     markup=False,
                 )
@@ -126,17 +124,24 @@ def ingest(
         TextColumn("{task.description}"),
         BarColumn(),
         TaskProgressColumn(),
-        TimeElapsedColumn(),
+        TransferSpeedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
         console=err,
         transient=True,
         disable=not err.is_terminal,
     )
-    total = sum(sizes.values()) or None
+    task = progress.add_task("reading logs", total=plan.total_bytes or None)
     try:
         with progress:
-            task = progress.add_task("reading logs", total=total)
-            items = _tracked(load(files), progress, task, sizes)
-            summary, counts = ingest_logs(path, items, replace=replace, rebuild_db=rebuild_db, on_event=on_event)
+            outcome = ingest_logs(
+                path,
+                plan,
+                replace=replace,
+                rebuild_db=rebuild_db,
+                on_event=on_event,
+                on_bytes=lambda n: progress.update(task, completed=n),
+            )
     except DatabaseError as e:
         fail(str(e), ExitCode.UNREADABLE)
     except KeyboardInterrupt:
@@ -146,20 +151,24 @@ def ingest(
             style="red",
         )
         raise typer.Exit(130) from None
+    summary, counts = outcome.summary, outcome.counts
     if json_out:
-        emit_json(
-            {
-                "database": str(path),
-                "summary": summary.as_json(),
-                "tables": counts,
-                "invalid": invalid,
-                "changed": changed,
-                "unreadable": unreadable,
-            }
-        )
+        report: dict[str, Any] = {
+            "database": decoded_name(str(path)),
+            "summary": summary.as_json(),
+            "tables": counts,
+            "invalid": invalid,
+            "changed": changed,
+            "unreadable": unreadable,
+        }
+        if rebuild_db:
+            report["kept"] = outcome.kept
+        emit_json(report)
     else:
         _print_ingest_summary(summary, counts, path)
-    exit_for(unreadable=bool(unreadable), invalid=bool(invalid))
+        if outcome.kept:
+            err.print(one_line(outcome.kept), style="red", markup=False)
+    exit_for(unreadable=bool(unreadable), invalid=bool(invalid) or outcome.kept is not None)
 
 
 def _print_ingest_summary(s: IngestSummary, counts: dict[str, int], path: Path) -> None:
@@ -178,7 +187,10 @@ def _print_ingest_summary(s: IngestSummary, counts: dict[str, int], path: Path) 
         fg=typer.colors.GREEN if ok else typer.colors.RED,
         bold=True,
     )
+    if not counts:
+        typer.echo(f"{shown(path)}: no database (nothing was stored).")
+        return
     typer.echo(
-        f"{path}: {plural(counts['matches'], 'match', 'matches')}, {plural(counts['games'], 'game')}, "
+        f"{shown(path)}: {plural(counts['matches'], 'match', 'matches')}, {plural(counts['games'], 'game')}, "
         f"{plural(counts['moves'], 'move')}."
     )

@@ -14,7 +14,16 @@ from pathlib import Path
 
 from ..core.errors import ColorettoLogError, one_line
 
-__all__ = ["REBUILD_HINT", "DatabaseError", "DatabaseLocked", "QueryError", "db_error", "first_line", "shown"]
+__all__ = [
+    "REBUILD_HINT",
+    "DatabaseError",
+    "DatabaseLocked",
+    "QueryError",
+    "db_error",
+    "decoded_name",
+    "first_line",
+    "shown",
+]
 
 REBUILD_HINT = "recreate it from the logs with `coloretto-log ingest --rebuild LOGS...`"
 
@@ -39,12 +48,7 @@ def first_line(exc: BaseException) -> str:
 
 def shown(path: str | Path) -> str:
     """A path as a message shows it: undecodable bytes as ``\\xff``, control characters escaped."""
-    text = str(path)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return one_line(text)
+    return one_line(decoded_name(str(path)))
 
 
 def db_error(path: str | Path, exc: BaseException, *, writing: bool = False) -> DatabaseError:
@@ -77,3 +81,20 @@ def db_error(path: str | Path, exc: BaseException, *, writing: bool = False) -> 
         return DatabaseError(f"{where}: written by an incompatible DuckDB version; {REBUILD_HINT}")
     action = "write" if writing else "read"
     return DatabaseError(f"{where}: cannot {action} the database: {text}")
+
+
+def decoded_name(text: str) -> str:
+    """``text`` (a file name, or a message holding one) with bytes that are not UTF-8 written ``\\xff``.
+
+    Such a name can be stored, printed and written as JSON; control
+    characters are left to :func:`one_line` where a terminal shows it.
+    """
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")

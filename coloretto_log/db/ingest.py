@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING
 
 from ..log.load import LoadedMatch, Unreadable
 from .errors import DatabaseError
+from .reading import Known
 from .rows import Batch, append_match, match_identity
 
 if TYPE_CHECKING:
     from .store import MatchStore
 
-__all__ = ["BATCH_GAMES", "IngestEvent", "IngestSummary", "digest_key", "ingest_items"]
+__all__ = ["BATCH_GAMES", "IngestEvent", "IngestSummary", "Stored", "digest_key", "ingest_items"]
 
 #: Matches are committed in batches of about this many games (one transaction each).
 BATCH_GAMES = 2000
@@ -70,13 +71,36 @@ def digest_key(digest: str) -> int:
     return int(digest[:16], 16)
 
 
+class Stored:
+    """The matches ingest compares against: each stored ``match_id`` with its content key, and the set of keys.
+
+    Those stored earlier in the same run are added as they are decided.
+    ``has(digest)`` answers the reader (``reading.read_logs``), which skips a
+    stored match before checking it.
+    """
+
+    __slots__ = ("by_id", "keys")
+
+    def __init__(self, by_id: dict[str, int]) -> None:
+        self.by_id = by_id
+        self.keys = set(by_id.values())
+
+    def add(self, match_id: str, key: int) -> None:
+        self.by_id[match_id] = key
+        self.keys.add(key)
+
+    def has(self, digest: str) -> bool:
+        return digest_key(digest) in self.keys
+
+
 def ingest_items(
     store: MatchStore,
-    items: Iterable[LoadedMatch | Unreadable],
+    items: Iterable[LoadedMatch | Unreadable | Known],
     *,
     replace: bool = False,
     batch_games: int = BATCH_GAMES,
     on_event: Callable[[IngestEvent], None] | None = None,
+    stored: Stored | None = None,
 ) -> IngestSummary:
     """Store every valid match of ``items`` in ``store``; one transaction per batch of about ``batch_games`` games.
 
@@ -87,7 +111,8 @@ def ingest_items(
     replaced matches when their batch is written, of the others at once.
     An exception or ``KeyboardInterrupt`` rolls the current batch back and
     propagates: the batches written before it stay, and running the same
-    ingest again carries on (stored matches are skipped).
+    ingest again carries on (stored matches are skipped). A :class:`Known`
+    item (a match the reader found stored) is ``skipped`` at once.
     """
     if store.read_only:
         raise DatabaseError(f"{store.path}: opened read-only")
@@ -107,9 +132,12 @@ def ingest_items(
         for event in batch.events:
             emit(event)
 
-    known = store.stored_digests()
+    known = stored if stored is not None else Stored(store.stored_digests())
     batch = Batch()
     for item in items:
+        if isinstance(item, Known):  # the reader found its content stored: not checked again
+            emit(IngestEvent("skipped", item.label, item.match_id, item.games))
+            continue
         if isinstance(item, Unreadable):
             emit(IngestEvent("unreadable", item.file, message=item.message))
             continue
@@ -119,7 +147,7 @@ def ingest_items(
             continue
         match_id, digest = match_identity(item)
         key = digest_key(digest)
-        old = known.get(match_id)
+        old = known.by_id.get(match_id)
         games = len(report.games)
         if old == key:
             emit(IngestEvent("skipped", item.label, match_id, games))
@@ -136,7 +164,7 @@ def ingest_items(
         append_match(batch, item, match_id, digest, source_file=item.file)
         batch.ids.add(match_id)
         batch.events.append(IngestEvent("replaced" if old is not None else "stored", item.label, match_id, games))
-        known[match_id] = key
+        known.add(match_id, key)
         batch.games += max(1, games)
         if batch.games >= batch_games:
             commit(batch)

@@ -19,13 +19,14 @@ import datetime as _dt
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..core.cards import ALL_COLOURS
 from ..core.confidence import wilson
 from .store import MatchStore
 
-__all__ = ["REPORTS", "SECTIONS", "Filter", "Report", "report", "wilson"]
+__all__ = ["REPORTS", "SECTIONS", "Filter", "Report", "report", "report_file", "wilson"]
 
 HISTOGRAM_BINS = 20
 
@@ -105,6 +106,12 @@ class _Sql:
         only = " AND player = $player" if flt.player is not None else ""
         self.players = f"(SELECT * FROM game_players WHERE complete{plain}{semi(in_matches)}{only})"
         self.match_players = f"(SELECT * FROM match_players WHERE true{plain}{semi(in_matches)}{only})"
+
+
+def report_file(path: str | Path | None, flt: Filter) -> dict[str, Any]:
+    """:func:`report` over the database file at ``path`` (default ``$COLORETTO_DB`` or ``coloretto.duckdb``), read-only."""
+    with MatchStore.open(path, read_only=True) as store:
+        return report(store, flt)
 
 
 def report(store: MatchStore, flt: Filter) -> dict[str, Any]:

@@ -28,7 +28,8 @@ from typing_extensions import Self
 
 from ..log.load import LoadedMatch, Unreadable
 from .errors import REBUILD_HINT, DatabaseError, DatabaseLocked, QueryError, db_error
-from .ingest import BATCH_GAMES, IngestEvent, IngestSummary, digest_key, ingest_items
+from .ingest import BATCH_GAMES, IngestEvent, IngestSummary, Stored, digest_key, ingest_items
+from .reading import Known
 from .rows import Batch
 from .schema import (
     APP,
@@ -211,14 +212,15 @@ class MatchStore:
 
     def ingest(
         self,
-        items: Iterable[LoadedMatch | Unreadable],
+        items: Iterable[LoadedMatch | Unreadable | Known],
         *,
         replace: bool = False,
         batch_games: int = BATCH_GAMES,
         on_event: Callable[[IngestEvent], None] | None = None,
+        stored: Stored | None = None,
     ) -> IngestSummary:
         """Store every valid match of ``items`` (:func:`ingest.ingest_items`)."""
-        return ingest_items(self, items, replace=replace, batch_games=batch_games, on_event=on_event)
+        return ingest_items(self, items, replace=replace, batch_games=batch_games, on_event=on_event, stored=stored)
 
     def write_batch(self, batch: Batch) -> None:
         """One transaction: delete the replaced matches, append every table's rows.

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import os
 from pathlib import Path
 from typing import Any
+
+from ..core.errors import one_line
 
 __all__ = ["PlotError", "write_png"]
 
@@ -45,12 +48,14 @@ def write_png(data: dict[str, Any], path: Path) -> None:
     ax2.set_ylabel("win rate")
     ax2.legend()
     fig.tight_layout()
+    target = Path(os.path.realpath(path))
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:
-        fig.savefig(path, format="png", dpi=100)
+        fig.savefig(tmp, format="png", dpi=100)
+        os.replace(tmp, target)  # written whole, then renamed into place
     except OSError as e:
-        raise PlotError(f"{path}: cannot write: {e.strerror}") from None
+        raise PlotError(f"{one_line(str(path))}: cannot write: {e.strerror}") from None
     finally:
         plt.close(fig)
-
-
-# --------------------------------------------------------------------------- query
+        if tmp.exists():
+            tmp.unlink()

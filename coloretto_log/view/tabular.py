@@ -12,17 +12,33 @@ import datetime as _dt
 import decimal
 import io
 import json
+import time
 import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
 from rich import box
+from rich.cells import cell_len
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from ..core.errors import one_line
 
-__all__ = ["NUMERIC_TYPES", "cell", "plain", "result_table", "write_csv"]
+__all__ = [
+    "CHUNK",
+    "NUMERIC_TYPES",
+    "cell",
+    "plain",
+    "print_table_rows",
+    "result_table",
+    "write_csv",
+    "write_csv_rows",
+    "write_json_rows",
+]
+
+#: Rows printed between two looks at the clock (and rows per table drawn at once).
+CHUNK = 1000
 
 
 def plain(value: Any) -> Any:
@@ -70,11 +86,73 @@ NUMERIC_TYPES = frozenset(
 )
 
 
-def result_table(columns: Sequence[str], types: Sequence[str], rows: Iterable[Sequence[Any]]) -> Table:
+def result_table(
+    columns: Sequence[str],
+    types: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    widths: Sequence[int] | None = None,
+    header: bool = True,
+) -> Table:
     """A query's rows as a table for a terminal: numbers right-aligned, NULL dim, every cell one escaped line."""
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for name, kind in zip(columns, types):
-        t.add_column(Text(one_line(name)), justify="right" if kind.upper() in NUMERIC_TYPES else "left")
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_header=header)
+    for i, (name, kind) in enumerate(zip(columns, types)):
+        t.add_column(
+            Text(one_line(name)),
+            justify="right" if kind.upper() in NUMERIC_TYPES else "left",
+            width=None if widths is None else widths[i],
+            no_wrap=widths is not None,
+        )
     for row in rows:
         t.add_row(*(Text(one_line(cell(v)), style="dim" if v is None else "") for v in row))
     return t
+
+
+def _in_time(deadline: float) -> bool:
+    return time.monotonic() <= deadline
+
+
+def write_csv_rows(header: Sequence[str], rows: Sequence[Sequence[Any]], file: TextIO, *, deadline: float) -> int:
+    """:func:`write_csv` in chunks, stopping at ``deadline`` (``time.monotonic()``); how many rows were written."""
+    done = 0
+    for start in range(0, max(len(rows), 1), CHUNK):
+        if start and not _in_time(deadline):
+            return done
+        write_csv(header if start == 0 else (), rows[start : start + CHUNK], file)
+        done = min(len(rows), start + CHUNK)
+    return done
+
+
+def write_json_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]], file: TextIO, *, deadline: float) -> int:
+    """The rows as a JSON array of objects (indented as ``json.dumps(..., indent=2)``), stopping at ``deadline``."""
+    if not rows:
+        file.write("[]\n")
+        return 0
+    file.write("[\n")
+    for i, row in enumerate(rows):
+        if i % CHUNK == 0 and i and not _in_time(deadline):
+            file.write("\n]\n")
+            return i
+        text = json.dumps(dict(zip(columns, (plain(v) for v in row))), indent=2, ensure_ascii=False)
+        file.write(("" if i == 0 else ",\n") + "\n".join("  " + line for line in text.splitlines()))
+    file.write("\n]\n")
+    return len(rows)
+
+
+def print_table_rows(
+    console: Console, columns: Sequence[str], types: Sequence[str], rows: Sequence[Sequence[Any]], *, deadline: float
+) -> int:
+    """The rows as tables of :data:`CHUNK` rows with the same column widths, stopping at ``deadline``."""
+    if len(rows) <= CHUNK:
+        console.print(result_table(columns, types, rows))
+        return len(rows)
+    widths = [cell_len(one_line(name)) for name in columns]
+    for row in rows:
+        for i, v in enumerate(row):
+            widths[i] = max(widths[i], cell_len(one_line(cell(v))))
+    for start in range(0, len(rows), CHUNK):
+        if start and not _in_time(deadline):
+            return start
+        t = result_table(columns, types, rows[start : start + CHUNK], widths=widths, header=start == 0)
+        console.print(t)
+    return len(rows)
