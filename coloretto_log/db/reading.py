@@ -108,6 +108,7 @@ def _checked(source: Source, stored: Callable[[str], bool]) -> LoadedMatch | Kno
     if source.problem is not None:
         return LoadedMatch(source.label, source.file, source.line, MatchReport(data=None, findings=[source.problem]))
     data: Any = source.data
+    digest = None
     if isinstance(data, dict):
         try:
             digest = content_hash(data)
@@ -118,7 +119,10 @@ def _checked(source: Source, stored: Callable[[str], bool]) -> LoadedMatch | Kno
             match_id = given if isinstance(given, str) else id_of_hash(digest)
             games = data.get("games")
             return Known(source.label, source.file, source.line, match_id, len(games) if isinstance(games, list) else 0)
-    return LoadedMatch(source.label, source.file, source.line, check_match(data))
+    report = check_match(data)
+    if digest is not None and report.data is data:
+        report._hash = digest  # the same hash MatchReport.content_hash would compute again
+    return LoadedMatch(source.label, source.file, source.line, report)
 
 
 def _sources(item: str | Path, name: str, stdin: BinaryIO | None) -> Iterator[tuple[Source, int | None]]:
