@@ -78,17 +78,11 @@ def ingest(
     path = db_path(db)
     err = err_console()
     plan = planned(paths)
-    read = 0
     invalid: list[dict[str, Any]] = []
     changed: list[dict[str, Any]] = []
     unreadable: list[dict[str, str]] = []
 
     def on_event(event: IngestEvent) -> None:
-        nonlocal read
-        if event.kind != "unreadable":
-            read += 1
-            if read % 200 == 0:
-                progress.update(task, description=f"{plural(read, 'match', 'matches')} read")
         if event.kind == "invalid":
             assert event.loaded is not None
             findings = event.loaded.findings()
@@ -132,6 +126,12 @@ def ingest(
         disable=not err.is_terminal,
     )
     task = progress.add_task("reading logs", total=plan.total_bytes or None)
+
+    def on_progress(done: int, matches: int) -> None:
+        if matches % 100 == 0:
+            progress.update(task, completed=done, description=f"{plural(matches, 'match', 'matches')} read")
+        else:
+            progress.update(task, completed=done)
     try:
         with progress:
             outcome = ingest_logs(
@@ -140,7 +140,7 @@ def ingest(
                 replace=replace,
                 rebuild_db=rebuild_db,
                 on_event=on_event,
-                on_bytes=lambda n: progress.update(task, completed=n),
+                on_progress=on_progress,
             )
     except DatabaseError as e:
         fail(str(e), ExitCode.UNREADABLE)

@@ -52,14 +52,14 @@ def ingest_logs(
     replace: bool = False,
     rebuild_db: bool = False,
     on_event: Callable[[IngestEvent], None] | None = None,
-    on_bytes: Callable[[int], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
     stdin: BinaryIO | None = None,
 ) -> IngestOutcome:
     """Store the matches of the planned files in the database at ``path`` (created when missing), or rebuild it."""
     db = Path(path) if path is not None else default_db_path()
     if rebuild_db:
         try:
-            summary, counts = rebuild(db, read_logs(plan, on_bytes=on_bytes, stdin=stdin), on_event=on_event)
+            summary, counts = rebuild(db, read_logs(plan, on_progress=on_progress, stdin=stdin), on_event=on_event)
         except RebuildKept as e:
             return IngestOutcome(e.summary, _counts_if_any(db), kept=str(e))
         return IngestOutcome(summary, counts)
@@ -75,7 +75,7 @@ def ingest_logs(
     try:
         with MatchStore.open(db) as store:
             known = Stored(store.stored_digests())
-            items = read_logs(plan, stored=known.has, on_bytes=on_bytes, stdin=stdin)
+            items = read_logs(plan, stored=known.has, on_progress=on_progress, stdin=stdin)
             summary = store.ingest(items, replace=replace, on_event=heard, stored=known)
             counts = store.counts()
     except BaseException:

@@ -9,8 +9,8 @@ that only ingest needs:
 * file names are made storable and printable: bytes that are not UTF-8 are
   written ``\\xff`` (:func:`errors.decoded_name`).
 
-``on_bytes(n)`` hears how many bytes of the files have been read, as they
-are read (within a big ``.jsonl`` file too); :func:`planned` gives the files
+``on_progress(n, m)`` hears how many bytes of the files have been read and
+how many matches, as they are read (within a big ``.jsonl`` file too); :func:`planned` gives the files
 and their total size for a progress bar.
 """
 
@@ -79,19 +79,21 @@ def read_logs(
     plan: Planned,
     *,
     stored: Callable[[str], bool] = lambda digest: False,
-    on_bytes: Callable[[int], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
     stdin: BinaryIO | None = None,
 ) -> Iterator[LoadedMatch | Unreadable | Known]:
     """Every match of the planned files, checked unless ``stored(content hash)`` says it is stored already."""
-    done = 0
+    done = matches = 0
     for item in plan.items:
         name = "<stdin>" if item == STDIN else decoded_name(str(item))
         start = done
         try:
             for source, position in _sources(item, name, stdin):
-                if on_bytes is not None and position is not None:
+                matches += 1
+                if position is not None:
                     done = start + position
-                    on_bytes(done)
+                if on_progress is not None:
+                    on_progress(done, matches)
                 yield _checked(source, stored)
         except UnreadableFileError as e:
             yield Unreadable(name, decoded_name(str(e)))
@@ -100,8 +102,8 @@ def read_logs(
                 done = start + os.stat(item).st_size
             except OSError:
                 pass
-            if on_bytes is not None:
-                on_bytes(done)
+            if on_progress is not None:
+                on_progress(done, matches)
 
 
 def _checked(source: Source, stored: Callable[[str], bool]) -> LoadedMatch | Known:
