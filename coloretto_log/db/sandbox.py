@@ -78,13 +78,17 @@ MEMORY_MESSAGE = (
 
 
 def cap_memory() -> None:
-    """Cap this process's address space at what it maps now plus :data:`MEMORY_BOUND` (and a margin for threads)."""
+    """Cap this process's address space at what it maps now plus :data:`MEMORY_BOUND`.
+
+    Called once the connection is open: what DuckDB maps for its threads and
+    pools when it starts is counted in what the process needs to start.
+    """
     try:
         with open("/proc/self/status", encoding="ascii") as f:
             size = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
     except (OSError, StopIteration, ValueError):
         return  # not Linux: DuckDB's own memory_limit still holds
-    cap = size + MEMORY_BOUND + (256 << 20)
+    cap = size + MEMORY_BOUND
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
 
@@ -103,6 +107,7 @@ def run(db: Path, sql: str, limit: int, timeout: float) -> tuple[Any, ...]:
     con = connect(db)
     try:
         MatchStore(db, con, read_only=True).check_schema()
+        cap_memory()  # after connecting: DuckDB's threads and pools are counted in what it needs to start
         return _run_sandboxed(con, sql, limit=limit, timeout=timeout)
     finally:
         try:
@@ -151,7 +156,6 @@ def _run_sandboxed(con: duckdb.DuckDBPyConnection, sql: str, *, limit: int, time
 def main() -> None:
     request = json.loads(sys.stdin.buffer.read().decode("utf-8", "surrogatepass"))
     db = Path(os.fsdecode(bytes.fromhex(request["path"])))
-    cap_memory()
     try:
         answer: tuple[str, Any] = ("ok", run(db, request["sql"], request["limit"], request["timeout"]))
         data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
