@@ -376,3 +376,13 @@ def test_a_bad_date_says_the_format_wanted(club: Path, day: str) -> None:
         assert error_lines(result) == [
             f"Error: {option} {day}: not a day of the calendar; give it as YYYY-MM-DD, for example 2026-01-31"
         ]
+
+
+def test_a_db_in_a_missing_folder_says_so(tmp_path: Path) -> None:
+    db = tmp_path / "nofolder" / "x.duckdb"
+    result = runner.invoke(app, ["ingest", str(EXAMPLES[0]), "--db", str(db)])
+    assert result.exit_code == 3
+    assert error_lines(result) == [
+        f"Error: {db}: the folder {db.parent} does not exist; create it first, or give another --db"
+    ]
+    assert not db.parent.exists()

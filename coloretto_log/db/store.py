@@ -102,6 +102,8 @@ class MatchStore:
             raise no_database(db)
         if db.exists() and not db.is_file():
             raise no_database(db)
+        if not db.exists() and not db.absolute().parent.is_dir():
+            raise DatabaseError(f"{db}: the folder {db.parent} does not exist; create it first, or give another --db")
         config: dict[str, str | bool | int | float | list[str]] = {
             "autoinstall_known_extensions": False,
             "autoload_known_extensions": False,
