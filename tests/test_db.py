@@ -18,14 +18,12 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import app
 from coloretto_log.core.cards import ALL_COLOURS, GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2
-from coloretto_log.db.store import (
-    TABLES,
-    DatabaseError,
-    IngestEvent,
-    MatchStore,
-    match_identity,
-    rebuild,
-)
+from coloretto_log.db.errors import DatabaseError
+from coloretto_log.db.ingest import IngestEvent
+from coloretto_log.db.ingest_files import rebuild
+from coloretto_log.db.rows import match_identity
+from coloretto_log.db.schema import TABLES
+from coloretto_log.db.store import MatchStore
 from coloretto_log.log.load import LoadedMatch, load
 from coloretto_log.log.reader import content_hash
 from coloretto_log.log.writer import dumps_line
@@ -522,7 +520,11 @@ def test_parquet_export_reads_back_equal_to_the_tables(sim_db: Path, tmp_path: P
     ).fetchone()
     assert wrong == (0,)
     again = runner.invoke(app, ["export", "--parquet", str(out), "--db", str(sim_db)])
-    assert again.exit_code == 3 and "not an empty folder" in one_error_line(again)
+    assert again.exit_code == 3 and "holds an earlier export" in one_error_line(again) and "--force" in again.output
+    forced = runner.invoke(app, ["export", "--parquet", str(out), "--db", str(sim_db), "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert sorted(p.name for p in out.iterdir()) == sorted(TABLES)
+    assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]  # no temporary folder left
 
 
 def test_bgstats_export_lists_finished_dated_matches(tmp_path: Path) -> None:
@@ -565,3 +567,16 @@ def test_ingest_reports_progress_only_on_stderr_and_a_summary(tmp_path: Path) ->
     result = runner.invoke(app, ["ingest", str(EXAMPLES[0])], env={"COLORETTO_DB": str(env_db)})
     assert result.exit_code == 0 and env_db.exists()
 
+
+
+def test_rows_are_built_by_column_name() -> None:
+    from coloretto_log.db.rows import Rows
+
+    rows = Rows("match_players")
+    rows.add(match_id="m", seat=0, player="Ann", n_players=2, games_counted=1, total=12, rank=1)
+    rows.add(match_id="m", seat=1, player="Bo", n_players=2, games_counted=1, total=9, rank=2, win=False)
+    table = rows.arrow()
+    assert table.column_names == [c.name for c in TABLES["match_players"]]
+    assert table.column("win").to_pylist() == [None, False]  # a column left out is NULL
+    with pytest.raises(KeyError):
+        rows.add(match_id="m", seat=2, no_such_column=1)

@@ -11,11 +11,15 @@ import pytest
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
-from coloretto_log.db.store import MatchStore, QueryError, run_query, sandbox_connect
+from coloretto_log.db.errors import QueryError
+from coloretto_log.db.query import run_query
+from coloretto_log.db.sandbox import connect as sandbox_connect
+from coloretto_log.db.store import MatchStore
 from coloretto_log.log.load import load
 
-from .test_db import EXAMPLES
+from .conftest import ROOT
 
+EXAMPLES = sorted(p for p in (ROOT / "tests" / "data" / "db").glob("*.json") if p.name != "seed-42-4p-classic-game0.json")
 runner = CliRunner()
 
 
@@ -121,14 +125,14 @@ def test_the_sandbox_settings_are_in_force(db: Path) -> None:
 def test_a_long_query_stops_at_the_timeout(db: Path) -> None:
     result = runner.invoke(app, ["query", "SELECT sum(range * 2) FROM range(100000000000)", "--timeout", "0.5", "--db", str(db)])
     assert result.exit_code == 2
-    assert result.output.strip() == "Error: the query ran past the 0.5 s timeout and was stopped (--timeout)"
+    assert result.output.strip() == "Error: the query ran past the 0.5 s timeout and was stopped (the time bound, --timeout)"
 
 
 def test_a_huge_result_is_cut_at_the_limit_with_a_notice(db: Path) -> None:
     result = runner.invoke(app, ["query", "SELECT range AS n FROM range(1000000000)", "--limit", "5", "--format", "csv", "--db", str(db)])
     assert result.exit_code == 0
     assert result.stdout.splitlines() == ["n", "0", "1", "2", "3", "4"]
-    assert "Only the first 5 rows shown; raise --limit to see more." in result.stderr
+    assert "Only the first 5 rows shown (the row bound, --limit); raise --limit (at most 100,000) to see more." in result.stderr
 
 
 def test_query_formats(db: Path) -> None:

@@ -257,3 +257,22 @@ def test_png_is_an_image(tiny: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["stats", "--db", str(tiny), "--png", str(out), "--format", "json"])
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000
+
+
+def test_every_report_has_a_renderer_and_a_new_report_is_one_entry_each(
+    tiny: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from coloretto_log.db import stats as db_stats
+    from coloretto_log.view import stats_table
+
+    assert [r.name for r in db_stats.REPORTS] == list(stats_table.RENDERERS)
+    extra = db_stats.Report("longest", lambda rows, flt, done: rows("SELECT max(moves) FROM {g}")[0][0])
+    monkeypatch.setattr(db_stats, "REPORTS", (*db_stats.REPORTS, extra))
+    monkeypatch.setitem(
+        stats_table.RENDERERS, "longest", lambda out, data: out.print(f"Longest game: {data['longest']} moves")
+    )
+    data = stats(tiny)
+    assert data["longest"] == max(r["max_moves"] for r in data["length"])
+    result = runner.invoke(app, ["stats", "--db", str(tiny)])
+    assert result.exit_code == 0, result.output
+    assert f"Longest game: {data['longest']} moves" in result.stdout

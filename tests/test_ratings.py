@@ -549,7 +549,6 @@ def test_filters_select_the_rated_matches(samples_db: Path) -> None:
     assert classic == [c for c in everything if editions[c.match_id] == "classic"]
 
 
-@pytest.mark.xfail(reason="ingest calls rating_store.refresh once the lead wires it (one line in cli/db.py); then drop this mark")
 def test_ingest_keeps_the_stored_ratings_up_to_date(small_logs: list[dict[str, Any]], tmp_path: Path) -> None:
     db = tmp_path / "club.duckdb"
     dated = sorted((m for m in small_logs if "date" in m), key=lambda m: (m["date"], m["id"]))

@@ -27,10 +27,10 @@ COMMANDS.update({
     "analyze": "analyze",
     "deal": "deal",
     "schema": "schema",
-    "ingest": "db",
-    "stats": "db",
-    "query": "db",
-    "export": "db",
+    "ingest": "ingest",
+    "stats": "stats",
+    "query": "query",
+    "export": "export",
     "ratings": "ratings",
 })
 

@@ -1,7 +1,11 @@
 """The match database: checked, scored matches stored in DuckDB, and the reports over them.
 
-Owns the store, ingest, the query sandbox and the exports (``store``) and the
-statistics reports (``stats``).
+One room per job: ``schema`` (every table and column), ``rows`` (a match as
+rows, built by column name), ``ingest`` (deciding and batching matches),
+``store`` (``MatchStore``: open, check, write a batch in one transaction),
+``ingest_files`` (ingest into a file, ``--rebuild``), ``sandbox`` (the
+read-only ``query``), ``export`` (Parquet, BG Stats), ``stats`` (the
+registry of reports) and ``errors`` (every DuckDB error as one line).
 
 May import: the standard library, duckdb, pyarrow, ``core``, ``log`` and
 ``report``. duckdb and pyarrow are used nowhere else in the package.

@@ -17,28 +17,17 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..core.cards import ALL_COLOURS
 from ..core.confidence import wilson
 from .store import MatchStore
 
-__all__ = ["SECTIONS", "Filter", "report", "wilson"]
+__all__ = ["REPORTS", "SECTIONS", "Filter", "Report", "report", "report_file", "wilson"]
 
-#: Report sections, in output order.
-SECTIONS = (
-    "summary",
-    "players",
-    "seats",
-    "turns",
-    "head_to_head",
-    "colours",
-    "specials",
-    "length",
-    "claims",
-    "histogram",
-)
 HISTOGRAM_BINS = 20
 
 
@@ -119,8 +108,14 @@ class _Sql:
         self.match_players = f"(SELECT * FROM match_players WHERE true{plain}{semi(in_matches)}{only})"
 
 
+def report_file(path: str | Path | None, flt: Filter) -> dict[str, Any]:
+    """:func:`report` over the database file at ``path`` (default ``$COLORETTO_DB`` or ``coloretto.duckdb``), read-only."""
+    with MatchStore.open(path, read_only=True) as store:
+        return report(store, flt)
+
+
 def report(store: MatchStore, flt: Filter) -> dict[str, Any]:
-    """Every section of the stats report for the matches ``flt`` selects."""
+    """Every report of :data:`REPORTS` for the matches ``flt`` selects, after the ``filters``."""
     sql = _Sql(flt)
 
     def rows(query: str, **extra: str) -> list[tuple[Any, ...]]:
@@ -131,16 +126,8 @@ def report(store: MatchStore, flt: Filter) -> dict[str, Any]:
         return store.execute(text, used).fetchall()
 
     out: dict[str, Any] = {"filters": flt.as_json()}
-    out["summary"] = _summary(rows)
-    out["players"] = _players(rows)
-    out["seats"], out["turns"] = _advantages(rows)
-    out["head_to_head"] = _head_to_head(rows, flt.player)
-    out["colours"] = _colours(rows)
-    out["specials"] = _specials(rows)
-    out["length"] = _length(rows)
-    out["claims"] = _claims(rows)
-    scores = [(p["worst_score"], p["best_score"]) for p in out["players"] if p["best_score"] is not None]
-    out["histogram"] = _histogram(rows, min(w for w, _ in scores), max(b for _, b in scores)) if scores else _EMPTY
+    for entry in REPORTS:
+        out[entry.name] = entry.compute(rows, flt, out)
     return out
 
 
@@ -199,26 +186,22 @@ def _players(rows: Rows) -> list[dict[str, Any]]:
     return out
 
 
-def _advantages(rows: Rows) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Win rate by seat (from 0) and by place in the turn order (``turn``, 1 = the first player), in one scan."""
-    seats: list[dict[str, Any]] = []
-    turns: list[dict[str, Any]] = []
-    for n, seat, turn, games, wins in rows(
-        "SELECT n_players, seat, turn, count(*), count(*) FILTER (WHERE win) FROM {gp} "
-        "GROUP BY GROUPING SETS ((n_players, seat), (n_players, turn)) ORDER BY n_players, seat, turn"
-    ):
-        column, place, into = ("seat", seat, seats) if turn is None else ("turn", turn, turns)
-        into.append(
-            {
-                "players": n,
-                column: place,
-                "games": games,
-                "wins": wins,
-                "win_rate": _rate(wins, games),
-                "expected": 1 / n,
-            }
+def _advantage(rows: Rows, column: str) -> list[dict[str, Any]]:
+    """Win rate by ``seat`` (from 0) or by place in the turn order (``turn``, 1 = the first player)."""
+    return [
+        {
+            "players": n,
+            column: place,
+            "games": games,
+            "wins": wins,
+            "win_rate": _rate(wins, games),
+            "expected": 1 / n,
+        }
+        for n, place, games, wins in rows(
+            f"SELECT n_players, {column}, count(*), count(*) FILTER (WHERE win) FROM {{gp}} "
+            f"GROUP BY n_players, {column} ORDER BY n_players, {column}"
         )
-    return seats, turns
+    ]
 
 
 def _head_to_head(rows: Rows, player: str | None) -> list[dict[str, Any]]:
@@ -342,6 +325,14 @@ def _claims(rows: Rows) -> dict[str, Any]:
 _EMPTY: dict[str, Any] = {"width": 1, "bins": []}
 
 
+def _scores(rows: Rows, done: dict[str, Any]) -> dict[str, Any]:
+    """The histogram over the range of the players' worst and best scores (the players report)."""
+    scores = [(p["worst_score"], p["best_score"]) for p in done["players"] if p["best_score"] is not None]
+    if not scores:
+        return _EMPTY
+    return _histogram(rows, min(w for w, _ in scores), max(b for _, b in scores))
+
+
 def _histogram(rows: Rows, low: int, high: int) -> dict[str, Any]:
     """Scores in about ``HISTOGRAM_BINS`` bins of a round width, from ``low`` to ``high`` (the worst and best)."""
     width = _nice_width((high - low + 1) / HISTOGRAM_BINS)
@@ -362,3 +353,36 @@ def _nice_width(raw: float) -> int:
             if step * m >= raw:
                 return step * m
         step *= 10
+
+
+# --------------------------------------------------------------------------- the registry
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """One report of ``stats``: its name (``--report NAME``, the JSON key) and the query that computes it.
+
+    ``compute(rows, filter, done)`` runs its SQL through ``rows`` and may read
+    the reports computed before it (``done``). Its renderer for people is the
+    entry of the same name in ``view.stats_table.RENDERERS``.
+    """
+
+    name: str
+    compute: Callable[[Rows, Filter, dict[str, Any]], Any]
+
+
+#: Every report, in output order. A new report is one entry here and one renderer in view/stats_table.py.
+REPORTS: tuple[Report, ...] = (
+    Report("summary", lambda rows, flt, done: _summary(rows)),
+    Report("players", lambda rows, flt, done: _players(rows)),
+    Report("seats", lambda rows, flt, done: _advantage(rows, "seat")),
+    Report("turns", lambda rows, flt, done: _advantage(rows, "turn")),
+    Report("head_to_head", lambda rows, flt, done: _head_to_head(rows, flt.player)),
+    Report("colours", lambda rows, flt, done: _colours(rows)),
+    Report("specials", lambda rows, flt, done: _specials(rows)),
+    Report("length", lambda rows, flt, done: _length(rows)),
+    Report("claims", lambda rows, flt, done: _claims(rows)),
+    Report("histogram", lambda rows, flt, done: _scores(rows, done)),
+)
+#: The reports' names, in output order.
+SECTIONS = tuple(r.name for r in REPORTS)

@@ -1,0 +1,134 @@
+"""``stats``: figures across every stored match (docs/database.md); the reports are ``db.stats.REPORTS``."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import enum
+import re
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..core.errors import one_line
+from ..db.errors import DatabaseError
+from ..db.outputs import output_problem
+from ..db.stats import SECTIONS, Filter, report_file
+from ..view.plot import PlotError, write_png
+from ..view.stats_table import csv_rows, render_stats
+from ..view.tabular import write_csv
+from .app import app
+from .common import ExitCode, Format, FormatOption, JsonOption, emit_json, fail, output_format
+from .database import DbOption, db_path, out_console
+
+
+class Edition(str, enum.Enum):
+    classic = "classic"
+    anniversary = "anniversary"
+
+
+Section = enum.Enum("Section", {name: name for name in SECTIONS}, type=str)  # type: ignore[misc]
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _day(value: str | None, option: str) -> _dt.date | None:
+    """A ``--since``/``--until`` day, or a usage error in plain words."""
+    if value is None:
+        return None
+    try:
+        if _DAY.fullmatch(value):
+            return _dt.date.fromisoformat(value)
+    except ValueError:
+        pass
+    fail(
+        f"{option} {one_line(value)}: not a day of the calendar; give it as YYYY-MM-DD, for example 2026-01-31",
+        ExitCode.USAGE,
+    )
+
+
+@app.command()
+def stats(
+    db: DbOption = None,
+    player: Annotated[
+        str | None, typer.Option("--player", metavar="NAME", help="Only this player's matches and figures.")
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option("--since", metavar="DATE", help="Only matches dated on or after this day (YYYY-MM-DD)."),
+    ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option("--until", metavar="DATE", help="Only matches dated on or before this day (YYYY-MM-DD)."),
+    ] = None,
+    edition: Annotated[
+        Edition | None, typer.Option("--edition", help="Only this edition."),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", metavar="N", min=2, max=5, help="Only matches of this many players.")
+    ] = None,
+    fmt: FormatOption = None,
+    json_out: JsonOption = False,
+    section: Annotated[
+        Section | None,
+        typer.Option("--report", help="Only this report (csv prints one report: players unless given)."),
+    ] = None,
+    png: Annotated[
+        Path | None,
+        typer.Option(
+            "--png",
+            metavar="FILE",
+            help="Also draw the score histogram and win rate by seat into this PNG (needs matplotlib).",
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the --png file if it exists.")] = False,
+) -> None:
+    """Figures across every stored match: players, seats, colours, claims.
+
+    Per player: matches and games, wins (a shared win counts as a win), win
+    rate with its sample size and 95% interval, average / best / worst score,
+    average rank. Then the seat and first-player advantage, head-to-head
+    records, colours (how often collected, how often positive, average
+    points), jokers and "+2" cards of winners and the others, game length,
+    claims checked and how many were wrong, and a score histogram. Only
+    complete games count.
+
+    Names from the database are printed with control characters escaped;
+    --format json and csv keep them exact.
+
+    Exit codes: 0 ok, 2 usage error, 3 a database that cannot be read, or a
+    --png file that cannot be written (an existing one is kept unless --force).
+
+    Example: coloretto-log stats --players 4 --since 2026-01-01
+    """
+    chosen = output_format(fmt, json_out)
+    flt = Filter(
+        player=player,
+        since=_day(since, "--since"),
+        until=_day(until, "--until"),
+        edition=None if edition is None else edition.value,
+        players=players,
+    )
+    only = None if section is None else str(section.value)
+    path = db_path(db)
+    if png is not None:
+        problem = output_problem(png, inputs=[path], force=force)
+        if problem:
+            fail(problem, ExitCode.UNREADABLE)
+    try:
+        data = report_file(path, flt)
+    except DatabaseError as e:
+        fail(str(e), ExitCode.UNREADABLE)
+    if png is not None:
+        try:
+            write_png(data, png)
+        except PlotError as e:
+            fail(str(e), ExitCode.USAGE)
+    if chosen is Format.json:
+        emit_json({k: v for k, v in data.items() if only is None or k in (only, "filters")})
+    elif chosen is Format.csv:
+        rows = csv_rows(data, only or "players")
+        write_csv(list(rows[0].keys()) if rows else [], [list(r.values()) for r in rows], sys.stdout)
+    else:
+        render_stats(out_console(), data, only)

@@ -1,0 +1,177 @@
+"""The query sandbox: a read-only, locked DuckDB connection and the statements it runs; the child of ``query``.
+
+:func:`connect` opens the database with external access off and the
+configuration locked (:data:`SANDBOX_CONFIG`); :func:`run` checks that the
+SQL is one read-only statement and runs it with a timeout and a row limit.
+:func:`main` is the child process ``query.run_query`` starts: it caps its
+own memory (:func:`cap_memory`), runs one request and answers. It reads
+one JSON request on standard input (``path`` as hex bytes, ``sql``,
+``limit``, ``timeout``) and writes one pickled answer on standard output:
+``("ok", (columns, types, rows, truncated, seconds))``, ``("error", line)``
+or ``("database", line)``. Not a command for people.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import resource
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from .errors import DatabaseError, QueryError, db_error, first_line
+from .store import MatchStore, no_database
+
+#: DuckDB's own memory limit, and the most the child may map beyond what it needs to start.
+MEMORY_BOUND = 1 << 30
+#: The most rows ``--limit`` may ask for.
+MAX_LIMIT = 100_000
+#: The most bytes of rows a query hands back.
+MAX_RESULT_BYTES = 64 << 20
+#: The longest SQL text accepted (``query -`` reads it from standard input).
+MAX_SQL_BYTES = 1 << 20
+#: Seconds the child may take to start before the timeout's own seconds begin.
+STARTUP_GRACE = 10.0
+
+#: What the sandbox sets before locking the configuration (docs: "Securing DuckDB").
+SANDBOX_CONFIG: dict[str, str | bool | int | float | list[str]] = {
+    "enable_external_access": False,  # no file, network, ATTACH, COPY, INSTALL/LOAD of extensions
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "allow_community_extensions": False,
+    "python_enable_replacements": False,  # Python variables are not tables
+    "python_scan_all_frames": False,
+    "memory_limit": f"{MEMORY_BOUND >> 20}MB",
+    "temp_directory": "",  # no spilling to disk either
+    "lock_configuration": True,  # no SET / RESET / PRAGMA changes after this
+}
+
+
+def time_bound(timeout: float) -> str:
+    """The one line for a query stopped at its timeout."""
+    return f"the query ran past the {timeout:g} s timeout and was stopped (the time bound, --timeout)"
+
+
+#: Statement types run as they are: SELECT (WITH, DESCRIBE, SUMMARIZE, SHOW, PIVOT with an IN list, VALUES),
+#: EXPLAIN, and MULTI: what DuckDB makes of a PIVOT without an IN list (it first reads the values to pivot on).
+ALLOWED_STATEMENTS = ("SELECT", "EXPLAIN", "MULTI")
+#: Why the others are refused, in plain words.
+REFUSED = {
+    "PRAGMA": "PRAGMA is not allowed here; read the same through its table function, "
+    "e.g. SELECT * FROM pragma_table_info('games')",
+    "CALL": "CALL is not allowed here; use the table function in a SELECT, e.g. SELECT * FROM duckdb_tables()",
+}
+SIZE_MESSAGE = (
+    f"the rows are over the {MAX_RESULT_BYTES >> 20} MB bound for one result and were not printed "
+    "(the size bound); select fewer columns or rows, or lower --limit"
+)
+MEMORY_MESSAGE = (
+    f"the query needed more than the {MEMORY_BOUND >> 20} MB memory bound and was stopped "
+    "(the memory bound); narrow the query or aggregate"
+)
+
+
+def cap_memory() -> None:
+    """Cap this process's address space at what it maps now plus :data:`MEMORY_BOUND`.
+
+    Called once the connection is open: what DuckDB maps for its threads and
+    pools when it starts is counted in what the process needs to start.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            size = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+    except (OSError, StopIteration, ValueError):
+        return  # not Linux: DuckDB's own memory_limit still holds
+    cap = size + MEMORY_BOUND
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+def connect(db: Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to ``db`` with external access off and the configuration locked."""
+    if not db.is_file():
+        raise no_database(db)
+    try:
+        return duckdb.connect(str(db), read_only=True, config=dict(SANDBOX_CONFIG))
+    except duckdb.Error as e:
+        raise db_error(db, e) from None
+
+
+def run(db: Path, sql: str, limit: int, timeout: float) -> tuple[Any, ...]:
+    """The answer for one request (see the module's docstring)."""
+    con = connect(db)
+    try:
+        MatchStore(db, con, read_only=True).check_schema()
+        cap_memory()  # after connecting: DuckDB's threads and pools are counted in what it needs to start
+        return _run_sandboxed(con, sql, limit=limit, timeout=timeout)
+    finally:
+        try:
+            con.close()
+        except duckdb.Error:
+            pass
+
+
+def _run_sandboxed(con: duckdb.DuckDBPyConnection, sql: str, *, limit: int, timeout: float) -> tuple[Any, ...]:
+    try:
+        statements = con.extract_statements(sql)
+    except duckdb.Error as e:
+        raise QueryError(first_line(e)) from None
+    if len(statements) != 1:
+        raise QueryError(f"give exactly one SQL statement, not {len(statements)}")
+    kind = statements[0].type.name
+    if kind in REFUSED:
+        raise QueryError(REFUSED[kind])
+    if kind not in ALLOWED_STATEMENTS:
+        raise QueryError(
+            f"only read-only queries (SELECT, WITH, PIVOT, DESCRIBE, EXPLAIN ...) are allowed here, not {kind}; "
+            "the database is read-only"
+        )
+    timer = threading.Timer(timeout, con.interrupt)
+    timer.daemon = True
+    start = time.perf_counter()
+    timer.start()
+    try:
+        cur = con.execute(sql)
+        rows = cur.fetchmany(limit + 1)
+        description = cur.description or []
+    except duckdb.InterruptException:
+        raise QueryError(time_bound(timeout)) from None
+    except (duckdb.OutOfMemoryException, MemoryError):
+        raise QueryError(MEMORY_MESSAGE) from None
+    except duckdb.Error as e:
+        raise QueryError(first_line(e)) from None
+    finally:
+        timer.cancel()
+    seconds = time.perf_counter() - start
+    if seconds > timeout:
+        raise QueryError(time_bound(timeout))
+    return ([d[0] for d in description], [str(d[1]) for d in description], rows[:limit], len(rows) > limit, seconds)
+
+
+def main() -> None:
+    request = json.loads(sys.stdin.buffer.read().decode("utf-8", "surrogatepass"))
+    db = Path(os.fsdecode(bytes.fromhex(request["path"])))
+    try:
+        answer: tuple[str, Any] = ("ok", run(db, request["sql"], request["limit"], request["timeout"]))
+        data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+    except QueryError as e:
+        data = pickle.dumps(("error", str(e)))
+    except MemoryError:
+        data = pickle.dumps(("error", MEMORY_MESSAGE))
+    except DatabaseError as e:
+        data = pickle.dumps(("database", str(e)))
+    except Exception as e:  # noqa: BLE001 - whatever else DuckDB raises: one line for the parent
+        data = pickle.dumps(("error", first_line(e)))
+    if len(data) > MAX_RESULT_BYTES:
+        data = pickle.dumps(("error", SIZE_MESSAGE))
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+if __name__ == "__main__":
+    main()
