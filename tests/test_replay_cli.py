@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from coloretto_log.cli import app
 
 from .conftest import EXAMPLES, SAMPLES
-from .test_timeline import GOLDEN, TWO_PLAYER, TWO_PLAYER_NARRATIVE, random_match
+from .viewer_builders import GOLDEN, TWO_PLAYER, TWO_PLAYER_NARRATIVE, random_match
 
 runner = CliRunner()
 
@@ -113,7 +113,11 @@ def test_json_states(tmp_path: Path) -> None:
     (game,) = match["games"]
     assert [s["move"] for s in game["states"]] == list(range(11))
     assert [s["narrative"] for s in game["states"]] == TWO_PLAYER_NARRATIVE
-    assert game["scores"] == [{"player": "Aiko", "score": 7}, {"player": "Boris", "score": 5}]
+    assert game["scores"] == [
+        {"player": "Aiko", "score": 7, "rank": 1},
+        {"player": "Boris", "score": 5, "rank": 2},
+    ]
+    assert game["winners"] == ["Aiko"] and game["scores_so_far"] is None
     one = json.loads(invoke(str(path), "--json", "--move", "6").stdout)["matches"][0]["games"][0][
         "states"
     ]

@@ -22,7 +22,7 @@ from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, cards_of
 from ..core.engine import Draw, GameState, Move, Take
 from ..core.errors import Finding
 from ..core.ruleset import RuleSet
-from ..core.scoring import Assignment, best_from_counts
+from ..core.scoring import Assignment, best_from_counts, ranks
 from ..core.scoring import winners as best_seats
 from ..core.setup import Setup
 from ..log.load import LoadedMatch
@@ -38,6 +38,7 @@ __all__ = [
     "card_name",
     "from_loaded",
     "scores_line",
+    "standings_json",
     "winners",
 ]
 
@@ -139,7 +140,7 @@ class MatchTimeline:
             if totals is None
             else {
                 "games": totals[1],
-                "scores": [{"player": p, "score": s} for p, s in zip(self.players, totals[0])],
+                "scores": standings_json(self.players, totals[0]),
                 "winners": list(winners(self.players, totals[0])),
             },
         }
@@ -148,6 +149,13 @@ class MatchTimeline:
 def winners(players: tuple[str, ...], scores: tuple[int, ...]) -> tuple[str, ...]:
     """The players with the highest score, in seat order (ties share the rank)."""
     return tuple(players[seat] for seat in best_seats(scores))
+
+
+def standings_json(players: tuple[str, ...], scores: tuple[int, ...]) -> list[dict[str, Any]]:
+    """``[{"player", "score", "rank"}]`` in seat order; tied players share a rank (``scoring.ranks``)."""
+    return [
+        {"player": p, "score": s, "rank": r} for p, s, r in zip(players, scores, ranks(scores))
+    ]
 
 
 def scores_line(players: tuple[str, ...], scores: tuple[int, ...], *, final: bool = True) -> str:
@@ -363,6 +371,7 @@ def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
     players = g.players
     setup = g.setup
     final = g.final_scores
+    now = None if final is not None or not g.steps else tuple(a.score for a in g.steps[-1].scores)
     first = g.steps[0].state if g.steps else None
     return {
         "game": g.number,
@@ -374,8 +383,8 @@ def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
         "error": _error_json(g.error, label),
         "findings": [f.as_json() for f in g.findings],
         "states": [step_json(step, players) for step in g.steps],
-        "scores": None
-        if final is None
-        else [{"player": p, "score": s} for p, s in zip(players, final)],
+        "scores": None if final is None else standings_json(players, final),
         "winners": None if final is None else list(winners(players, final)),
+        "scores_so_far": None if now is None else standings_json(players, now),
+        "leaders": None if now is None else list(winners(players, now)),
     }
