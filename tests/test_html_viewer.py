@@ -36,6 +36,7 @@ from coloretto_log.log.replay import check_match
 from coloretto_log.report.timeline import build
 from coloretto_log.view.html import (
     CARD_COLOURS,
+    CARD_LABELS,
     _asset,
     embed_json,
     fill,
@@ -43,7 +44,7 @@ from coloretto_log.view.html import (
     render_html,
 )
 
-from .viewer_builders import TWO_PLAYER, random_match
+from .viewer_builders import TWO_PLAYER, random_match, with_claims
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -514,7 +515,12 @@ def test_stepping_through_a_real_page(browser: Browser, tmp_path: Path) -> None:
             hexa = CARD_COLOURS[name][0].lstrip("#")
             want = tuple(int(hexa[i : i + 2], 16) for i in (0, 2, 4))
             assert rgb == "rgb({}, {}, {})".format(*want), (name, rgb)
-    # the slider follows the keyboard; the page fits a phone's width
+    # every card and collection tile names its colour in letters too (colour-blind players)
+    labels = browser.eval(
+        "[...document.querySelectorAll('.card, .chip')].map(c => [c.dataset.card, (c.querySelector('.cl') || c).textContent])"
+    )
+    assert labels and all(text.startswith(CARD_LABELS[name]) for name, text in labels), labels
+        # the slider follows the keyboard; the page fits a phone's width
     assert browser.eval("Number(document.getElementById('slider').value)") == mid
     assert browser.eval("document.documentElement.scrollWidth <= window.innerWidth")
 
@@ -555,3 +561,45 @@ def test_the_page_opens_at_the_asked_move_and_shows_where_play_broke_off(
         "Play broke off at move 5: bad.json: game 1, move 5: error [row-full] row 1 already holds 1 card"
     )
     assert "Scores so far" in shown["final"]
+
+
+CLAIMS = """[...document.querySelectorAll('#claims .claim')].map(c => ({
+  player: c.dataset.claim, status: c.dataset.status, verdict: c.querySelector('.verdict').textContent,
+  claimed: c.querySelector('.claimed').textContent, optimum: c.querySelector('.optimum').textContent,
+  problems: [...c.querySelectorAll('li')].map(li => li.textContent)}))"""
+
+
+def test_final_scores_and_claim_verdicts_one_click_away(browser: Browser, tmp_path: Path) -> None:
+    log = with_claims({
+        "Aiko": {"score": 9},
+        "Boris": {"score": 5, "jokers": ["blue"], "positive": ["blue", "brown", "yellow"]},
+    })
+    timeline = build(check_match(log), label="claims.json", file="claims.json")
+    page = tmp_path / "claims.html"
+    page.write_text(render_html([timeline], title="claims.json"), encoding="utf-8")
+    browser.open(page.as_uri(), width=390, height=700, mobile=True)
+    assert browser.eval("document.getElementById('final').hidden")
+    assert browser.eval("document.getElementById('to-final').textContent").startswith("Final scores")
+    browser.eval("document.getElementById('to-final').click()")
+    shown = browser.eval(SHOWN)
+    assert shown["move"] == 10 and shown["final"] is not None
+    assert re.search(r"Aiko\s+7\b", shown["final"]) and re.search(r"Boris\s+5\b", shown["final"])
+    # the final scores are scrolled into view
+    assert abs(browser.eval("document.getElementById('final').getBoundingClientRect().top")) < 5
+    aiko, boris = browser.eval(CLAIMS)
+    verdicts = {c["player"]: c for c in timeline.as_json()["games"][0]["claims"]}
+    assert aiko["player"] == "Aiko" and aiko["status"] == "over-claimed" == verdicts["Aiko"]["status"]
+    assert aiko["verdict"] == "\u2717 over-claimed by 2"
+    assert aiko["claimed"] == "claimed 9"
+    assert aiko["optimum"] == "optimum 7 \u00b7 jokers \u2192 none \u00b7 positive: orange, blue, green"
+    assert aiko["problems"] == [p["message"] for p in verdicts["Aiko"]["problems"]]
+    assert boris["status"] == "agrees" and boris["verdict"] == "\u2713 agrees" and boris["problems"] == []
+    assert boris["claimed"] == "claimed 5 \u00b7 jokers \u2192 blue \u00b7 positive: blue, brown, yellow"
+    assert boris["optimum"] == "optimum 5 \u00b7 jokers \u2192 blue \u00b7 positive: blue, brown, yellow"
+    # the winner is marked by more than a colour
+    assert browser.eval(
+        "getComputedStyle(document.querySelector('#final tr.win td.mark'), '::after').content"
+    ) == '" \u2605"'
+    assert browser.eval("document.documentElement.scrollWidth <= window.innerWidth")
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.screenshot(ARTIFACTS / "replay-viewer-claims.png")

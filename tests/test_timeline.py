@@ -22,6 +22,7 @@ from .viewer_builders import (
     TWO_PLAYER,
     TWO_PLAYER_NARRATIVE,
     random_match,
+    with_claims,
 )
 
 
@@ -198,6 +199,31 @@ def test_a_bad_setup_gives_a_game_with_no_step() -> None:
     assert timeline_of(data).as_json()["games"][0]["states"] == []
 
 
+def test_claims_and_their_verdicts_at_the_end_of_a_game() -> None:
+    # Hand-checked (see test_two_player_narrative_line_by_line): Aiko 7 with orange, blue, green
+    # positive and no joker; Boris 5 with his joker on blue.
+    log = with_claims({
+        "Boris": {"score": 5, "jokers": ["blue"], "positive": ["blue", "brown", "yellow"]},
+        "Aiko": {"score": 9},
+    })
+    t = timeline_of(log)
+    (g,) = t.games
+    assert [(v.player, v.status) for v in g.claims] == [("Aiko", "over-claimed"), ("Boris", "agrees")]
+    aiko, boris = t.as_json()["games"][0]["claims"]
+    assert aiko["claimed_score"] == 9 and aiko["optimal_score"] == 7 and aiko["difference"] == 2
+    assert aiko["optimal_jokers"] == [] and aiko["optimal_positive"] == ["orange", "blue", "green"]
+    assert aiko["claimed_jokers"] is None and not aiko["agrees"]
+    assert [p["status"] for p in aiko["problems"]] == ["over-claimed"]
+    assert "claims 9 but the optimum is 7" in aiko["problems"][0]["message"]
+    assert boris["agrees"] and boris["choice_score"] == 5 and boris["optimal_jokers"] == ["blue"]
+    assert boris["claimed_positive"] == ["blue", "brown", "yellow"]
+    # no claim: an empty list; a game not complete: null (its claims are not checked)
+    assert timeline_of(TWO_PLAYER).as_json()["games"][0]["claims"] == []
+    cut = with_claims({"Aiko": {"score": 9}})
+    del cut["games"][0]["moves"][-1]
+    assert timeline_of(cut).as_json()["games"][0]["claims"] is None
+
+
 def test_ties_share_the_win() -> None:
     assert scores_line(("A", "B", "C"), (5, 9, 9)) == "A 5 · B 9 · C 9 — B and C tie"
     assert scores_line(("A", "B", "C"), (9, 9, 9)) == "A 9 · B 9 · C 9 — A, B and C tie"
@@ -303,6 +329,7 @@ def test_json_is_plain_and_stable() -> None:
         "winners",
         "scores_so_far",
         "leaders",
+        "claims",
     ]
     assert list(game["states"][0]) == [
         "move",

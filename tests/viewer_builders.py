@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -42,6 +43,13 @@ TWO_PLAYER: dict[str, Any] = {
         }
     ],
 }
+
+def with_claims(claims: dict[str, Any]) -> dict[str, Any]:
+    """``TWO_PLAYER`` with ``claims`` written at the end of its game (final scores: Aiko 7, Boris 5)."""
+    log: dict[str, Any] = json.loads(json.dumps(TWO_PLAYER))
+    log["games"][0]["claims"] = claims
+    return log
+
 
 TWO_PLAYER_NARRATIVE = [
     "game 1 · grey and red removed · starting cards: Aiko orange and blue, Boris brown and yellow · Aiko starts",

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, cards_of
+from ..core.claims import Verdict
 from ..core.engine import Draw, GameState, Move, Take
 from ..core.errors import Finding
 from ..core.ruleset import RuleSet
@@ -36,6 +37,7 @@ __all__ = [
     "Step",
     "build",
     "card_name",
+    "claim_json",
     "from_loaded",
     "scores_line",
     "standings_json",
@@ -79,6 +81,9 @@ class GameTimeline:
     steps: tuple[Step, ...]
     complete: bool
     findings: tuple[Finding, ...]
+    #: The verdict on each claim written in a complete game (seat order, players who claimed);
+    #: empty without claims or when the game is not complete (its claims are not checked).
+    claims: tuple[Verdict, ...] = ()
 
     @property
     def error(self) -> Finding | None:
@@ -225,6 +230,9 @@ def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
         steps=tuple(steps),
         complete=record.complete,
         findings=tuple(record.findings),
+        claims=tuple(v for v in record.verdicts() if v.claim is not None)
+        if record.complete and record.claims
+        else (),
     )
 
 
@@ -325,6 +333,17 @@ def _move_json(move: Move, before: GameState, players: tuple[str, ...]) -> dict[
     }
 
 
+def claim_json(v: Verdict) -> dict[str, Any]:
+    """A verdict on a claim (the shape of ``score --json``'s ``verdict``) with the optimum's assignment."""
+    out: dict[str, Any] = {}
+    for key, value in v.as_json().items():
+        out[key] = value
+        if key == "optimal_score":
+            out["optimal_jokers"] = list(v.optimal.jokers)
+            out["optimal_positive"] = list(v.optimal.positive)
+    return out
+
+
 def _assignment_json(a: Assignment) -> dict[str, Any]:
     return {"score": a.score, "jokers": list(a.jokers), "positive": list(a.positive)}
 
@@ -387,4 +406,5 @@ def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
         "winners": None if final is None else list(winners(players, final)),
         "scores_so_far": None if now is None else standings_json(players, now),
         "leaders": None if now is None else list(winners(players, now)),
+        "claims": [claim_json(v) for v in g.claims] if g.complete else None,
     }

@@ -24,9 +24,11 @@
     c.title = word(name);
     return c;
   }
+  // A collection tile: its colour, and its letters for who cannot tell colours apart ("rd×2").
   function chip(name, n) {
-    var special = name === 'joker' || name === 'golden_joker' || name === 'plus2';
-    var c = el('span', 'chip k-' + name, special ? LABELS[name] + '\u00d7' + n : n);
+    var c = el('span', 'chip k-' + name);
+    c.appendChild(el('span', 'cl', LABELS[name] || name));
+    c.appendChild(document.createTextNode('\u00d7' + n));
     c.dataset.card = name;
     c.dataset.count = n;
     c.title = word(name) + ' \u00d7' + n;
@@ -55,6 +57,7 @@
       $('narrative').textContent = 'Nothing to replay.';
       showError(errs.join('\n'));
       $('controls').hidden = true;
+      $('to-final').hidden = true;
       return false;
     }
     sel.addEventListener('change', function () { go(Number(sel.value), 0); });
@@ -63,6 +66,7 @@
     $('prev').addEventListener('click', function () { go(cur.entry, cur.move - 1); });
     $('next').addEventListener('click', function () { go(cur.entry, cur.move + 1); });
     $('last').addEventListener('click', function () { go(cur.entry, lastMove(cur.entry)); });
+    $('to-final').addEventListener('click', toFinal);
     document.addEventListener('keydown', onKey);
     return true;
   }
@@ -113,6 +117,7 @@
     slider.value = String(cur.move);
     $('first').disabled = $('prev').disabled = cur.move <= 0;
     $('next').disabled = $('last').disabled = cur.move >= n;
+    $('to-final').disabled = !g.states.length;
     var atEnd = cur.move >= n;
     if (!g.states.length) {
       $('counter').textContent = 'no move to replay';
@@ -212,7 +217,7 @@
       tr.dataset.player = r.player;
       tr.dataset.rank = String(r.rank);
       tr.appendChild(el('td', 'num', r.rank + '.'));
-      tr.appendChild(el('td', null, r.player));
+      tr.appendChild(el('td', 'mark', r.player));
       tr.appendChild(el('td', 'num', r.score));
       t.appendChild(tr);
     });
@@ -233,10 +238,68 @@
     } else if (g.scores_so_far) {
       gs.appendChild(scoreTable('Scores so far \u00b7 game ' + g.game + ' (not finished)', g.scores_so_far, g.leaders));
     }
+    drawClaims(g);
     if (m.totals && m.games.length > 1) {
       ms.appendChild(scoreTable('Match totals \u00b7 ' + plural(m.totals.games, 'complete game'),
         m.totals.scores, m.totals.winners));
     }
+  }
+
+  function verdictText(c) {
+    switch (c.status) {
+      case 'agrees': return 'agrees';
+      case 'over-claimed': return 'over-claimed by ' + c.difference;
+      case 'under-claimed': return 'under-claimed by ' + (-c.difference);
+      case 'illegal-choice': return 'illegal choice';
+      case 'choice-below-optimum': return 'choice below the optimum';
+      case 'choice-not-claimed': return 'choice does not score the claim';
+      default: return c.status;
+    }
+  }
+  function choiceText(jokers, positive) {
+    var parts = [];
+    if (jokers) parts.push('jokers \u2192 ' + (jokers.length ? jokers.join(', ') : 'none'));
+    if (positive) parts.push('positive: ' + (positive.length ? positive.join(', ') : 'none'));
+    return parts.join(' \u00b7 ');
+  }
+  function line(cls, label, value, choice) {
+    var d = el('div', 'line ' + cls);
+    d.appendChild(el('b', null, label + ' '));
+    d.appendChild(el('span', 'value', value));
+    if (choice) d.appendChild(document.createTextNode(' \u00b7 ' + choice));
+    return d;
+  }
+
+  // The verdict on each claim written at the end of the game, as the report gave it.
+  function drawClaims(g) {
+    var box = $('claims');
+    box.replaceChildren();
+    box.hidden = !(g.claims && g.claims.length);
+    if (box.hidden) return;
+    box.appendChild(el('h2', null, 'Claims \u00b7 game ' + g.game));
+    g.claims.forEach(function (c) {
+      var d = el('div', 'claim ' + (c.agrees ? 'ok' : 'bad'));
+      d.dataset.claim = c.player;
+      d.dataset.status = c.status;
+      var head = el('div', 'chead');
+      head.appendChild(el('span', 'pname', c.player));
+      head.appendChild(el('span', 'verdict', (c.agrees ? '\u2713 ' : '\u2717 ') + verdictText(c)));
+      d.appendChild(head);
+      d.appendChild(line('claimed', 'claimed', c.claimed_score === null ? 'no score' : c.claimed_score,
+        choiceText(c.claimed_jokers, c.claimed_positive)));
+      d.appendChild(line('optimum', 'optimum', c.optimal_score, choiceText(c.optimal_jokers, c.optimal_positive)));
+      if (c.problems.length) {
+        var ul = el('ul');
+        c.problems.forEach(function (p) { ul.appendChild(el('li', null, p.message)); });
+        d.appendChild(ul);
+      }
+      box.appendChild(d);
+    });
+  }
+
+  function toFinal() {
+    go(cur.entry, lastMove(cur.entry));
+    $('final').scrollIntoView({block: 'start'});
   }
 
   function startAt() {
