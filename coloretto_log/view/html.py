@@ -11,8 +11,10 @@ it again. A slider, buttons and the arrow keys step through the moves; a menu
 switches games. The page opens from disk and fits a phone's screen.
 
 ``render_html(timelines, title=..., start=...)`` returns the page as one
-string; ``page_chunks`` yields the same text in pieces, a match at a time, so
-that a long file is written without holding the page in memory.
+string; ``page_chunks`` yields the same text in pieces, a match at a time, and
+``write_html`` writes them atomically as they come, so that a long file is
+written without holding the page in memory, and refuses (``PageTooLarge``) a
+page over ``PAGE_LIMIT`` bytes, which a browser could not open comfortably.
 
 For programs (and the browser test) the page exposes what it shows as
 attributes: ``<body data-game="G" data-move="M">``, every card carries
@@ -26,14 +28,34 @@ import html
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 from ..core.cards import LAST_ROUND, SHORT_LABELS
+from ..core.errors import ColorettoLogError
+from ..log.atomic import atomic_write_lines
 from ..report.timeline import MatchTimeline
 
-__all__ = ["CARD_COLOURS", "CARD_LABELS", "embed_json", "fill", "page_chunks", "render_html"]
+__all__ = [
+    "CARD_COLOURS",
+    "CARD_LABELS",
+    "PAGE_LIMIT",
+    "PageTooLarge",
+    "PageWritten",
+    "embed_json",
+    "fill",
+    "page_chunks",
+    "render_html",
+    "write_html",
+]
+
+#: The largest page ``write_html`` writes, in bytes (50 MB). A browser parses the
+#: page's data as one JSON text: much more and a phone (or a desktop) stalls or
+#: gives up. A 4-game match of about 90 moves a game is about 0.5 MB.
+PAGE_LIMIT = 50_000_000
 
 #: Short labels drawn on cards (full names are in the tooltip).
 CARD_LABELS: dict[str, str] = {k: v for k, v in SHORT_LABELS.items() if k != LAST_ROUND}
@@ -88,13 +110,8 @@ def _card_css() -> str:
     return "\n".join(f".k-{name}{{background:{bg};color:{fg}}}" for name, (bg, fg) in CARD_COLOURS.items())
 
 
-def page_chunks(
-    timelines: Iterable[MatchTimeline], *, title: str, start: dict[str, int] | None = None
-) -> Iterator[str]:
-    """The page of ``render_html``, in pieces: the head, then each match's data, then the tail.
-
-    ``timelines`` is consumed lazily, one match at a time.
-    """
+def _frame(title: str, start: dict[str, int] | None) -> tuple[str, str]:
+    """The page before the matches' data (ending in ``"matches":[``) and after it (from ``]}``)."""
     head, tail = _asset("viewer.html").split(_DATA)
     parts = {
         "TITLE": html.escape(f"Coloretto replay · {title}"),
@@ -102,14 +119,23 @@ def page_chunks(
         "CARD_CSS": _card_css(),
         "JS": _asset("viewer.js"),
     }
-    yield fill(head, parts)
     # The data object, written a match at a time: {"title", "start", "labels", "matches": [...]}.
     opening = embed_json({"title": title, "start": start, "labels": CARD_LABELS})
-    yield opening[:-1] + ',"matches":['
+    return fill(head, parts) + opening[:-1] + ',"matches":[', "]}" + fill(tail, parts)
+
+
+def page_chunks(
+    timelines: Iterable[MatchTimeline], *, title: str, start: dict[str, int] | None = None
+) -> Iterator[str]:
+    """The page of ``render_html``, in pieces: the head, then each match's data, then the tail.
+
+    ``timelines`` is consumed lazily, one match at a time.
+    """
+    before, after = _frame(title, start)
+    yield before
     for k, t in enumerate(timelines):
         yield ("," if k else "") + embed_json(t.as_json())
-    yield "]}"
-    yield fill(tail, parts)
+    yield after
 
 
 def render_html(
@@ -122,3 +148,61 @@ def render_html(
     ``#m=K&g=G&s=M`` fragment in the page's address overrides it.
     """
     return "".join(page_chunks(timelines, title=title, start=start))
+
+
+class PageTooLarge(ColorettoLogError):
+    """The page would be larger than the limit: nothing was written."""
+
+    def __init__(self, limit: int, matches: int) -> None:
+        super().__init__(f"the page would be over {limit:,} bytes after {matches} matches")
+        self.limit = limit
+        self.matches = matches  # matches in the page when the limit was passed
+
+
+@dataclass(frozen=True, slots=True)
+class PageWritten:
+    """What ``write_html`` wrote."""
+
+    size: int  # bytes
+    matches: int
+    games: int
+
+
+def write_html(
+    path: Path,
+    timelines: Iterable[MatchTimeline],
+    *,
+    title: str,
+    start: dict[str, int] | None = None,
+    limit: int | None = None,
+) -> PageWritten:
+    """Write the page of ``timelines`` to ``path`` atomically, a match at a time.
+
+    Raises ``PageTooLarge`` (and leaves ``path`` as it was) as soon as the page
+    passes ``limit`` bytes (default ``PAGE_LIMIT``); ``OSError`` when the file
+    cannot be written.
+    """
+    cap = PAGE_LIMIT if limit is None else limit
+    before, after = _frame(title, start)
+    count = {"size": _size(before) + _size(after), "matches": 0, "games": 0}
+
+    def chunks() -> Iterator[str]:
+        if count["size"] > cap:
+            raise PageTooLarge(cap, 0)
+        yield before
+        for t in timelines:
+            count["matches"] += 1
+            count["games"] += len(t.games)
+            chunk = ("," if count["matches"] > 1 else "") + embed_json(t.as_json())
+            count["size"] += _size(chunk)
+            if count["size"] > cap:
+                raise PageTooLarge(cap, count["matches"])
+            yield chunk
+        yield after
+
+    atomic_write_lines(path, chunks(), newline=False)
+    return PageWritten(count["size"], count["matches"], count["games"])
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
