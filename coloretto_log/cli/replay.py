@@ -27,17 +27,15 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 from rich.text import Text
 
-from ..core.cards import is_colour
-from ..core.errors import Finding, one_line
+from ..core.errors import Finding
 from ..log.load import Unreadable, load
 from ..log.reader import STDIN, expand_paths
 from ..report.timeline import GameTimeline, MatchTimeline, Step, from_loaded, scores_line
 from ..view.html import PageTooLarge, write_html
-from ..view.json_stream import JsonList, escape_surrogates
-from ..view.terminal import card_text, collection_text
+from ..view.json_stream import JsonList
+from ..view.replay_table import table_view, terminal_text
 from .app import app
 from .common import (
     ExitCode,
@@ -160,15 +158,15 @@ def replay(
         except PageTooLarge as e:
             size = f"{e.limit / 1e6:g} MB" if e.limit >= 1_000_000 else f"{e.limit:,} bytes"
             fail(
-                f"{_shown(str(html))} not written: with match {e.matches} the page would pass {size}, "
+                f"{terminal_text(str(html))} not written: with match {e.matches} the page would pass {size}, "
                 "too big for a browser to open; choose a match with --match K",
                 ExitCode.USAGE,
             )
         except OSError as e:
-            fail(f"cannot write {_shown(str(html))}: {e.strerror or e}", ExitCode.UNREADABLE)
+            fail(f"cannot write {terminal_text(str(html))}: {e.strerror or e}", ExitCode.UNREADABLE)
     out.finish()
     if written is not None:
-        typer.echo(f"wrote {_shown(str(html))} ({plural(written.games, 'game')})", err=True)
+        typer.echo(f"wrote {terminal_text(str(html))} ({plural(written.games, 'game')})", err=True)
     exit_for(unreadable=run.unreadable, invalid=run.invalid)
 
 
@@ -188,7 +186,7 @@ def _read(path: str, match: int | None, run: _Run, progress: Progress | None) ->
     """The timeline of every match under ``path`` (or of the K-th only), one at a time."""
     for item in load([path]):
         if isinstance(item, Unreadable):
-            typer.secho(_shown(item.message), err=True, fg=typer.colors.RED)
+            typer.secho(terminal_text(item.message), err=True, fg=typer.colors.RED)
             run.unreadable = True
             continue
         run.seen += 1
@@ -203,14 +201,14 @@ def _read(path: str, match: int | None, run: _Run, progress: Progress | None) ->
     if run.unreadable and not run.seen:
         raise typer.Exit(int(ExitCode.UNREADABLE))
     if match is not None:
-        fail(f"--match {match}: {_shown(path)} holds {plural(run.seen, 'match', 'matches')}", ExitCode.USAGE)
+        fail(f"--match {match}: {terminal_text(path)} holds {plural(run.seen, 'match', 'matches')}", ExitCode.USAGE)
 
 
 def _refuse_output(html: Path, path: str, *, force: bool) -> None:
     """--html never writes onto an input log, nor onto an existing file without --force (exit 2)."""
     if not os.path.lexists(html):
         return
-    shown = _shown(str(html))
+    shown = terminal_text(str(html))
     if html.is_dir():
         fail(f"--html {shown} is a folder: give a file name", ExitCode.USAGE)
     if path != STDIN and html.exists():
@@ -285,11 +283,6 @@ def _progress(path: str, show: bool) -> Any:
 # --------------------------------------------------------------------------- output
 
 
-def _shown(text: str) -> str:
-    """Text from a log or a file name as the terminal may show it: control characters and lone surrogates escaped."""
-    return escape_surrogates(one_line(text))
-
-
 class _Console(Console):
     """A rich console that reports a closed pipe as ``BrokenPipeError`` instead of exiting 1."""
 
@@ -350,7 +343,7 @@ class _Printer:
 
 def _select(t: MatchTimeline, game: int | None, move: int | None) -> list[GameTimeline]:
     """The games asked for; usage errors for a game or move that does not exist."""
-    label = _shown(t.label)
+    label = terminal_text(t.label)
     if game is not None:
         if t.games and game > len(t.games):
             fail(f"--game {game}: {label} holds {plural(len(t.games), 'game')}", ExitCode.USAGE)
@@ -399,7 +392,7 @@ def _json(t: MatchTimeline, games: list[GameTimeline], move: int | None) -> dict
 
 def _say(text: str, **style: Any) -> None:
     """One line of text from a log on standard output: escaped, never markup."""
-    typer.secho(_shown(text), **style)
+    typer.secho(terminal_text(text), **style)
 
 
 def _broke_off(f: Finding, label: str) -> str:
@@ -459,89 +452,11 @@ def _print_tables(console: Console, t: MatchTimeline, games: list[GameTimeline],
     for g in games:
         step = _step_at(g, move)
         if step is None:
-            console.print(Text(_shown(f"{t.label} · game {g.number}: nothing to replay"), style="bold"))
+            console.print(Text(terminal_text(f"{t.label} · game {g.number}: nothing to replay"), style="bold"))
         else:
-            for part in _table_view(t, g, step):
+            for part in table_view(t, g, step):
                 console.print(part, soft_wrap=isinstance(part, Text))
         if move is None or move == g.moves:
             _game_ending(t, g)
         console.print()
     _match_totals(t, shown=len(games) == len(t.games) and move is None)
-
-
-def _row_text(cards: tuple[str, ...]) -> Text:
-    """A row's cards: colours by name, jokers and "+2" by their short labels."""
-    if not cards:
-        return Text("(empty)", style="dim")
-    out = Text()
-    for k, card in enumerate(cards):
-        if k:
-            out.append(" ")
-        out.append_text(card_text(card, long=is_colour(card)))
-    return out
-
-
-def _table_view(t: MatchTimeline, g: GameTimeline, step: Step) -> list[Text | Table]:
-    s = step.state
-    players = tuple(_shown(p) for p in t.players)
-    head = Text(f"{_shown(t.label)} · game {g.number} · ", style="bold")
-    head.append(
-        "setup" if step.number == 0 else f"after move {step.number} of {g.moves}", style="bold"
-    )
-    head.append(f": {_shown(step.narrative)}")
-    status = Text(f"round {s.round}")
-    if s.last_round:
-        status.append(" · ")
-        status.append("last round!", style="bold red")
-    if s.over:
-        status.append(" · game over")
-    else:
-        status.append(f" · {players[s.current]} to play")
-    pending = ", the last-round card among them" if s.lr_pending else ""
-    status.append(f" · {plural(s.cards_left, 'card')} left in the deck{pending}")
-
-    rows = Table(title=None, show_edge=False, box=None, padding=(0, 1))
-    rows.add_column("row", justify="right")
-    rows.add_column("cards")
-    rows.add_column("")
-    for i, cards in enumerate(s.rows):
-        if s.taken[i]:
-            by = step.taken_by[i]
-            rows.add_row(
-                str(i + 1),
-                Text("taken" + ("" if by is None else f" by {players[by]}"), style="dim"),
-                "",
-            )
-        else:
-            rows.add_row(str(i + 1), _row_text(cards), f"{len(cards)}/{s.limits[i]}")
-
-    table = Table(show_edge=False, padding=(0, 1))
-    table.add_column("player")
-    table.add_column("score", justify="right")
-    table.add_column("collection")
-    with_jokers = any(a.jokers for a in step.scores)
-    if with_jokers:
-        table.add_column("jokers →")
-    for seat, name in enumerate(players):
-        a = step.scores[seat]
-        mark = "▶ " if not s.over and seat == s.current else "  "
-        who = Text(mark + name, style="bold" if mark.strip() else "")
-        if s.done[seat] and not s.over:
-            who.append(" ✓", style="dim")
-        cells: list[Any] = [who, str(a.score), collection_text(s.collections[seat], s.colours)]
-        if with_jokers:
-            cells.append(", ".join(a.jokers))
-        table.add_row(*cells)
-
-    parts: list[Text | Table] = [head, status, Text("rows", style="bold"), rows]
-    if any(s.discarded):
-        parts.append(
-            Text("discarded with leftover rows: ").append_text(
-                collection_text(s.discarded, s.colours)
-            )
-        )
-    parts += [
-        Text("players (score: the best assignment now; ✓ took a row this round)", style="bold"),
-        table,
-    ]
-    return parts
