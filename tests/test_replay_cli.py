@@ -448,3 +448,13 @@ def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
     proc = run(str(path), "--html", str(out), "--force")
     assert proc.returncode == 0
     assert proc.stderr.decode() == f"wrote {out} (60 games)\n"
+
+
+def test_a_file_name_holding_the_data_placeholder_stays_a_name(tmp_path: Path) -> None:
+    path = write(tmp_path, "%%DATA%% and %%JS%%.json", TWO_PLAYER)
+    out = tmp_path / "view.html"
+    assert invoke(str(path), "--html", str(out)).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    title = page.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert title == f"Coloretto replay · {path}"
+    assert page.count('id="replay-data"') == 1 and len(page) < 100_000
