@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import base64
 import fcntl
+import fnmatch
+import importlib.util
 import json
 import os
 import random
@@ -22,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -31,9 +34,17 @@ from coloretto_log.core.cards import KINDS
 from coloretto_log.core.scoring import best_from_counts
 from coloretto_log.log.replay import check_match
 from coloretto_log.report.timeline import build
-from coloretto_log.view.html import CARD_COLOURS, embed_json, render_html
+from coloretto_log.view.html import (
+    CARD_COLOURS,
+    CARD_LABELS,
+    _asset,
+    embed_json,
+    fill,
+    page_chunks,
+    render_html,
+)
 
-from .test_timeline import TWO_PLAYER, random_match
+from .viewer_builders import TWO_PLAYER, random_match, with_claims
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -99,6 +110,74 @@ def test_hostile_names_cannot_break_out_of_the_script() -> None:
     assert embedded(page)["matches"][0]["players"][0] == evil
     assert "<title>Coloretto replay · &lt;x&gt;.json</title>" in page
     assert embed_json("a</script>&\u2028") == '"a\\u003c/script\\u003e\\u0026\\u2028"'
+
+
+def test_no_user_text_is_read_as_a_placeholder() -> None:
+    log, _ = match_with_players(2, games=1)
+    log["players"] = ["%%TITLE%%", "%%JS%%"]
+    for g in log["games"]:
+        for m in g["moves"]:
+            m["player"] = {"Aiko": "%%TITLE%%", "Boris": "%%JS%%"}[m["player"]]
+        setup = g["setup"]
+        if "first" in setup:
+            setup["first"] = {"Aiko": "%%TITLE%%", "Boris": "%%JS%%"}[setup["first"]]
+    title = "games %%DATA%% %%CSS%% %%JS%% %%NOPE%%.json"
+    page = page_for(log, title=title)
+    assert f"<title>Coloretto replay · {title}</title>" in page
+    assert page.count('id="replay-data"') == 1
+    # the script and the style appear once each, where the template puts them
+    assert page.count(_asset("viewer.js")) == 1 and page.count(_asset("viewer.css")) == 1
+    data = embedded(page)
+    assert data["title"] == title
+    assert data["matches"][0]["players"] == ["%%TITLE%%", "%%JS%%"]
+    assert fill("%%A%% %%B%%", {"A": "%%B%%", "B": "b"}) == "%%B%% b"
+
+
+def test_the_page_is_the_package_data_files_inlined() -> None:
+    page = page_for(match_with_players(3, games=1)[0])
+    head, _, tail = page.partition('<script type="application/json" id="replay-data">')
+    assert "<style>\n" + _asset("viewer.css") in head
+    assert "<script>\n" + _asset("viewer.js") + "\n</script>" in tail
+    # inlined text cannot end its element early
+    assert "</script" not in _asset("viewer.js").lower() and "</style" not in _asset("viewer.css").lower()
+    assert "%%" not in head.replace(_asset("viewer.css"), "") + tail.replace(_asset("viewer.js"), "")
+    # the chunks a long file is written in make the same page
+    t = build(check_match(match_with_players(3, games=1)[0]), label="m.json", file="m.json")
+    assert "".join(page_chunks(iter([t, t]), title="m.json")) == render_html([t, t], title="m.json")
+
+
+def test_package_data_names_every_viewer_file() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = config["tool"]["setuptools"]["package-data"]["coloretto_log"]
+    assets = sorted((ROOT / "coloretto_log" / "view" / "assets").iterdir())
+    assert {p.name for p in assets} >= {"viewer.html", "viewer.css", "viewer.js"}
+    for path in assets:
+        name = path.relative_to(ROOT / "coloretto_log").as_posix()
+        assert any(fnmatch.fnmatch(name, g) for g in globs), name
+
+
+def _can_build_wheel() -> bool:
+    try:
+        from setuptools.command import bdist_wheel  # noqa: F401
+    except ImportError:
+        return importlib.util.find_spec("wheel") is not None
+    return True
+
+
+def test_a_built_wheel_carries_the_viewer_files(tmp_path: Path) -> None:
+    if not _can_build_wheel():
+        pytest.skip("neither setuptools>=70.1 nor wheel is installed: cannot build a wheel offline")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(tmp_path), str(ROOT)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    (wheel,) = tmp_path.glob("coloretto_log-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for asset in ("viewer.html", "viewer.css", "viewer.js"):
+        assert f"coloretto_log/view/assets/{asset}" in names
 
 
 # --------------------------------------------------------------------------- a real browser
@@ -323,6 +402,11 @@ SHOWN = """(() => ({
 }))()"""
 
 
+FINAL_ROWS = """[...document.querySelectorAll('#final tr')].map(tr => ({
+  player: tr.dataset.player, rank: Number(tr.dataset.rank),
+  score: Number(tr.lastChild.textContent), win: tr.classList.contains('win')}))"""
+
+
 def check_shown(
     shown: dict[str, Any], state: Any, players: tuple[str, ...], move: int, moves: int
 ) -> None:
@@ -353,7 +437,7 @@ def test_stepping_through_a_real_page(browser: Browser, tmp_path: Path) -> None:
     timeline = build(check_match(log), label="m.json", file="m.json")
     page = tmp_path / "replay.html"
     page.write_text(render_html([timeline], title="m.json"), encoding="utf-8")
-    browser.open(page.as_uri(), width=412, height=915, mobile=True)
+    browser.open(page.as_uri(), width=390, height=844, mobile=True)
     game1 = states[0]
     n1 = len(game1) - 1
 
@@ -395,6 +479,19 @@ def test_stepping_through_a_real_page(browser: Browser, tmp_path: Path) -> None:
     for name, score in zip(players, final):
         assert re.search(rf"{name}\s+{score}\b", shown["final"]), (name, score, shown["final"])
     assert "Match totals" in shown["final"]
+    # the ranks and winners shown are the report's, listed by rank (ties in seat order)
+    data = timeline.as_json()
+    want = data["games"][0]["scores"] + data["totals"]["scores"]
+    want_winners = data["games"][0]["winners"] + data["totals"]["winners"]
+    rows = browser.eval(FINAL_ROWS)
+    assert sorted(rows[:4], key=lambda r: r["player"]) == sorted(
+        ({**w, "win": w["player"] in data["games"][0]["winners"]} for w in want[:4]),
+        key=lambda r: r["player"],
+    )
+    assert [r["rank"] for r in rows[:4]] == sorted(r["rank"] for r in rows[:4])
+    assert [r["player"] for r in rows if r["win"]] == [
+        r["player"] for r in rows if r["player"] in want_winners and r["rank"] == 1
+    ]
 
     # the next game, by keyboard; then a mid-game position
     browser.press("]")
@@ -418,7 +515,12 @@ def test_stepping_through_a_real_page(browser: Browser, tmp_path: Path) -> None:
             hexa = CARD_COLOURS[name][0].lstrip("#")
             want = tuple(int(hexa[i : i + 2], 16) for i in (0, 2, 4))
             assert rgb == "rgb({}, {}, {})".format(*want), (name, rgb)
-    # the slider follows the keyboard; the page fits a phone's width
+    # every card and collection tile names its colour in letters too (colour-blind players)
+    labels = browser.eval(
+        "[...document.querySelectorAll('.card, .chip')].map(c => [c.dataset.card, (c.querySelector('.cl') || c).textContent])"
+    )
+    assert labels and all(text.startswith(CARD_LABELS[name]) for name, text in labels), labels
+        # the slider follows the keyboard; the page fits a phone's width
     assert browser.eval("Number(document.getElementById('slider').value)") == mid
     assert browser.eval("document.documentElement.scrollWidth <= window.innerWidth")
 
@@ -459,3 +561,45 @@ def test_the_page_opens_at_the_asked_move_and_shows_where_play_broke_off(
         "Play broke off at move 5: bad.json: game 1, move 5: error [row-full] row 1 already holds 1 card"
     )
     assert "Scores so far" in shown["final"]
+
+
+CLAIMS = """[...document.querySelectorAll('#claims .claim')].map(c => ({
+  player: c.dataset.claim, status: c.dataset.status, verdict: c.querySelector('.verdict').textContent,
+  claimed: c.querySelector('.claimed').textContent, optimum: c.querySelector('.optimum').textContent,
+  problems: [...c.querySelectorAll('li')].map(li => li.textContent)}))"""
+
+
+def test_final_scores_and_claim_verdicts_one_click_away(browser: Browser, tmp_path: Path) -> None:
+    log = with_claims({
+        "Aiko": {"score": 9},
+        "Boris": {"score": 5, "jokers": ["blue"], "positive": ["blue", "brown", "yellow"]},
+    })
+    timeline = build(check_match(log), label="claims.json", file="claims.json")
+    page = tmp_path / "claims.html"
+    page.write_text(render_html([timeline], title="claims.json"), encoding="utf-8")
+    browser.open(page.as_uri(), width=390, height=700, mobile=True)
+    assert browser.eval("document.getElementById('final').hidden")
+    assert browser.eval("document.getElementById('to-final').textContent").startswith("Final scores")
+    browser.eval("document.getElementById('to-final').click()")
+    shown = browser.eval(SHOWN)
+    assert shown["move"] == 10 and shown["final"] is not None
+    assert re.search(r"Aiko\s+7\b", shown["final"]) and re.search(r"Boris\s+5\b", shown["final"])
+    # the final scores are scrolled into view
+    assert abs(browser.eval("document.getElementById('final').getBoundingClientRect().top")) < 5
+    aiko, boris = browser.eval(CLAIMS)
+    verdicts = {c["player"]: c for c in timeline.as_json()["games"][0]["claims"]}
+    assert aiko["player"] == "Aiko" and aiko["status"] == "over-claimed" == verdicts["Aiko"]["status"]
+    assert aiko["verdict"] == "\u2717 over-claimed by 2"
+    assert aiko["claimed"] == "claimed 9"
+    assert aiko["optimum"] == "optimum 7 \u00b7 jokers \u2192 none \u00b7 positive: orange, blue, green"
+    assert aiko["problems"] == [p["message"] for p in verdicts["Aiko"]["problems"]]
+    assert boris["status"] == "agrees" and boris["verdict"] == "\u2713 agrees" and boris["problems"] == []
+    assert boris["claimed"] == "claimed 5 \u00b7 jokers \u2192 blue \u00b7 positive: blue, brown, yellow"
+    assert boris["optimum"] == "optimum 5 \u00b7 jokers \u2192 blue \u00b7 positive: blue, brown, yellow"
+    # the winner is marked by more than a colour
+    assert browser.eval(
+        "getComputedStyle(document.querySelector('#final tr.win td.mark'), '::after').content"
+    ) == '" \u2605"'
+    assert browser.eval("document.documentElement.scrollWidth <= window.innerWidth")
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.screenshot(ARTIFACTS / "replay-viewer-claims.png")

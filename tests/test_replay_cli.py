@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,9 +15,12 @@ import pytest
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
+from coloretto_log.log.replay import check_match
+from coloretto_log.report.timeline import build
+from coloretto_log.view.html import render_html
 
 from .conftest import EXAMPLES, SAMPLES
-from .test_timeline import GOLDEN, TWO_PLAYER, TWO_PLAYER_NARRATIVE, random_match
+from .viewer_builders import GOLDEN, TWO_PLAYER, TWO_PLAYER_NARRATIVE, random_match, with_claims
 
 runner = CliRunner()
 
@@ -24,6 +29,11 @@ def write(tmp_path: Path, name: str, data: Any) -> Path:
     path = tmp_path / name
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
+
+
+def timeline_of(data: dict[str, Any], label: str) -> Any:
+    file, _, line = label.rpartition(":")
+    return build(check_match(data), label=label, file=file or label, line=int(line) if file else None)
 
 
 def broken_match() -> dict[str, Any]:
@@ -113,7 +123,11 @@ def test_json_states(tmp_path: Path) -> None:
     (game,) = match["games"]
     assert [s["move"] for s in game["states"]] == list(range(11))
     assert [s["narrative"] for s in game["states"]] == TWO_PLAYER_NARRATIVE
-    assert game["scores"] == [{"player": "Aiko", "score": 7}, {"player": "Boris", "score": 5}]
+    assert game["scores"] == [
+        {"player": "Aiko", "score": 7, "rank": 1},
+        {"player": "Boris", "score": 5, "rank": 2},
+    ]
+    assert game["winners"] == ["Aiko"] and game["scores_so_far"] is None
     one = json.loads(invoke(str(path), "--json", "--move", "6").stdout)["matches"][0]["games"][0][
         "states"
     ]
@@ -212,7 +226,7 @@ def test_every_sample_log_replays(mode: tuple[str, ...], tmp_path: Path) -> None
     if not paths:
         pytest.skip("no sample logs beside the project")
     for path in paths:
-        result = invoke(str(path), *mode, "--html", str(tmp_path / "v.html"))
+        result = invoke(str(path), *mode, "--html", str(tmp_path / "v.html"), "--force")
         invalid = "invalid" in path.parts or path.name.startswith(
             "seed-42-"
         )  # a setup vector, not a log
@@ -242,3 +256,205 @@ def test_end_to_end_in_a_subprocess(tmp_path: Path) -> None:
         proc.stdout.splitlines()[-1]
         == f"play broke off at move 5: {path}: game 1, move 5: error [row-full] row 1 already holds 1 card"
     )
+
+
+# --------------------------------------------------------------------------- writing the page safely
+
+
+def one_error_line(result: Any) -> str:
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    return str(lines[0])
+
+
+def test_html_never_overwrites_an_input_log(tmp_path: Path) -> None:
+    log = write(tmp_path, "log.json", TWO_PLAYER)
+    before = log.read_bytes()
+    link = tmp_path / "link.html"
+    link.symlink_to(log)
+    for out in (log, link):
+        for force in ((), ("--force",)):
+            result = invoke(str(log), "--html", str(out), *force)
+            assert result.exit_code == 2, (out, force, result.output)
+            assert "is the log being replayed" in one_error_line(result)
+            assert log.read_bytes() == before
+    # a log inside the folder being replayed
+    result = invoke(str(tmp_path), "--html", str(log), "--force")
+    assert result.exit_code == 2 and "is the log being replayed" in one_error_line(result)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.html", "log.json"]
+
+
+def test_html_replaces_an_existing_file_only_with_force(tmp_path: Path) -> None:
+    log = write(tmp_path, "log.json", TWO_PLAYER)
+    out = tmp_path / "view.html"
+    out.write_text("keep me", encoding="utf-8")
+    result = invoke(str(log), "--html", str(out))
+    assert result.exit_code == 2
+    assert one_error_line(result) == f"Error: --html {out} already exists: give --force to replace it"
+    assert out.read_text(encoding="utf-8") == "keep me"
+    result = invoke(str(log), "--html", str(out), "--force")
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    result = invoke(str(log), "--html", str(folder), "--force")
+    assert result.exit_code == 2 and "is a folder" in one_error_line(result)
+
+
+def test_a_page_too_big_to_open_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    many = tmp_path / "many.jsonl"
+    many.write_text("\n".join(json.dumps(TWO_PLAYER) for _ in range(6)) + "\n", encoding="utf-8")
+    t = timeline_of(TWO_PLAYER, f"{many}:1")  # as read from the file
+    one, two = (len(render_html([t] * n, title=str(many)).encode("utf-8")) for n in (1, 2))
+    # a limit that a page of three matches keeps and a fourth passes
+    monkeypatch.setattr("coloretto_log.view.html.PAGE_LIMIT", one + 2 * (two - one) + 100)
+    out = tmp_path / "view.html"
+    result = invoke(str(many), "--html", str(out))
+    assert result.exit_code == 2, result.output
+    line = one_error_line(result)
+    assert line.startswith(f"Error: {out} not written: with match 4 the page would pass ")
+    assert line.endswith(" bytes, too big for a browser to open; choose a match with --match K")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["many.jsonl"]  # no page, no temporary file
+    result = invoke(str(many), "--html", str(out), "--match", "2")
+    assert result.exit_code == 0 and out.exists()
+
+
+# --------------------------------------------------------------------------- streaming
+
+
+def jsonl(tmp_path: Path, name: str, logs: list[dict[str, Any]]) -> Path:
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(log) + "\n" for log in logs), encoding="utf-8")
+    return path
+
+
+def test_json_streamed_a_match_at_a_time_is_one_document(tmp_path: Path) -> None:
+    logs = [random_match(seed, 3, "classic", 2, random.Random(seed))[0] for seed in range(3)]
+    path = jsonl(tmp_path, "three.jsonl", [*logs, broken_match()])
+    result = invoke(str(path), "--json")
+    assert result.exit_code == 1  # the broken match
+    timelines = [timeline_of(log, f"{path}:{n}") for n, log in enumerate([*logs, broken_match()], start=1)]
+    expected = {"matches": [{**t.as_json(), "file": str(path), "line": n} for n, t in enumerate(timelines, start=1)]}
+    # byte for byte what one json.dumps of the whole document prints
+    assert result.stdout == json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
+    assert invoke(str(path), "--format", "json").stdout == result.stdout
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    assert invoke(str(empty), "--json").stdout == '{\n  "matches": []\n}\n'
+    assert invoke(str(path), "--format", "csv").exit_code == 2
+
+
+def test_match_k_stops_reading_after_the_kth(tmp_path: Path) -> None:
+    path = tmp_path / "two.jsonl"
+    path.write_text(json.dumps(TWO_PLAYER) + "\n{not json\n", encoding="utf-8")
+    result = invoke(str(path), "--match", "1", "--moves")
+    assert result.exit_code == 0, result.output  # the broken second line is never read
+    assert result.stdout.splitlines()[0] == f"{path}:1 · game 1"
+    assert invoke(str(path), "--moves").exit_code == 1
+
+
+# --------------------------------------------------------------------------- the terminal
+
+
+HOSTILE = "Ai\u001b[31mko\u001b]0;pwned\u0007"
+
+
+def hostile_log() -> dict[str, Any]:
+    text = json.dumps(with_claims({"Aiko": {"score": 9}}))
+    data: dict[str, Any] = json.loads(text.replace('"Aiko"', json.dumps(HOSTILE)))
+    return data
+
+
+def run(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "coloretto_log", "replay", *args],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_control_characters_from_a_log_or_a_file_name_never_reach_the_terminal(tmp_path: Path) -> None:
+    path = write(tmp_path, "x\u001b[2Jy.json", hostile_log())
+    out = tmp_path / "p\u001b]0;t\u0007.html"
+    runs = [
+        ((), 0),
+        (("--moves",), 0),
+        (("--move", "4"), 0),
+        (("--game", "2"), 2),  # the usage error names the file
+        (("--html", str(out)), 0),
+        (("--html", str(out)), 2),  # exists
+    ]
+    for args, code in runs:
+        result = invoke(str(path), *args)
+        assert result.exit_code == code, (args, result.output)
+        for stream in (result.stdout_bytes, result.stderr_bytes):
+            assert b"\x1b" not in stream and b"\x07" not in stream, (args, stream[:300])
+    shown = invoke(str(path), "--moves").stdout
+    assert "Ai\\x1b[31mko\\x1b]0;pwned\\x07 draws" in shown and "x\\x1b[2Jy.json" in shown
+    # JSON stays exact data (JSON escapes control characters itself)
+    result = invoke(str(path), "--json")
+    assert b"\x1b" not in result.stdout_bytes
+    assert json.loads(result.stdout)["matches"][0]["players"][0] == HOSTILE
+    # in a real process too, where a terminal would read the bytes
+    proc = run(str(path), "--moves")
+    assert proc.returncode == 0 and b"\x1b" not in proc.stdout + proc.stderr
+    # a name that is not UTF-8 is shown escaped
+    odd = tmp_path / os.fsdecode(b"bad\xffname.json")
+    odd.write_text(json.dumps(TWO_PLAYER), encoding="utf-8")
+    for args in ((), ("--json",), ("--game", "3")):
+        proc = run(str(odd), *args)
+        assert proc.returncode in (0, 2) and b"Traceback" not in proc.stderr, proc.stderr
+        assert b"bad\\udcffname.json" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("mode", [("--moves",), (), ("--json",)], ids=["moves", "table", "json"])
+def test_piped_into_head_it_stops_quietly(tmp_path: Path, mode: tuple[str, ...]) -> None:
+    logs = [random_match(seed, 4, "classic", 4, random.Random(seed))[0] for seed in range(12)]
+    path = jsonl(tmp_path, "many.jsonl", logs)
+    replay = subprocess.Popen(
+        [sys.executable, "-m", "coloretto_log", "replay", str(path), *mode],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    head = subprocess.Popen(["head", "-1"], stdin=replay.stdout, stdout=subprocess.PIPE)
+    assert replay.stdout is not None and replay.stderr is not None
+    replay.stdout.close()  # head holds the only reading end
+    first, _ = head.communicate(timeout=120)
+    err = replay.stderr.read()
+    assert replay.wait(timeout=120) == 0, err
+    assert err == b""
+    assert first.count(b"\n") == 1
+
+
+def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    logs = [random_match(seed, 2, "classic", 1, random.Random(seed))[0] for seed in range(60)]
+    path = jsonl(tmp_path, "sixty.jsonl", logs)
+    out = tmp_path / "p.html"
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "coloretto_log", "replay", str(path), "--html", str(out)],
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(24, 120),
+    )
+    screen = child.read()
+    child.close()
+    assert child.exitstatus == 0, screen
+    assert "60/60" in screen and re.search(r"\d+ matches/s", screen), screen[-500:]
+    assert f"wrote {out} (60 games)" in screen
+    # not a terminal: nothing but the one line
+    proc = run(str(path), "--html", str(out), "--force")
+    assert proc.returncode == 0
+    assert proc.stderr.decode() == f"wrote {out} (60 games)\n"
+
+
+def test_a_file_name_holding_the_data_placeholder_stays_a_name(tmp_path: Path) -> None:
+    path = write(tmp_path, "%%DATA%% and %%JS%%.json", TWO_PLAYER)
+    out = tmp_path / "view.html"
+    assert invoke(str(path), "--html", str(out)).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    title = page.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert title == f"Coloretto replay · {path}"
+    assert page.count('id="replay-data"') == 1 and len(page) < 100_000

@@ -10,106 +10,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coloretto_log.core import engine as E
 from coloretto_log.core.cards import KIND_INDEX
-from coloretto_log.core.engine import Draw, Move, Take
-from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.engine import Take
 from coloretto_log.core.scoring import best_from_counts
-from coloretto_log.core.setup import seeded_setup
 from coloretto_log.log.replay import check_match
-from coloretto_log.log.writer import match_json, move_json, setup_json
-from coloretto_log.report.timeline import build, scores_line, step_json
+from coloretto_log.report.timeline import build, scores_line, standings_json, step_json
 
-# --------------------------------------------------------------------------- scripted games
-
-#: A recorded 2-player game, checked by hand: a leftover row discarded, the last-round card in round 2.
-TWO_PLAYER: dict[str, Any] = {
-    "format": "coloretto-log",
-    "version": 1,
-    "id": "two-player-script",
-    "rules": {"games": 1},
-    "players": ["Aiko", "Boris"],
-    "games": [
-        {
-            "setup": {
-                "removed": ["grey", "red"],
-                "starting": {"Aiko": ["orange", "blue"], "Boris": ["brown", "yellow"]},
-                "first": "Aiko",
-            },
-            "moves": [
-                {"player": "Aiko", "action": "draw", "row": 1, "card": "green"},
-                {"player": "Boris", "action": "draw", "row": 3, "card": "joker"},
-                {"player": "Aiko", "action": "draw", "row": 2, "card": "plus2"},
-                {"player": "Boris", "action": "take", "row": 3},
-                {"player": "Aiko", "action": "draw", "row": 2, "card": "green"},
-                {"player": "Aiko", "action": "take", "row": 2},
-                {"player": "Aiko", "action": "draw", "row": 3, "card": "blue", "last_round": True},
-                {"player": "Boris", "action": "take", "row": 3},
-                {"player": "Aiko", "action": "draw", "row": 1, "card": "orange"},
-                {"player": "Aiko", "action": "take", "row": 1},
-            ],
-        }
-    ],
-}
-
-TWO_PLAYER_NARRATIVE = [
-    "game 1 · grey and red removed · starting cards: Aiko orange and blue, Boris brown and yellow · Aiko starts",
-    "round 1 · Aiko draws green → row 1",
-    "round 1 · Boris draws joker → row 3",
-    "round 1 · Aiko draws +2 → row 2",
-    "round 1 · Boris takes row 3: joker",
-    "round 1 · Aiko draws green → row 2",
-    "round 1 · Aiko takes row 2: +2, green · row 1 discarded: green · end of round 1",
-    "round 2 · last-round card! Aiko draws again: blue → row 3",
-    "round 2 · Boris takes row 3: blue",
-    "round 2 · Aiko draws orange → row 1",
-    "round 2 · Aiko takes row 1: orange · end of the game",
-]
-
-#: A recorded anniversary game: the golden joker's extra card comes after the last-round card.
-GOLDEN: dict[str, Any] = {
-    "format": "coloretto-log",
-    "version": 1,
-    "id": "golden-script",
-    "rules": {"edition": "anniversary", "games": 1},
-    "players": ["Aiko", "Boris", "Chloe", "Dae"],
-    "games": [
-        {
-            "setup": {
-                "removed": [],
-                "starting": {
-                    "Aiko": ["orange"],
-                    "Boris": ["blue"],
-                    "Chloe": ["brown"],
-                    "Dae": ["yellow"],
-                },
-                "first": "Aiko",
-            },
-            "moves": [
-                {"player": "Aiko", "action": "draw", "row": 1, "card": "golden_joker"},
-                {"player": "Boris", "action": "take", "row": 1, "extra": "red", "last_round": True},
-                {"player": "Chloe", "action": "draw", "row": 2, "card": "green"},
-                {"player": "Dae", "action": "take", "row": 2},
-                {"player": "Aiko", "action": "draw", "row": 3, "card": "purple"},
-                {"player": "Chloe", "action": "take", "row": 3},
-                {"player": "Aiko", "action": "draw", "row": 4, "card": "plus2"},
-                {"player": "Aiko", "action": "take", "row": 4},
-            ],
-        }
-    ],
-}
-
-GOLDEN_NARRATIVE = [
-    "game 1 · starting cards: Aiko orange, Boris blue, Chloe brown, Dae yellow · Aiko starts",
-    "round 1 · Aiko draws golden joker → row 1",
-    "round 1 · Boris takes row 1: golden joker; golden joker extra: last-round card! then red",
-    "round 1 · Chloe draws green → row 2",
-    "round 1 · Dae takes row 2: green",
-    "round 1 · Aiko draws purple → row 3",
-    "round 1 · Chloe takes row 3: purple",
-    "round 1 · Aiko draws +2 → row 4",
-    "round 1 · Aiko takes row 4: +2 · end of the game",
-]
+from .viewer_builders import (
+    GOLDEN,
+    GOLDEN_NARRATIVE,
+    TWO_PLAYER,
+    TWO_PLAYER_NARRATIVE,
+    random_match,
+    with_claims,
+)
 
 
 def timeline_of(data: dict[str, Any], label: str = "t.json") -> Any:
@@ -258,6 +172,12 @@ def test_invalid_game_replays_up_to_its_first_error_and_the_next_game_goes_on() 
         "line": "bad.json: game 1, move 5: error [row-full] row 1 already holds 1 card",
     }
     assert first.final_scores is None and t.as_json()["games"][0]["scores"] is None
+    # Hand-checked after move 4: Aiko orange + blue = 2, Boris brown 2 with the joker = 3 + yellow 1.
+    assert t.as_json()["games"][0]["scores_so_far"] == [
+        {"player": "Aiko", "score": 2, "rank": 2},
+        {"player": "Boris", "score": 4, "rank": 1},
+    ]
+    assert t.as_json()["games"][0]["leaders"] == ["Boris"]
     assert not t.valid
     # The second game (complete and valid) still replays in full.
     assert second.complete and second.moves == 10 and second.final_scores == (7, 5)
@@ -279,61 +199,44 @@ def test_a_bad_setup_gives_a_game_with_no_step() -> None:
     assert timeline_of(data).as_json()["games"][0]["states"] == []
 
 
+def test_claims_and_their_verdicts_at_the_end_of_a_game() -> None:
+    # Hand-checked (see test_two_player_narrative_line_by_line): Aiko 7 with orange, blue, green
+    # positive and no joker; Boris 5 with his joker on blue.
+    log = with_claims({
+        "Boris": {"score": 5, "jokers": ["blue"], "positive": ["blue", "brown", "yellow"]},
+        "Aiko": {"score": 9},
+    })
+    t = timeline_of(log)
+    (g,) = t.games
+    assert [(v.player, v.status) for v in g.claims] == [("Aiko", "over-claimed"), ("Boris", "agrees")]
+    aiko, boris = t.as_json()["games"][0]["claims"]
+    assert aiko["claimed_score"] == 9 and aiko["optimal_score"] == 7 and aiko["difference"] == 2
+    assert aiko["optimal_jokers"] == [] and aiko["optimal_positive"] == ["orange", "blue", "green"]
+    assert aiko["claimed_jokers"] is None and not aiko["agrees"]
+    assert [p["status"] for p in aiko["problems"]] == ["over-claimed"]
+    assert "claims 9 but the optimum is 7" in aiko["problems"][0]["message"]
+    assert boris["agrees"] and boris["choice_score"] == 5 and boris["optimal_jokers"] == ["blue"]
+    assert boris["claimed_positive"] == ["blue", "brown", "yellow"]
+    # no claim: an empty list; a game not complete: null (its claims are not checked)
+    assert timeline_of(TWO_PLAYER).as_json()["games"][0]["claims"] == []
+    cut = with_claims({"Aiko": {"score": 9}})
+    del cut["games"][0]["moves"][-1]
+    assert timeline_of(cut).as_json()["games"][0]["claims"] is None
+
+
 def test_ties_share_the_win() -> None:
     assert scores_line(("A", "B", "C"), (5, 9, 9)) == "A 5 · B 9 · C 9 — B and C tie"
     assert scores_line(("A", "B", "C"), (9, 9, 9)) == "A 9 · B 9 · C 9 — A, B and C tie"
+    # Tied players share a rank and the next rank is skipped (39, 39, 35: 1, 1, 3).
+    assert standings_json(("A", "B", "C", "D"), (35, 39, 12, 39)) == [
+        {"player": "A", "score": 35, "rank": 3},
+        {"player": "B", "score": 39, "rank": 1},
+        {"player": "C", "score": 12, "rank": 4},
+        {"player": "D", "score": 39, "rank": 1},
+    ]
 
 
 # --------------------------------------------------------------------------- seeded logs by random play
-
-
-def random_match(
-    seed: int,
-    players: int,
-    edition: str,
-    games: int,
-    rng: random.Random,
-    *,
-    explicit_setup: bool = False,
-) -> tuple[dict[str, Any], dict[str, Any], list[list[E.GameState]], list[list[Move]]]:
-    """A seeded match played at random by legal moves: (log with cards, log without, states, moves)."""
-    rules = RuleSet.of(edition=edition, games=games)
-    names = ("Aiko", "Boris", "Chloe", "Dae", "Emil")[:players]
-    with_cards: list[dict[str, Any]] = []
-    without: list[dict[str, Any]] = []
-    all_states: list[list[E.GameState]] = []
-    all_moves: list[list[Move]] = []
-    for g in range(games):
-        setup = seeded_setup(rules, players, seed, g)
-        state = E.new_game(
-            rules,
-            players,
-            removed=setup.removed,
-            starting=setup.starting,
-            first=setup.first,
-            deck=setup.deck,
-        )
-        states, moves = [state], []
-        while not state.over:
-            actions = E.legal_actions(state)
-            draws = [a for a in actions if isinstance(a, Draw)]
-            pick = rng.choice(draws) if draws and rng.random() < 0.75 else rng.choice(actions)
-            state, move = E.play(state, pick)
-            states.append(state)
-            moves.append(move)
-        all_states.append(states)
-        all_moves.append(moves)
-        s_json = setup_json(setup, names, explicit=explicit_setup)
-        with_cards.append(
-            {"setup": s_json, "moves": [move_json(m, names, cards=True) for m in moves]}
-        )
-        without.append(
-            {"setup": s_json, "moves": [move_json(m, names, cards=False) for m in moves]}
-        )
-    match_id = f"random-{seed}"
-    a = match_json(rules=rules, players=names, games=with_cards, seed=seed, match_id=match_id)
-    b = match_json(rules=rules, players=names, games=without, seed=seed, match_id=match_id)
-    return a, b, all_states, all_moves
 
 
 CASES = [
@@ -424,6 +327,9 @@ def test_json_is_plain_and_stable() -> None:
         "states",
         "scores",
         "winners",
+        "scores_so_far",
+        "leaders",
+        "claims",
     ]
     assert list(game["states"][0]) == [
         "move",

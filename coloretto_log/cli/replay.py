@@ -1,25 +1,55 @@
-"""``coloretto-log replay``: walk through a game move by move (terminal, JSON, HTML)."""
+"""``coloretto-log replay``: walk through a game move by move (terminal, JSON, HTML).
+
+Matches are read, replayed and shown one at a time (a ``.jsonl`` file of any
+length runs in flat memory); the HTML page is written as it is built and
+refused beyond ``view.html.PAGE_LIMIT``. Every text from a log or a file name
+that reaches the terminal goes through ``core.errors.one_line`` and is never
+read as rich markup; JSON stays exact data.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.text import Text
 
-from ..core.cards import is_colour
-from ..core.errors import Finding, one_line
-from ..log.atomic import atomic_write_text
+from ..core.errors import Finding
 from ..log.load import Unreadable, load
+from ..log.reader import STDIN, expand_paths
 from ..report.timeline import GameTimeline, MatchTimeline, Step, from_loaded, scores_line
-from ..view.html import render_html
-from ..view.terminal import card_text, collection_text
+from ..view.html import PageTooLarge, write_html
+from ..view.json_stream import JsonList
+from ..view.replay_table import table_view, terminal_text
 from .app import app
-from .common import ExitCode, emit_json, exit_for, fail, plural
+from .common import (
+    ExitCode,
+    Format,
+    FormatOption,
+    JsonOption,
+    exit_for,
+    fail,
+    output_format,
+    plural,
+)
 
+#: Show progress for --html from this many matches on (on a terminal only).
+PROGRESS_FROM = 50
 
 @app.command()
 def replay(
@@ -27,18 +57,20 @@ def replay(
         str,
         typer.Argument(
             help="A log file (.json: one match; .jsonl: one match a line), a folder, or - for standard input.",
+            metavar="PATH",
             show_default=False,
         ),
     ],
     game: Annotated[
         int | None,
-        typer.Option("--game", "-g", help="Only game G of the match (from 1).", show_default=False),
+        typer.Option("--game", "-g", metavar="G", help="Only game G of the match (from 1).", show_default=False),
     ] = None,
     move: Annotated[
         int | None,
         typer.Option(
             "--move",
             "-m",
+            metavar="M",
             help="The table after move M (0: before the first move; default: the end).",
             show_default=False,
         ),
@@ -47,7 +79,8 @@ def replay(
         int | None,
         typer.Option(
             "--match",
-            help="Only the K-th match found under PATH (from 1), e.g. one line of a .jsonl file.",
+            metavar="K",
+            help="Only the K-th match found under PATH (from 1), e.g. one line of a .jsonl file; reading stops there.",
             show_default=False,
         ),
     ] = None,
@@ -57,19 +90,23 @@ def replay(
             "--moves", help="Print the game as a narrative, one line a move, then the scores."
         ),
     ] = False,
-    json_out: Annotated[
-        bool,
-        typer.Option("--json", help="Print every state as JSON (the shape in docs/replay.md)."),
-    ] = False,
+    fmt: FormatOption = None,
+    json_out: JsonOption = False,
     html: Annotated[
         Path | None,
         typer.Option(
             "--html",
-            help="Write a self-contained HTML viewer of the whole file to OUT.html.",
+            help=(
+                "Write a self-contained HTML viewer of the whole file to OUT.html. Never onto an input; "
+                "an existing file only with --force; refused (exit 2) over 50 MB, too big for a browser."
+            ),
             metavar="OUT.html",
             show_default=False,
         ),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing OUT.html (never an input log).")
+    ] = False,
 ) -> None:
     """Replay a match log move by move: the table, a narrative, JSON or a web page.
 
@@ -77,57 +114,228 @@ def replay(
     each game): every row, every collection, the score each player would have
     with the best assignment right now, the deck, the round and whose turn it
     is. A log with an error replays up to the first error in each game and
-    shows where and why play broke off.
+    shows where and why play broke off. A .jsonl file is read a match at a
+    time, so its length does not matter.
 
     Exit codes: 0 ok, 1 the log has an error (what could be replayed is still
-    shown), 2 usage error (a game or move that does not exist), 3 a file that
-    cannot be read.
+    shown), 2 usage error (a game or move that does not exist; --html onto an
+    input, onto an existing file without --force, or a page over 50 MB),
+    3 a file that cannot be read or written.
 
     Example: coloretto-log replay kitchen.json --game 2 --moves
     """
-    if moves and json_out:
+    as_json = output_format(fmt, json_out, csv=False) is Format.json
+    if moves and as_json:
         fail("--moves and --json cannot be used together", ExitCode.USAGE)
     for name, value in (("--game", game), ("--match", match)):
         if value is not None and value < 1:
             fail(f"{name} counts from 1", ExitCode.USAGE)
     if move is not None and move < 0:
         fail("--move must be 0 or more", ExitCode.USAGE)
+    if html is not None:
+        _refuse_output(html, path, force=force)
 
-    timelines: list[MatchTimeline] = []
-    unreadable = False
-    seen = 0  # matches read; with --match only that one is made into a timeline
+    kind = "json" if as_json else "moves" if moves else "table" if html is None else None
+    out = _Printer(kind, move)
+    run = _Run()
+    shown_progress = html is not None and kind is None and sys.stderr.isatty()
+
+    def shown(progress: Progress | None) -> Iterator[MatchTimeline]:
+        for t in _read(path, match, run, progress):
+            out.show(t, _select(t, game, move))
+            if out.closed and html is None:
+                return  # nobody reads any more
+            yield t
+
+    written = None
+    if html is None:
+        for _ in shown(None):
+            pass
+    else:
+        try:
+            with _progress(path, shown_progress) as progress:
+                written = write_html(html, shown(progress), title=path, start=_html_start(game, move))
+        except PageTooLarge as e:
+            size = f"{e.limit / 1e6:g} MB" if e.limit >= 1_000_000 else f"{e.limit:,} bytes"
+            fail(
+                f"{terminal_text(str(html))} not written: with match {e.matches} the page would pass {size}, "
+                "too big for a browser to open; choose a match with --match K",
+                ExitCode.USAGE,
+            )
+        except OSError as e:
+            fail(f"cannot write {terminal_text(str(html))}: {e.strerror or e}", ExitCode.UNREADABLE)
+    out.finish()
+    if written is not None:
+        typer.echo(f"wrote {terminal_text(str(html))} ({plural(written.games, 'game')})", err=True)
+    exit_for(unreadable=run.unreadable, invalid=run.invalid)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass
+class _Run:
+    """What was read so far: the exit code comes from it."""
+
+    seen: int = 0  # matches read (with --match only the K-th becomes a timeline)
+    unreadable: bool = False
+    invalid: bool = False
+
+
+def _read(path: str, match: int | None, run: _Run, progress: Progress | None) -> Iterator[MatchTimeline]:
+    """The timeline of every match under ``path`` (or of the K-th only), one at a time."""
     for item in load([path]):
         if isinstance(item, Unreadable):
-            typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
-            unreadable = True
+            typer.secho(terminal_text(item.message), err=True, fg=typer.colors.RED)
+            run.unreadable = True
             continue
-        seen += 1
-        if match is None or seen == match:
-            timelines.append(from_loaded(item))
-    if unreadable and not seen:
+        run.seen += 1
+        if progress is not None:
+            progress.advance(progress.task_ids[0])
+        if match is None or run.seen == match:
+            t = from_loaded(item)
+            run.invalid = run.invalid or not t.valid
+            yield t
+            if match is not None:
+                return
+    if run.unreadable and not run.seen:
         raise typer.Exit(int(ExitCode.UNREADABLE))
-    if match is not None and match > seen:
-        fail(f"--match {match}: {path} holds {plural(seen, 'match', 'matches')}", ExitCode.USAGE)
+    if match is not None:
+        fail(f"--match {match}: {terminal_text(path)} holds {plural(run.seen, 'match', 'matches')}", ExitCode.USAGE)
 
-    selected = [(t, _select(t, game, move)) for t in timelines]
 
-    if html is not None:
-        start = _html_start(game, move)
+def _refuse_output(html: Path, path: str, *, force: bool) -> None:
+    """--html never writes onto an input log, nor onto an existing file without --force (exit 2)."""
+    if not os.path.lexists(html):
+        return
+    shown = terminal_text(str(html))
+    if html.is_dir():
+        fail(f"--html {shown} is a folder: give a file name", ExitCode.USAGE)
+    if path != STDIN and html.exists():
+        for item in expand_paths([path]):
+            try:
+                same = item != STDIN and os.path.samefile(item, html)
+            except OSError:
+                same = False
+            if same:
+                fail(f"--html {shown} is the log being replayed: write the page to another file", ExitCode.USAGE)
+    if not force:
+        fail(f"--html {shown} already exists: give --force to replace it", ExitCode.USAGE)
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class _Rate(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if not speed else f"{speed:,.0f} matches/s")
+
+
+def _count_matches(path: str) -> int | None:
+    """How many matches ``path`` holds (lines with text in a .jsonl file); None for standard input."""
+    total = 0
+    for item in expand_paths([path]):
+        if item == STDIN:
+            return None
+        p = Path(item)
+        if p.suffix != ".jsonl":
+            total += 1
+            continue
         try:
-            atomic_write_text(html, render_html(timelines, title=path, start=start))
-        except OSError as e:
-            fail(f"cannot write {html}: {e.strerror or e}", ExitCode.UNREADABLE)
-        n_games = sum(len(t.games) for t in timelines)
-        typer.echo(f"wrote {html} ({plural(n_games, 'game')})", err=True)
+            with open(p, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    total += block.count(b"\n")
+                    last = block
+            total += 0 if not total or last.endswith(b"\n") else 1
+        except OSError:
+            continue
+    return total
 
-    if json_out:
-        emit_json({"matches": [_json(t, games, move) for t, games in selected]})
-    elif moves:
-        _print_narratives(selected, move)
-    elif html is None:
-        _print_tables(selected, move)
 
-    exit_for(unreadable=bool(unreadable), invalid=any(not t.valid for t in timelines))
+class _NoProgress:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _progress(path: str, show: bool) -> Any:
+    """A progress bar on standard error (a terminal) while a long file is made into a page; else nothing."""
+    total = _count_matches(path) if show else 0
+    if not show or (total is not None and total < PROGRESS_FROM):
+        return _NoProgress()
+    progress = Progress(
+        TextColumn("replay → page"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("matches"),
+        _Rate(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True, markup=False, highlight=False),
+        transient=True,
+    )
+    progress.add_task("matches", total=total)
+    return progress
+
+
+# --------------------------------------------------------------------------- output
+
+
+class _Console(Console):
+    """A rich console that reports a closed pipe as ``BrokenPipeError`` instead of exiting 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
+class _Printer:
+    """Shows each match as it comes (table, narrative or JSON); a closed pipe ends the output quietly."""
+
+    def __init__(self, kind: str | None, move: int | None) -> None:
+        self.kind = kind
+        self.move = move
+        self.closed = False
+        self.count = 0
+        self.console = _Console(highlight=False, soft_wrap=False, markup=False, emoji=False)
+        self.json = JsonList("matches", lambda text: sys.stdout.write(text))
+
+    def show(self, t: MatchTimeline, games: list[GameTimeline]) -> None:
+        if self.kind is None or self.closed:
+            return
+        try:
+            if self.kind == "json":
+                self.json.add(_json(t, games, self.move))
+            else:
+                if self.count:
+                    typer.echo()
+                if self.kind == "moves":
+                    _print_narratives(t, games, self.move)
+                else:
+                    _print_tables(self.console, t, games, self.move)
+        except BrokenPipeError:
+            self._close()
+        self.count += 1
+
+    def finish(self) -> None:
+        if self.kind != "json" or self.closed:
+            return
+        try:
+            self.json.close()
+            sys.stdout.flush()
+        except BrokenPipeError:
+            self._close()
+
+    def _close(self) -> None:
+        """The reader went away (``| head``): send the rest of the output nowhere, say nothing."""
+        self.closed = True
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass  # not a real file (tests): nothing is flushed to it later
 
 
 # --------------------------------------------------------------------------- selection
@@ -135,19 +343,20 @@ def replay(
 
 def _select(t: MatchTimeline, game: int | None, move: int | None) -> list[GameTimeline]:
     """The games asked for; usage errors for a game or move that does not exist."""
+    label = terminal_text(t.label)
     if game is not None:
         if t.games and game > len(t.games):
-            fail(f"--game {game}: {t.label} holds {plural(len(t.games), 'game')}", ExitCode.USAGE)
+            fail(f"--game {game}: {label} holds {plural(len(t.games), 'game')}", ExitCode.USAGE)
         games = [g for g in t.games if g.number == game]
     else:
         games = list(t.games)
     if move is not None:
         if game is None and len(games) > 1:
-            fail(f"--move needs --game: {t.label} holds {len(games)} games", ExitCode.USAGE)
+            fail(f"--move needs --game: {label} holds {len(games)} games", ExitCode.USAGE)
         for g in games:
             if g.steps and move > g.moves:
                 fail(
-                    f"--move {move}: game {g.number} of {t.label} has {plural(g.moves, 'move')} to replay",
+                    f"--move {move}: game {g.number} of {label} has {plural(g.moves, 'move')} to replay",
                     ExitCode.USAGE,
                 )
     return games
@@ -181,54 +390,50 @@ def _json(t: MatchTimeline, games: list[GameTimeline], move: int | None) -> dict
 # --------------------------------------------------------------------------- narrative
 
 
+def _say(text: str, **style: Any) -> None:
+    """One line of text from a log on standard output: escaped, never markup."""
+    typer.secho(terminal_text(text), **style)
+
+
 def _broke_off(f: Finding, label: str) -> str:
     if f.move is not None:
         return f"play broke off at move {f.move}: {f.line(label)}"
     return f.line(label)
 
 
-def _print_narratives(
-    selected: list[tuple[MatchTimeline, list[GameTimeline]]], move: int | None
-) -> None:
-    for m, (t, games) in enumerate(selected):
-        if m:
-            typer.echo()
-        _match_header(t)
-        for g in games:
-            typer.secho(
-                f"{t.label} · game {g.number}" + (" (seeded)" if g.seeded else ""), bold=True
-            )
-            width = len(str(g.moves))
-            for step in g.steps[: None if move is None else move + 1]:
-                typer.echo(f"{step.number:>{width}}. {step.narrative}")
-            if move is not None and move < g.moves:
-                continue
-            _game_ending(t, g)
-        _match_totals(t, shown=len(games) == len(t.games) and move is None)
+def _print_narratives(t: MatchTimeline, games: list[GameTimeline], move: int | None) -> None:
+    _match_header(t)
+    for g in games:
+        _say(f"{t.label} · game {g.number}" + (" (seeded)" if g.seeded else ""), bold=True)
+        width = len(str(g.moves))
+        for step in g.steps[: None if move is None else move + 1]:
+            _say(f"{step.number:>{width}}. {step.narrative}")
+        if move is not None and move < g.moves:
+            continue
+        _game_ending(t, g)
+    _match_totals(t, shown=len(games) == len(t.games) and move is None)
 
 
 def _match_header(t: MatchTimeline) -> None:
     err = t.match_error
     if err is not None:
-        typer.secho(err.line(t.label), fg=typer.colors.RED)
+        _say(err.line(t.label), fg=typer.colors.RED)
 
 
 def _game_ending(t: MatchTimeline, g: GameTimeline) -> None:
     final = g.final_scores
     if final is not None:
-        typer.secho(f"final scores: {scores_line(t.players, final)}", bold=True)
+        _say(f"final scores: {scores_line(t.players, final)}", bold=True)
     elif g.steps:
         last = g.steps[-1]
         now = tuple(a.score for a in last.scores)
-        typer.echo(
-            f"scores so far (best assignment now): {scores_line(t.players, now, final=False)}"
-        )
+        _say(f"scores so far (best assignment now): {scores_line(t.players, now, final=False)}")
     err = g.error
     if err is not None:
-        typer.secho(_broke_off(err, t.label), fg=typer.colors.RED)
+        _say(_broke_off(err, t.label), fg=typer.colors.RED)
     for f in g.findings:
         if f.severity == "warning":
-            typer.secho(f.line(t.label), fg=typer.colors.YELLOW)
+            _say(f.line(t.label), fg=typer.colors.YELLOW)
 
 
 def _match_totals(t: MatchTimeline, *, shown: bool) -> None:
@@ -236,109 +441,22 @@ def _match_totals(t: MatchTimeline, *, shown: bool) -> None:
     if not shown or totals is None or len(t.games) < 2:
         return
     scores, n = totals
-    typer.secho(
-        f"match totals after {plural(n, 'complete game')}: {scores_line(t.players, scores)}",
-        bold=True,
-    )
+    _say(f"match totals after {plural(n, 'complete game')}: {scores_line(t.players, scores)}", bold=True)
 
 
 # --------------------------------------------------------------------------- table
 
 
-def _print_tables(
-    selected: list[tuple[MatchTimeline, list[GameTimeline]]], move: int | None
-) -> None:
-    console = Console(highlight=False, soft_wrap=False)
-    for m, (t, games) in enumerate(selected):
-        if m:
-            console.print()
-        _match_header(t)
-        for g in games:
-            step = _step_at(g, move)
-            if step is None:
-                console.print(Text(f"{t.label} · game {g.number}: nothing to replay", style="bold"))
-            else:
-                for part in _table_view(t, g, step):
-                    console.print(part, soft_wrap=isinstance(part, Text))
-            if move is None or move == g.moves:
-                _game_ending(t, g)
-            console.print()
-        _match_totals(t, shown=len(games) == len(t.games) and move is None)
-
-
-def _row_text(cards: tuple[str, ...]) -> Text:
-    """A row's cards: colours by name, jokers and "+2" by their short labels."""
-    if not cards:
-        return Text("(empty)", style="dim")
-    out = Text()
-    for k, card in enumerate(cards):
-        if k:
-            out.append(" ")
-        out.append_text(card_text(card, long=is_colour(card)))
-    return out
-
-
-def _table_view(t: MatchTimeline, g: GameTimeline, step: Step) -> list[Text | Table]:
-    s = step.state
-    players = t.players
-    head = Text(f"{t.label} · game {g.number} · ", style="bold")
-    head.append(
-        "setup" if step.number == 0 else f"after move {step.number} of {g.moves}", style="bold"
-    )
-    head.append(f": {step.narrative}")
-    status = Text(f"round {s.round}")
-    if s.last_round:
-        status.append(" · ")
-        status.append("last round!", style="bold red")
-    if s.over:
-        status.append(" · game over")
-    else:
-        status.append(f" · {players[s.current]} to play")
-    pending = ", the last-round card among them" if s.lr_pending else ""
-    status.append(f" · {plural(s.cards_left, 'card')} left in the deck{pending}")
-
-    rows = Table(title=None, show_edge=False, box=None, padding=(0, 1))
-    rows.add_column("row", justify="right")
-    rows.add_column("cards")
-    rows.add_column("")
-    for i, cards in enumerate(s.rows):
-        if s.taken[i]:
-            by = step.taken_by[i]
-            rows.add_row(
-                str(i + 1),
-                Text("taken" + ("" if by is None else f" by {players[by]}"), style="dim"),
-                "",
-            )
+def _print_tables(console: Console, t: MatchTimeline, games: list[GameTimeline], move: int | None) -> None:
+    _match_header(t)
+    for g in games:
+        step = _step_at(g, move)
+        if step is None:
+            console.print(Text(terminal_text(f"{t.label} · game {g.number}: nothing to replay"), style="bold"))
         else:
-            rows.add_row(str(i + 1), _row_text(cards), f"{len(cards)}/{s.limits[i]}")
-
-    table = Table(show_edge=False, padding=(0, 1))
-    table.add_column("player")
-    table.add_column("score", justify="right")
-    table.add_column("collection")
-    with_jokers = any(a.jokers for a in step.scores)
-    if with_jokers:
-        table.add_column("jokers →")
-    for seat, name in enumerate(players):
-        a = step.scores[seat]
-        mark = "▶ " if not s.over and seat == s.current else "  "
-        who = Text(mark + name, style="bold" if mark.strip() else "")
-        if s.done[seat] and not s.over:
-            who.append(" ✓", style="dim")
-        cells: list[Any] = [who, str(a.score), collection_text(s.collections[seat], s.colours)]
-        if with_jokers:
-            cells.append(", ".join(a.jokers))
-        table.add_row(*cells)
-
-    parts: list[Text | Table] = [head, status, Text("rows", style="bold"), rows]
-    if any(s.discarded):
-        parts.append(
-            Text("discarded with leftover rows: ").append_text(
-                collection_text(s.discarded, s.colours)
-            )
-        )
-    parts += [
-        Text("players (score: the best assignment now; ✓ took a row this round)", style="bold"),
-        table,
-    ]
-    return parts
+            for part in table_view(t, g, step):
+                console.print(part, soft_wrap=isinstance(part, Text))
+        if move is None or move == g.moves:
+            _game_ending(t, g)
+        console.print()
+    _match_totals(t, shown=len(games) == len(t.games) and move is None)

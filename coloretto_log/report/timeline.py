@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, cards_of
+from ..core.claims import Verdict
 from ..core.engine import Draw, GameState, Move, Take
 from ..core.errors import Finding
 from ..core.ruleset import RuleSet
-from ..core.scoring import Assignment, best_from_counts
+from ..core.scoring import Assignment, best_from_counts, ranks
 from ..core.scoring import winners as best_seats
 from ..core.setup import Setup
 from ..log.load import LoadedMatch
@@ -36,8 +37,10 @@ __all__ = [
     "Step",
     "build",
     "card_name",
+    "claim_json",
     "from_loaded",
     "scores_line",
+    "standings_json",
     "winners",
 ]
 
@@ -78,6 +81,9 @@ class GameTimeline:
     steps: tuple[Step, ...]
     complete: bool
     findings: tuple[Finding, ...]
+    #: The verdict on each claim written in a complete game (seat order, players who claimed);
+    #: empty without claims or when the game is not complete (its claims are not checked).
+    claims: tuple[Verdict, ...] = ()
 
     @property
     def error(self) -> Finding | None:
@@ -139,7 +145,7 @@ class MatchTimeline:
             if totals is None
             else {
                 "games": totals[1],
-                "scores": [{"player": p, "score": s} for p, s in zip(self.players, totals[0])],
+                "scores": standings_json(self.players, totals[0]),
                 "winners": list(winners(self.players, totals[0])),
             },
         }
@@ -148,6 +154,13 @@ class MatchTimeline:
 def winners(players: tuple[str, ...], scores: tuple[int, ...]) -> tuple[str, ...]:
     """The players with the highest score, in seat order (ties share the rank)."""
     return tuple(players[seat] for seat in best_seats(scores))
+
+
+def standings_json(players: tuple[str, ...], scores: tuple[int, ...]) -> list[dict[str, Any]]:
+    """``[{"player", "score", "rank"}]`` in seat order; tied players share a rank (``scoring.ranks``)."""
+    return [
+        {"player": p, "score": s, "rank": r} for p, s, r in zip(players, scores, ranks(scores))
+    ]
 
 
 def scores_line(players: tuple[str, ...], scores: tuple[int, ...], *, final: bool = True) -> str:
@@ -217,6 +230,9 @@ def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
         steps=tuple(steps),
         complete=record.complete,
         findings=tuple(record.findings),
+        claims=tuple(v for v in record.verdicts() if v.claim is not None)
+        if record.complete and record.claims
+        else (),
     )
 
 
@@ -317,6 +333,17 @@ def _move_json(move: Move, before: GameState, players: tuple[str, ...]) -> dict[
     }
 
 
+def claim_json(v: Verdict) -> dict[str, Any]:
+    """A verdict on a claim (the shape of ``score --json``'s ``verdict``) with the optimum's assignment."""
+    out: dict[str, Any] = {}
+    for key, value in v.as_json().items():
+        out[key] = value
+        if key == "optimal_score":
+            out["optimal_jokers"] = list(v.optimal.jokers)
+            out["optimal_positive"] = list(v.optimal.positive)
+    return out
+
+
 def _assignment_json(a: Assignment) -> dict[str, Any]:
     return {"score": a.score, "jokers": list(a.jokers), "positive": list(a.positive)}
 
@@ -363,6 +390,7 @@ def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
     players = g.players
     setup = g.setup
     final = g.final_scores
+    now = None if final is not None or not g.steps else tuple(a.score for a in g.steps[-1].scores)
     first = g.steps[0].state if g.steps else None
     return {
         "game": g.number,
@@ -374,8 +402,9 @@ def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
         "error": _error_json(g.error, label),
         "findings": [f.as_json() for f in g.findings],
         "states": [step_json(step, players) for step in g.steps],
-        "scores": None
-        if final is None
-        else [{"player": p, "score": s} for p, s in zip(players, final)],
+        "scores": None if final is None else standings_json(players, final),
         "winners": None if final is None else list(winners(players, final)),
+        "scores_so_far": None if now is None else standings_json(players, now),
+        "leaders": None if now is None else list(winners(players, now)),
+        "claims": [claim_json(v) for v in g.claims] if g.complete else None,
     }

@@ -1,0 +1,164 @@
+"""Match logs the timeline, replay CLI and viewer tests share: scripted games checked by hand, random seeded matches."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from coloretto_log.core import engine as E
+from coloretto_log.core.engine import Draw, Move
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.setup import seeded_setup
+from coloretto_log.log.writer import match_json, move_json, setup_json
+
+# --------------------------------------------------------------------------- scripted games
+
+#: A recorded 2-player game, checked by hand: a leftover row discarded, the last-round card in round 2.
+TWO_PLAYER: dict[str, Any] = {
+    "format": "coloretto-log",
+    "version": 1,
+    "id": "two-player-script",
+    "rules": {"games": 1},
+    "players": ["Aiko", "Boris"],
+    "games": [
+        {
+            "setup": {
+                "removed": ["grey", "red"],
+                "starting": {"Aiko": ["orange", "blue"], "Boris": ["brown", "yellow"]},
+                "first": "Aiko",
+            },
+            "moves": [
+                {"player": "Aiko", "action": "draw", "row": 1, "card": "green"},
+                {"player": "Boris", "action": "draw", "row": 3, "card": "joker"},
+                {"player": "Aiko", "action": "draw", "row": 2, "card": "plus2"},
+                {"player": "Boris", "action": "take", "row": 3},
+                {"player": "Aiko", "action": "draw", "row": 2, "card": "green"},
+                {"player": "Aiko", "action": "take", "row": 2},
+                {"player": "Aiko", "action": "draw", "row": 3, "card": "blue", "last_round": True},
+                {"player": "Boris", "action": "take", "row": 3},
+                {"player": "Aiko", "action": "draw", "row": 1, "card": "orange"},
+                {"player": "Aiko", "action": "take", "row": 1},
+            ],
+        }
+    ],
+}
+
+def with_claims(claims: dict[str, Any]) -> dict[str, Any]:
+    """``TWO_PLAYER`` with ``claims`` written at the end of its game (final scores: Aiko 7, Boris 5)."""
+    log: dict[str, Any] = json.loads(json.dumps(TWO_PLAYER))
+    log["games"][0]["claims"] = claims
+    return log
+
+
+TWO_PLAYER_NARRATIVE = [
+    "game 1 · grey and red removed · starting cards: Aiko orange and blue, Boris brown and yellow · Aiko starts",
+    "round 1 · Aiko draws green → row 1",
+    "round 1 · Boris draws joker → row 3",
+    "round 1 · Aiko draws +2 → row 2",
+    "round 1 · Boris takes row 3: joker",
+    "round 1 · Aiko draws green → row 2",
+    "round 1 · Aiko takes row 2: +2, green · row 1 discarded: green · end of round 1",
+    "round 2 · last-round card! Aiko draws again: blue → row 3",
+    "round 2 · Boris takes row 3: blue",
+    "round 2 · Aiko draws orange → row 1",
+    "round 2 · Aiko takes row 1: orange · end of the game",
+]
+
+#: A recorded anniversary game: the golden joker's extra card comes after the last-round card.
+GOLDEN: dict[str, Any] = {
+    "format": "coloretto-log",
+    "version": 1,
+    "id": "golden-script",
+    "rules": {"edition": "anniversary", "games": 1},
+    "players": ["Aiko", "Boris", "Chloe", "Dae"],
+    "games": [
+        {
+            "setup": {
+                "removed": [],
+                "starting": {
+                    "Aiko": ["orange"],
+                    "Boris": ["blue"],
+                    "Chloe": ["brown"],
+                    "Dae": ["yellow"],
+                },
+                "first": "Aiko",
+            },
+            "moves": [
+                {"player": "Aiko", "action": "draw", "row": 1, "card": "golden_joker"},
+                {"player": "Boris", "action": "take", "row": 1, "extra": "red", "last_round": True},
+                {"player": "Chloe", "action": "draw", "row": 2, "card": "green"},
+                {"player": "Dae", "action": "take", "row": 2},
+                {"player": "Aiko", "action": "draw", "row": 3, "card": "purple"},
+                {"player": "Chloe", "action": "take", "row": 3},
+                {"player": "Aiko", "action": "draw", "row": 4, "card": "plus2"},
+                {"player": "Aiko", "action": "take", "row": 4},
+            ],
+        }
+    ],
+}
+
+GOLDEN_NARRATIVE = [
+    "game 1 · starting cards: Aiko orange, Boris blue, Chloe brown, Dae yellow · Aiko starts",
+    "round 1 · Aiko draws golden joker → row 1",
+    "round 1 · Boris takes row 1: golden joker; golden joker extra: last-round card! then red",
+    "round 1 · Chloe draws green → row 2",
+    "round 1 · Dae takes row 2: green",
+    "round 1 · Aiko draws purple → row 3",
+    "round 1 · Chloe takes row 3: purple",
+    "round 1 · Aiko draws +2 → row 4",
+    "round 1 · Aiko takes row 4: +2 · end of the game",
+]
+
+
+
+# --------------------------------------------------------------------------- seeded logs by random play
+
+
+def random_match(
+    seed: int,
+    players: int,
+    edition: str,
+    games: int,
+    rng: random.Random,
+    *,
+    explicit_setup: bool = False,
+) -> tuple[dict[str, Any], dict[str, Any], list[list[E.GameState]], list[list[Move]]]:
+    """A seeded match played at random by legal moves: (log with cards, log without, states, moves)."""
+    rules = RuleSet.of(edition=edition, games=games)
+    names = ("Aiko", "Boris", "Chloe", "Dae", "Emil")[:players]
+    with_cards: list[dict[str, Any]] = []
+    without: list[dict[str, Any]] = []
+    all_states: list[list[E.GameState]] = []
+    all_moves: list[list[Move]] = []
+    for g in range(games):
+        setup = seeded_setup(rules, players, seed, g)
+        state = E.new_game(
+            rules,
+            players,
+            removed=setup.removed,
+            starting=setup.starting,
+            first=setup.first,
+            deck=setup.deck,
+        )
+        states, moves = [state], []
+        while not state.over:
+            actions = E.legal_actions(state)
+            draws = [a for a in actions if isinstance(a, Draw)]
+            pick = rng.choice(draws) if draws and rng.random() < 0.75 else rng.choice(actions)
+            state, move = E.play(state, pick)
+            states.append(state)
+            moves.append(move)
+        all_states.append(states)
+        all_moves.append(moves)
+        s_json = setup_json(setup, names, explicit=explicit_setup)
+        with_cards.append(
+            {"setup": s_json, "moves": [move_json(m, names, cards=True) for m in moves]}
+        )
+        without.append(
+            {"setup": s_json, "moves": [move_json(m, names, cards=False) for m in moves]}
+        )
+    match_id = f"random-{seed}"
+    a = match_json(rules=rules, players=names, games=with_cards, seed=seed, match_id=match_id)
+    b = match_json(rules=rules, players=names, games=without, seed=seed, match_id=match_id)
+    return a, b, all_states, all_moves
