@@ -16,8 +16,9 @@ from rich.text import Text
 from ..core.cards import KINDS
 from ..core.errors import one_line
 from ..core.rng import MASK64
-from ..log.atomic import atomic_write_text
+from ..log.atomic import atomic_write_text, output_problem
 from ..log.load import LoadedMatch, Unreadable, load
+from ..log.reader import STDIN, expand_paths
 from ..play.analyze import (
     DEFAULT_MAX_SE,
     DEFAULT_SAMPLES,
@@ -34,7 +35,16 @@ from ..play.exact import EXACT_SLOTS
 from ..report.timeline import card_name
 from ..view.analysis import render_analysis
 from .app import app
-from .common import ExitCode, emit_json, exit_for, fail, plural
+from .common import (
+    ExitCode,
+    FormatOption,
+    JsonOption,
+    emit_json,
+    exit_for,
+    fail,
+    output_format,
+    plural,
+)
 
 
 @app.command()
@@ -77,10 +87,8 @@ def analyze(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", help="Processes to use (the numbers do not depend on it).", metavar="J")
     ] = 1,
-    fmt: Annotated[
-        str, typer.Option("--format", help="table (for people) or json (for programs).", metavar="FORMAT")
-    ] = "table",
-    json_out: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
+    output: FormatOption = None,
+    json_out: JsonOption = False,
     html: Annotated[
         Path | None,
         typer.Option("--html", help="Also write a self-contained web page of the analysis to FILE.",
@@ -105,12 +113,9 @@ def analyze(
     Exit codes: 0 ok, 1 the log has an error (what replays is analysed),
     2 usage error, 3 a file that cannot be read or written.
 
-    Example: coloretto-log analyze kitchen.json --game 2 --player Aiko --jobs 2
+    Example: coloretto-log analyze sample_logs/classic-2p-recorded-game.json --samples 64 --jobs 2
     """
-    if json_out:
-        fmt = "json"
-    if fmt not in ("table", "json"):
-        fail(f"--format must be table or json, not {one_line(fmt)!r}", ExitCode.USAGE)
+    fmt = output_format(output, json_out, csv=False).value
     for name, value in (("--game", game), ("--match", match)):
         if value is not None and value < 1:
             fail(f"{name} counts from 1", ExitCode.USAGE)
@@ -122,8 +127,11 @@ def analyze(
         fail("--max-se must be 0 or more", ExitCode.USAGE)
     if not 0 <= seed <= MASK64:
         fail("--seed must satisfy 0 <= seed < 2^64", ExitCode.USAGE)
-    if html is not None and html.exists() and not force:
-        fail(f"{one_line(str(html))} exists: use --force to overwrite it", ExitCode.USAGE)
+    if html is not None:
+        problem = output_problem(html, inputs=[Path(p) for p in expand_paths([path]) if p != STDIN], force=force,
+                                 what="the log being analysed")
+        if problem is not None:
+            fail(problem, ExitCode.USAGE)
 
     settings = Settings(samples=samples, seed=seed, max_se=max_se)
     picked: list[tuple[int, LoadedMatch]] = []

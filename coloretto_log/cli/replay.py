@@ -30,6 +30,7 @@ from rich.progress import (
 from rich.text import Text
 
 from ..core.errors import Finding
+from ..log.atomic import output_problem
 from ..log.load import Unreadable, load
 from ..log.reader import STDIN, expand_paths
 from ..report.timeline import GameTimeline, MatchTimeline, Step, from_loaded, scores_line
@@ -206,21 +207,10 @@ def _read(path: str, match: int | None, run: _Run, progress: Progress | None) ->
 
 def _refuse_output(html: Path, path: str, *, force: bool) -> None:
     """--html never writes onto an input log, nor onto an existing file without --force (exit 2)."""
-    if not os.path.lexists(html):
-        return
-    shown = terminal_text(str(html))
-    if html.is_dir():
-        fail(f"--html {shown} is a folder: give a file name", ExitCode.USAGE)
-    if path != STDIN and html.exists():
-        for item in expand_paths([path]):
-            try:
-                same = item != STDIN and os.path.samefile(item, html)
-            except OSError:
-                same = False
-            if same:
-                fail(f"--html {shown} is the log being replayed: write the page to another file", ExitCode.USAGE)
-    if not force:
-        fail(f"--html {shown} already exists: give --force to replace it", ExitCode.USAGE)
+    inputs = [Path(p) for p in expand_paths([path]) if p != STDIN] if path != STDIN else []
+    problem = output_problem(html, inputs=inputs, force=force, what="the log being replayed")
+    if problem is not None:
+        fail(f"--html {problem}", ExitCode.USAGE)
 
 
 # --------------------------------------------------------------------------- progress

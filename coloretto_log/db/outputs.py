@@ -10,46 +10,20 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..log.atomic import output_problem as file_problem
+from ..log.atomic import parent_problem as _writable_parent
 from .errors import shown
 from .schema import TABLES
 
 __all__ = ["folder_problem", "output_problem"]
 
 
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        if a.exists() and b.exists():
-            return os.path.samefile(a, b)
-        return a.resolve() == b.resolve()
-    except OSError:
-        return False
-
-
 def output_problem(out: Path, *, inputs: list[Path], force: bool) -> str | None:
-    """Why ``out`` must not be written (one line), or None.
-
-    Never the database being read (nor its write-ahead log) or another
-    input, even with ``--force``; never a folder; an existing file only with
-    ``force``; its folder must exist.
-    """
-    for src in inputs:
-        for path in (src, Path(f"{src}.wal")):
-            if _same_file(out, path):
-                return f"{shown(out)}: is the database this command reads; write to another file"
-    if out.is_dir():
-        return f"{shown(out)}: is a folder; give a file name"
-    if (out.exists() or out.is_symlink()) and not force:
-        return f"{shown(out)}: already exists; give another file name, or --force to replace it"
-    return _writable_parent(out)
-
-
-def _writable_parent(out: Path) -> str | None:
-    parent = Path(os.path.realpath(out)).parent
-    if not parent.is_dir():
-        return f"{shown(out.parent)}: no such folder"
-    if not os.access(parent, os.W_OK | os.X_OK):
-        return f"{shown(parent)}: cannot write into this folder (permission denied)"
-    return None
+    """Why ``out`` must not be written (one line), or None: :func:`log.atomic.output_problem`,
+    with the database's write-ahead log counted as part of the database."""
+    databases = [p for src in inputs for p in (src, Path(f"{src}.wal"))]
+    problem = file_problem(out, inputs=databases, force=force, what="the database this command reads")
+    return problem if problem is not None else _writable_parent(out)
 
 
 def is_earlier_export(folder: Path) -> bool:

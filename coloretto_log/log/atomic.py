@@ -10,6 +10,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..core.errors import one_line
+
 
 def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:
     """Write ``text`` to ``path`` atomically: a temporary file in the same folder, fsync, rename."""
@@ -52,3 +54,43 @@ def atomic_write_lines(path: Path, lines: Iterable[str], *, newline: bool = True
         pass
     finally:
         os.close(dir_fd)
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """``a`` and ``b`` name one file (through links, other spellings of the path, or hard links)."""
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def output_problem(out: Path, *, inputs: Iterable[Path], force: bool, what: str = "an input of this command") -> str | None:
+    """Why a command must not write ``out`` (one line naming it), or None.
+
+    The rule of every command that writes: never onto one of its ``inputs``
+    (``what`` says which), even with ``force``; never onto a folder; an
+    existing file only with ``force``. (A folder that cannot be written is
+    found by the write itself, or asked of :func:`parent_problem`.) Names are
+    shown with control characters escaped.
+    """
+    shown = one_line(str(out))
+    for src in inputs:
+        if same_file(out, src):
+            return f"{shown}: is {what}; write to another file"
+    if out.is_dir():
+        return f"{shown}: is a folder; give a file name"
+    if (out.exists() or out.is_symlink()) and not force:
+        return f"{shown}: already exists; give another file name, or --force to replace it"
+    return None
+
+
+def parent_problem(out: Path) -> str | None:
+    """Why nothing can be written at ``out``'s place (no such folder, no permission), or None."""
+    parent = Path(os.path.realpath(out)).parent
+    if not parent.is_dir():
+        return f"{one_line(str(out.parent))}: no such folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"{one_line(str(parent))}: cannot write into this folder (permission denied)"
+    return None
