@@ -569,6 +569,29 @@ def _shallow(value: Any) -> bool:
     return depth(value) <= 2
 
 
+def typed_lines(log: dict[str, Any]) -> list[str]:
+    """The lines a scorekeeper types into ``record`` for a recorded log: setup, moves, written scores."""
+    players = log["players"]
+    lines: list[str] = []
+    for game in log["games"]:
+        setup = game["setup"]
+        if setup.get("removed"):
+            lines.append(" ".join(setup["removed"]))
+        lines.extend(", ".join(setup["starting"][name]) for name in players)
+        lines.append(setup["first"])
+        for move in game["moves"]:
+            last = " l" if move.get("last_round") else ""
+            if move["action"] == "draw":
+                lines.append(f"d{last} {move['card']} {move['row']}")
+            elif "extra" in move:
+                lines.append(f"t {move['row']}{last} {move['extra']}")
+            else:
+                lines.append(f"t {move['row']}")
+        claims = game.get("claims", {})
+        lines.extend(str(claims.get(name, {}).get("score", "")) for name in players)
+    return lines
+
+
 def valid_samples() -> dict[str, str]:
     """File name -> text of every valid sample."""
     out = {
@@ -579,6 +602,8 @@ def valid_samples() -> dict[str, str]:
         "anniversary-3p-golden-joker-after-last-round-card.json": dumps_sample(anniversary_golden_joker_last_round()),
         "alternative-table-4p-deck-seeded-game.json": dumps_sample(alternative_table_game()),
         "5p-seeded-games.jsonl": "".join(dumps_line(m) + "\n" for m in five_player_lines()),
+        # what a scorekeeper types into `record` for the 2-player game (the README's piped example)
+        "classic-2p-recorded-game.typed.txt": "".join(f"{line}\n" for line in typed_lines(classic_2p_game())),
     }
     return out
 
@@ -594,7 +619,7 @@ def files() -> dict[str, bytes]:
 def _self_check(generated: dict[str, bytes]) -> None:
     """Every valid sample replays with no finding (the tests check the invalid ones)."""
     for name, raw in generated.items():
-        if not name.startswith("sample_logs/"):
+        if not name.startswith("sample_logs/") or name.endswith(".txt"):
             continue
         for line in raw.decode("utf-8").splitlines() if name.endswith(".jsonl") else [raw.decode("utf-8")]:
             report = check_match(json.loads(line))

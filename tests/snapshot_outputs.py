@@ -24,32 +24,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from make_sample_logs import typed_lines  # this script runs from tests/, beside it
+
 ROOT = Path(__file__).resolve().parents[1]
 TIME = re.compile(r"\b\d+(?:\.\d+)?\s?(?:s|ms|seconds?|games/s|matches/s)\b|\d+:\d\d:\d\d")
-
-
-def record_lines(log: dict) -> list[str]:
-    """The lines a scorekeeper types for a recorded log (what ``record`` reads from a pipe)."""
-    players = log["players"]
-    lines: list[str] = []
-    for game in log["games"]:
-        setup = game["setup"]
-        if setup.get("removed"):
-            lines.append(" ".join(setup["removed"]))
-        for name in players:
-            lines.append(", ".join(setup["starting"][name]))
-        lines.append(setup["first"])
-        for move in game["moves"]:
-            last = " l" if move.get("last_round") else ""
-            if move["action"] == "draw":
-                lines.append(f"d{last} {move['card']} {move['row']}")
-            elif "extra" in move:
-                lines.append(f"t {move['row']}{last} {move['extra']}")
-            else:
-                lines.append(f"t {move['row']}")
-        claims = game.get("claims", {})
-        lines.extend(str(claims.get(name, {}).get("score", "")) for name in players)
-    return lines
 
 
 class Runner:
@@ -154,7 +132,7 @@ def main() -> None:
         run.keep("plays.json", "plays.json")
         run("record-help", "record", "--help")
         recorded = json.loads((work / "sample_logs" / "classic-4p-recorded-match-with-claims.json").read_text())
-        lines = record_lines(recorded)
+        lines = typed_lines(recorded)
         names = ",".join(recorded["players"])
         run("record-piped", "record", "kitchen.json", "--players", names, "--date", recorded["date"],
             stdin="".join(f"{line}\n" for line in lines))

@@ -123,7 +123,7 @@ def replay(
     input, onto an existing file without --force, or a page over 50 MB),
     3 a file that cannot be read or written.
 
-    Example: coloretto-log replay kitchen.json --game 2 --moves
+    Example: coloretto-log replay sample_logs/classic-2p-recorded-game.json --game 1 --moves
     """
     as_json = output_format(fmt, json_out, csv=False) is Format.json
     if moves and as_json:
