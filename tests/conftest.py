@@ -1,10 +1,15 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from .browser import Browser, find_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Example logs kept with the tests (each validates with no finding).
@@ -22,3 +27,26 @@ def load_json(path: Path) -> Any:
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    """The Chromium binary of the browser tests; skips them without one, unless COLORETTO_REQUIRE_BROWSER is set."""
+    binary = find_chromium()
+    if binary is None:
+        reason = "no Chromium found: install Debian's chromium package (.ci/install-browser) or set COLORETTO_CHROMIUM"
+        if os.environ.get("COLORETTO_REQUIRE_BROWSER"):
+            pytest.fail(f"COLORETTO_REQUIRE_BROWSER is set, but {reason}")
+        pytest.skip(reason)
+    return binary
+
+
+@pytest.fixture
+def browser(chromium: str) -> Iterator[Browser]:
+    """One headless Chromium with a fresh profile, closed after the test."""
+    with tempfile.TemporaryDirectory(prefix="coloretto-chromium-") as profile:
+        b = Browser(chromium, profile)
+        try:
+            yield b
+        finally:
+            b.close()

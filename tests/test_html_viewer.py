@@ -10,23 +10,16 @@ test-artifacts/ (not in the repository).
 
 from __future__ import annotations
 
-import base64
-import fcntl
 import fnmatch
 import importlib.util
 import json
-import os
 import random
 import re
-import select
-import shutil
 import subprocess
 import sys
-import tempfile
-import time
 import zipfile
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
@@ -44,6 +37,7 @@ from coloretto_log.view.html import (
     render_html,
 )
 
+from .browser import Browser
 from .viewer_builders import TWO_PLAYER, random_match, with_claims
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -181,208 +175,6 @@ def test_a_built_wheel_carries_the_viewer_files(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- a real browser
-
-
-def find_chromium() -> str | None:
-    env = os.environ.get("COLORETTO_CHROMIUM")
-    if env:
-        return env if os.access(env, os.X_OK) else None
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return "/usr/bin/chromium" if os.access("/usr/bin/chromium", os.X_OK) else None
-
-
-class CDPError(RuntimeError):
-    pass
-
-
-def _high(fd: int) -> int:
-    """A copy of ``fd`` numbered 10 or more (the original is closed)."""
-    copy = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
-    os.close(fd)
-    return copy
-
-
-class Browser:
-    """Headless Chromium over the DevTools protocol on a pipe (fd 3: commands in, fd 4: replies out)."""
-
-    TIMEOUT = 30.0
-
-    def __init__(self, binary: str, profile: str) -> None:
-        to_chrome_r, self._to_chrome = os.pipe()
-        self._from_chrome, from_chrome_w = os.pipe()
-        # Chromium's ends move above 9 so that putting them on 3 and 4 cannot clobber one another.
-        to_chrome_r, from_chrome_w = (_high(fd) for fd in (to_chrome_r, from_chrome_w))
-        args = [
-            binary,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-extensions",
-            "--hide-scrollbars",
-            "--remote-debugging-pipe",
-            f"--user-data-dir={profile}",
-            "about:blank",
-        ]
-        # A small Python trampoline puts the pipe ends on descriptors 3 and 4, where Chromium looks.
-        trampoline = "import os, sys; os.dup2(int(sys.argv[1]), 3); os.dup2(int(sys.argv[2]), 4); os.execv(sys.argv[3], sys.argv[3:])"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", trampoline, str(to_chrome_r), str(from_chrome_w), *args],
-            pass_fds=(to_chrome_r, from_chrome_w),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        os.close(to_chrome_r)
-        os.close(from_chrome_w)
-        self._buffer = b""
-        self._id = 0
-        self.events: list[dict[str, Any]] = []
-        self.session: str | None = None
-
-    def send(
-        self, method: str, params: dict[str, Any] | None = None, *, session: bool = True
-    ) -> dict[str, Any]:
-        self._id += 1
-        message: dict[str, Any] = {"id": self._id, "method": method, "params": params or {}}
-        if session and self.session is not None:
-            message["sessionId"] = self.session
-        os.write(self._to_chrome, json.dumps(message).encode() + b"\0")
-        deadline = time.monotonic() + self.TIMEOUT
-        while True:
-            reply = self._read(deadline)
-            if reply.get("id") == self._id:
-                if "error" in reply:
-                    raise CDPError(f"{method}: {reply['error']}")
-                result: dict[str, Any] = reply.get("result", {})
-                return result
-            if "method" in reply:
-                self.events.append(reply)
-
-    def _read(self, deadline: float) -> dict[str, Any]:
-        while b"\0" not in self._buffer:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise CDPError("no answer from Chromium in time")
-            ready, _, _ = select.select([self._from_chrome], [], [], left)
-            if ready:
-                chunk = os.read(self._from_chrome, 1 << 16)
-                if not chunk:
-                    raise CDPError("Chromium closed the pipe")
-                self._buffer += chunk
-        raw, self._buffer = self._buffer.split(b"\0", 1)
-        message: dict[str, Any] = json.loads(raw)
-        return message
-
-    def open(self, url: str, *, width: int, height: int, mobile: bool) -> None:
-        target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
-        self.session = self.send(
-            "Target.attachToTarget", {"targetId": target, "flatten": True}, session=False
-        )["sessionId"]
-        self.send("Network.enable")
-        self.send(
-            "Emulation.setDeviceMetricsOverride",
-            {
-                "width": width,
-                "height": height,
-                "deviceScaleFactor": 2 if mobile else 1,
-                "mobile": mobile,
-            },
-        )
-        self.send("Page.enable")
-        self.send("Page.navigate", {"url": url})
-        self.wait_for("document.body && document.body.dataset.ready === 'true'")
-
-    def eval(self, expression: str) -> Any:
-        result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
-        if "exceptionDetails" in result:
-            raise CDPError(f"{expression}: {result['exceptionDetails']}")
-        return result["result"].get("value")
-
-    def wait_for(self, expression: str) -> None:
-        deadline = time.monotonic() + self.TIMEOUT
-        while not self.eval(f"!!({expression})"):
-            if time.monotonic() > deadline:
-                raise CDPError(f"timed out waiting for {expression}")
-            time.sleep(0.05)
-
-    KEYS: ClassVar[dict[str, int]] = {
-        "ArrowRight": 39,
-        "ArrowLeft": 37,
-        "Home": 36,
-        "End": 35,
-        "]": 221,
-        "[": 219,
-    }
-
-    def press(self, key: str, times: int = 1) -> None:
-        code = self.KEYS[key]
-        for _ in range(times):
-            down: dict[str, Any] = {
-                "type": "keyDown",
-                "key": key,
-                "windowsVirtualKeyCode": code,
-                "nativeVirtualKeyCode": code,
-            }
-            if len(key) == 1:
-                down["text"] = key
-            else:
-                down["code"] = key
-            self.send("Input.dispatchKeyEvent", down)
-            self.send(
-                "Input.dispatchKeyEvent",
-                {"type": "keyUp", "key": key, "windowsVirtualKeyCode": code},
-            )
-
-    def screenshot(self, path: Path) -> None:
-        png = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})[
-            "data"
-        ]
-        path.write_bytes(base64.b64decode(png))
-
-    def close(self) -> None:
-        try:
-            self.send("Browser.close", session=False)
-        except (CDPError, OSError):
-            pass
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        os.close(self._to_chrome)
-        os.close(self._from_chrome)
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    binary = find_chromium()
-    if binary is None:
-        reason = (
-            "no Chromium found: install Debian's chromium package (.ci/install-browser) "
-            "or set COLORETTO_CHROMIUM"
-        )
-        if os.environ.get("COLORETTO_REQUIRE_BROWSER"):
-            pytest.fail(f"COLORETTO_REQUIRE_BROWSER is set, but {reason}")
-        pytest.skip(reason)
-    return binary
-
-
-@pytest.fixture
-def browser(chromium: str) -> Any:
-    with tempfile.TemporaryDirectory(prefix="coloretto-chromium-") as profile:
-        b = Browser(chromium, profile)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 SHOWN = """(() => ({

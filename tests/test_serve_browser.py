@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import signal
 import socket
 import tempfile
@@ -25,24 +24,13 @@ import pytest
 
 from coloretto_log.log.writer import dumps_pretty
 
+from .browser import Browser
 from .conftest import ROOT
-from .serve_browser import Browser, find_chromium
 from .serve_server import Server
 
 pytest.importorskip("starlette")
 
 ARTIFACTS = ROOT / "test-artifacts"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    binary = find_chromium()
-    if binary is None:
-        reason = "no Chromium found: install Debian's chromium package (.ci/install-browser) or set COLORETTO_CHROMIUM"
-        if os.environ.get("COLORETTO_REQUIRE_BROWSER"):
-            pytest.fail(f"COLORETTO_REQUIRE_BROWSER is set, but {reason}")
-        pytest.skip(reason)
-    return binary
 
 
 @pytest.fixture

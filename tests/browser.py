@@ -1,8 +1,6 @@
-"""Headless Chromium over the DevTools protocol, for the browser tests of ``serve``.
-
-The same small client as the replay viewer's test (``test_html_viewer``), kept
-here so that no test module imports another; plus ``click``, a real mouse
-click at an element's centre.
+"""Headless Chromium over the DevTools protocol, with the standard library only: the client of every
+browser test (the replay viewer's, serve's). ``tests/conftest.py`` makes the ``chromium`` and
+``browser`` fixtures from it.
 """
 
 from __future__ import annotations
@@ -15,12 +13,9 @@ import select
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, ClassVar
-
-import pytest
 
 
 def find_chromium() -> str | None:
@@ -221,27 +216,3 @@ class Browser:
             self.proc.wait(timeout=10)
         os.close(self._to_chrome)
         os.close(self._from_chrome)
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    binary = find_chromium()
-    if binary is None:
-        reason = (
-            "no Chromium found: install Debian's chromium package (.ci/install-browser) "
-            "or set COLORETTO_CHROMIUM"
-        )
-        if os.environ.get("COLORETTO_REQUIRE_BROWSER"):
-            pytest.fail(f"COLORETTO_REQUIRE_BROWSER is set, but {reason}")
-        pytest.skip(reason)
-    return binary
-
-
-@pytest.fixture
-def browser(chromium: str) -> Any:
-    with tempfile.TemporaryDirectory(prefix="coloretto-chromium-") as profile:
-        b = Browser(chromium, profile)
-        try:
-            yield b
-        finally:
-            b.close()
