@@ -166,3 +166,19 @@ def test_what_a_fresh_interpreter_loads(modules_: list[str], absent: list[str]) 
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared test code lives in builder modules (tests/*_builders.py, browser.py, conftest.py), not in test files."""
+    wrong = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [a.name for a in node.names] if node.level else [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            for name in names:
+                if name.rpartition(".")[2].startswith("test_"):
+                    wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: imports {name}")
+    assert not wrong, "\n".join(wrong)

@@ -25,7 +25,7 @@ from coloretto_log.log.reader import MAX_FILE_BYTES, default_match_id
 from coloretto_log.log.replay import check_match
 
 from .conftest import INVALID, ROOT, SAMPLES
-from .test_rule_ids import EXTRA_IDS, RULE_IDS, TINY_MOVES, d, t, tiny, tiny_match
+from .log_builders import EXTRA_IDS, RULE_IDS, TINY_MOVES, d, t, tiny, tiny_match
 
 runner = CliRunner()
 TWO_P = SAMPLES / "classic-2p-recorded-game.json"
