@@ -65,6 +65,7 @@ __all__ = [
     "final_scores",
     "hidden",
     "make_bot",
+    "play_out",
     "play_to_end",
     "playout",
     "turn",
@@ -161,6 +162,17 @@ def play_to_end(
     return table.state()
 
 
+def play_out(table: Table, cards: Sequence[str], base: int, bots: Sequence[Bot], rngs: Sequence[SplitMix64]) -> None:
+    """Play ``table`` on to the end of its game in place: ``play_to_end``'s loop for a table at hand.
+
+    The table's deck must be hidden (``deck`` None: the bots read the table);
+    the card turned over next is ``cards[table.turned - base]``. If
+    ``cards`` runs out, play stops where it is (see ``_play``). For
+    playouts (``play.playout``), which start from a decision of their own.
+    """
+    _play(table, cards, base, bots, rngs, [], -1)
+
+
 def _play(
     table: Table,
     cards: Sequence[str],
@@ -174,7 +186,10 @@ def _play(
 
     The table's deck is hidden (the bots read the table as their view); the
     card turned over next is ``cards[table.turned - base]``. Every answer is
-    checked (``BotError``); each resolved move is appended to ``moves``.
+    checked (``BotError``); each resolved move is appended to ``moves``. If
+    ``cards`` runs out (a seeded game's deck never does; an order given for
+    a playout may), a golden joker comes without its extra card and a draw
+    ends the loop where it is.
     """
     rows, taken, limits = table.rows, table.taken, table.limits  # changed in place, never replaced
     n_rows = len(rows)
@@ -187,10 +202,13 @@ def _play(
         take = bot.choose(table, rng)
         if take is None:
             t = table.turned - base
-            card = cards[t]
-            last_round = card == LAST_ROUND
-            if last_round:
-                card = cards[t + 1]
+            try:
+                card = cards[t]
+                last_round = card == LAST_ROUND
+                if last_round:
+                    card = cards[t + 1]
+            except IndexError:  # no card left to turn over (a deck given short): play stops here
+                return
             turn_over(card, last_round)
             row = bot.place(table, card, rng)
             if type(row) is not int or not 0 < row <= n_rows or taken[row - 1] or len(rows[row - 1]) >= limits[row - 1]:
@@ -209,6 +227,10 @@ def _play(
             add(take)
             continue
         t = table.turned - base
+        if t + (t < len(cards) and cards[t] == LAST_ROUND) >= len(cards):
+            take_row(seat, i, None, False)  # no card left for the golden joker's extra
+            add(take)
+            continue
         extra = cards[t]
         last_round = extra == LAST_ROUND
         if last_round:
@@ -424,7 +446,7 @@ def greedy_place(
 
 
 def _can_draw(view: View) -> bool:
-    """Whether ``engine.legal_actions(view)`` holds a draw: some row not taken has space.
+    """Whether a draw is open: some row not taken has space, and a card is left to turn over.
 
     Spelled out rather than asking ``legal_actions``, whose moves greedy would
     build on every turn only to test this (about 15% of greedy's time).
@@ -432,7 +454,7 @@ def _can_draw(view: View) -> bool:
     taken, limits = view.taken, view.limits
     for i, r in enumerate(view.rows):
         if not taken[i] and len(r) < limits[i]:
-            return True
+            return view.total - view.turned > view.lr_pending  # a card left, not only the last-round card
     return False
 
 
