@@ -112,6 +112,7 @@ class GameState(NamedTuple):
 
 
 _new = tuple.__new__  # a named tuple's own constructor, without its keyword handling
+_new_table = object.__new__
 
 
 def new_game(
@@ -222,6 +223,20 @@ class Table:
         self.done = list(done)
         self.collections = list(collections)
         self.remaining = list(remaining)
+
+    def copy(self) -> Table:
+        """A second table at the same point, changed independently of this one (a look-ahead's)."""
+        other = _new_table(Table)
+        (other.rules, other.players, other.removed, other.limits, other.lr_pending, other.turned, other.total,
+         other.deck, other.current, other.round, other.last_round, other.over, other.discarded) = (
+            self.rules, self.players, self.removed, self.limits, self.lr_pending, self.turned, self.total,
+            self.deck, self.current, self.round, self.last_round, self.over, self.discarded)  # fmt: skip
+        other.rows = self.rows[:]
+        other.taken = self.taken[:]
+        other.done = self.done[:]
+        other.collections = self.collections  # replaced, never changed in place (see above)
+        other.remaining = self.remaining[:]
+        return other
 
     def state(self) -> GameState:
         """The state this table has reached (the only place a ``GameState`` is built)."""
