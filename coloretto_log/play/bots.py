@@ -1,6 +1,6 @@
 """Computer players behind one small interface: ``random``, ``greedy`` and ``strong``.
 
-A turn has two decisions, as at the table (RULES.md §3):
+A turn has two decisions, as at the table (docs/rules-of-play.md §3):
 
 1. ``choose(view, rng)``: take a row (return one of the legal ``Take``s of
    ``engine.legal_actions``) or turn over the top card (return ``None``;
@@ -21,8 +21,10 @@ the last-round card came first).
 one ``engine.Table`` (the engine's one copy of the bookkeeping): it asks
 each bot, checks that the answer is legal (``BotError`` otherwise) and
 turns the cards over from the deck. ``turn(bot, state, rng)`` is one turn
-of that loop; ``playout(state, bots, rngs, deck)`` the final scores, for
-decision analysis.
+of that loop; ``playout(state, bots, rngs, deck)`` the final scores;
+``play_out(table, ...)`` the same loop on a table at hand: the strong bot's
+look-ahead and the analysis's playouts (``play.playout``) run through it, so
+the rules and the greedy rule exist once.
 
 Every random choice comes from the ``rng`` passed in (a ``SplitMix64`` the
 caller seeds, see ``simulate``), never from global state, so a game replays
