@@ -52,7 +52,7 @@ from ..core.cards import (
     N_KINDS,
     PLUS2_INDEX,
 )
-from ..core.engine import Draw, GameState, Move, Table, Take, View
+from ..core.engine import Draw, GameState, Move, Table, Take, View, legal_rows
 from ..core.rng import SplitMix64
 from ..core.ruleset import ScoringTable
 from ..core.scoring import best_from_counts
@@ -438,14 +438,14 @@ class RandomBot:
 
     def choose(self, view: View, rng: SplitMix64) -> Take | None:
         # legal_actions(view)[below(len)], without building the moves: draws first, then takes
-        draws, takes = engine.legal_rows(view)
+        draws, takes = legal_rows(view)
         j = rng.below(len(draws) + len(takes)) - len(draws)
         return None if j < 0 else _new(Take, (view.current, takes[j] + 1, None, None))
 
     def place(self, view: View, card: str, rng: SplitMix64) -> int:
         # Drawing with probability (draws / legal), then a row uniformly among the
         # draws: each Draw(row) has probability 1 / legal, as if chosen at once.
-        draws = engine.legal_rows(view)[0]
+        draws = legal_rows(view)[0]
         return draws[rng.below(len(draws))] + 1
 
 
