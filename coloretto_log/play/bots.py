@@ -321,18 +321,6 @@ def pack_all(collections: Sequence[tuple[int, ...]]) -> list[int]:
 _ROW_UNITS: dict[tuple[str, ...], int] = {}  # every row seen, packed (a row holds at most three cards: a few thousand)
 
 
-def pack_rows(rows: Sequence[tuple[str, ...]]) -> list[int]:
-    """Every row packed (each row's value kept: rows are tuples, and few)."""
-    units = _ROW_UNITS
-    out = []
-    for r in rows:
-        u = units.get(r)
-        if u is None:
-            u = units[r] = pack_cards(r)
-        out.append(u)
-    return out
-
-
 def unpack(packed: int) -> tuple[int, ...]:
     """The count tuple of a packed collection."""
     return tuple(packed.to_bytes(N_KINDS, "little"))
