@@ -1,4 +1,4 @@
-"""SplitMix64, below, shuffle and the seeded setup, pinned by golden values (LOG_FORMAT.md §4)."""
+"""SplitMix64, below, shuffle and the seeded setup, pinned by golden values (docs/format.md §4)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_shuffle_pinned_and_returns_a_new_list() -> None:
     assert items == list(range(10))
     assert sorted(out) == items
     assert out == SplitMix64(1).shuffle(range(10))
-    # pinned by an independent C implementation of LOG_FORMAT.md §4 (64-bit unsigned arithmetic)
+    # pinned by an independent C implementation of docs/format.md §4 (64-bit unsigned arithmetic)
     assert out == [4, 2, 8, 1, 9, 3, 0, 6, 7, 5]
 
 
@@ -115,7 +115,7 @@ def test_explicit_removed_is_used_in_later_steps_but_draws_are_still_consumed(se
 
 @given(seed=st.integers(0, MASK64), n=st.integers(0, 80))
 def test_inlined_shuffle_equals_below_step_by_step(seed: int, n: int) -> None:
-    # shuffle() inlines next() and below() for speed; it must stay LOG_FORMAT.md §4 to the letter
+    # shuffle() inlines next() and below() for speed; it must stay docs/format.md §4 to the letter
     a, b = SplitMix64(seed), SplitMix64(seed)
     expected = list(range(n))
     for i in range(n - 1, 0, -1):

@@ -6,7 +6,7 @@ and python-chess:
 - ``new_game(...)``: the state before the first move;
 - ``legal_actions(state)``: the decisions open to the player to move;
 - ``check(state, move)``: ``None`` or the ``Violation`` (rule id, message)
-  that the move breaks, in the precedence order of LOG_FORMAT.md §3;
+  that the move breaks, in the precedence order of docs/format.md §3;
 - ``resolve(state, move)``: the move with the cards it turns over filled in
   from the known deck (seeded games);
 - ``apply(state, move)``: the next state (trusted: call ``check`` first);
@@ -56,7 +56,7 @@ Move = Draw | Take
 
 
 class Violation(NamedTuple):
-    """A broken rule: its stable id (LOG_FORMAT.md §3) and a one-line message."""
+    """A broken rule: its stable id (docs/format.md §3) and a one-line message."""
 
     rule: str
     message: str
@@ -455,7 +455,7 @@ def _check_card(state: GameState, card: str | None, last_round: bool | None, wha
 
 
 def check(state: GameState, move: Move) -> Violation | None:
-    """The first rule ``move`` breaks, in the order of LOG_FORMAT.md §3, or None."""
+    """The first rule ``move`` breaks, in the order of docs/format.md §3, or None."""
     if state.over:
         return Violation("game-over", "the game is over: its last round has ended")
     seat = move.seat

@@ -1,4 +1,4 @@
-"""SplitMix64 with explicit state, and the operations LOG_FORMAT.md §4 builds on it.
+"""SplitMix64 with explicit state, and the operations docs/format.md §4 builds on it.
 
 The generator is a small mutable object owned by whoever created it; nothing
 here is global. ``shuffle`` returns a new list.
@@ -18,7 +18,7 @@ _LIMITS = [_TWO64 - _TWO64 % n if n else 0 for n in range(129)]  # below(n)'s re
 
 
 class SplitMix64:
-    """SplitMix64 (Steele, Lea, Flood 2014) exactly as LOG_FORMAT.md §4 states it."""
+    """SplitMix64 (Steele, Lea, Flood 2014) exactly as docs/format.md §4 states it."""
 
     __slots__ = ("state",)
 

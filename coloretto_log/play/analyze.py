@@ -1,6 +1,6 @@
 """What each decision was worth: every decision of a game, valued from what the player could see.
 
-A turn has two decisions (RULES.md §3): *draw or take* (before the card is
+A turn has two decisions (docs/rules-of-play.md §3): *draw or take* (before the card is
 seen) and, after a draw, the *row* for the card turned over. For each, every
 choice open to the player is valued by its expected final **margin** (the
 player's final score less the mean of the others') and its probability of
