@@ -75,7 +75,7 @@ def main() -> None:
         broken = sorted(p.relative_to(work).as_posix() for p in (work / "sample_logs" / "invalid").glob("*.json"))
         run("help", "--help")
         for command in ("validate", "score", "replay", "record", "simulate", "deal", "schema", "ingest", "stats",
-                        "query", "export"):
+                        "query", "export", "analyze"):
             run(f"help-{command}", command, "--help")
         run("schema", "schema")
         run("validate-all", "validate", *samples)
@@ -142,6 +142,11 @@ def main() -> None:
         run("record-resume", "record", "half.json", "--players", names, "--date", recorded["date"],
             stdin="".join(f"{line}\n" for line in lines[90:]))
         run.keep("half.json", "half.json")
+        run("analyze-2p", "analyze", "sample_logs/classic-2p-recorded-game.json", "--json", "--samples", "64")
+        run("analyze-4p", "analyze", "sample_logs/classic-4p-recorded-match-with-claims.json", "--game", "1",
+            "--samples", "32", "--max-se", "0")
+        run("analyze-3p-jobs", "analyze", "sample_logs/anniversary-3p-golden-joker-after-last-round-card.json",
+            "--json", "--samples", "48", "--jobs", "2")
         run("record-bad", "record", "bad.json", "--players", names, "--date", recorded["date"],
             stdin="".join(f"{line}\n" for line in lines[:8]) + "t 9\nd red 1\n")
     print(f"{run.n} commands written to {opts.out}")

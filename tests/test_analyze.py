@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import app
 from coloretto_log.core import engine
-from coloretto_log.core.cards import LAST_ROUND, N_KINDS, counts_of
+from coloretto_log.core.cards import KINDS, LAST_ROUND, counts_of
 from coloretto_log.core.engine import GameState, Move
 from coloretto_log.core.rng import SplitMix64
 from coloretto_log.core.ruleset import RuleSet
@@ -27,7 +27,7 @@ from coloretto_log.core.setup import seeded_setup
 from coloretto_log.play import analyze as A
 from coloretto_log.play import bots
 from coloretto_log.play import exact as E
-from coloretto_log.play.playout import LR, UNIT_OF, UNITS, Table, pack, playout
+from coloretto_log.play.playout import Start, choices
 from coloretto_log.play.simulate import play_game
 
 from .conftest import ROOT
@@ -105,16 +105,20 @@ def task(state: GameState, played: tuple[str, int], card: str | None = None, see
 @pytest.mark.parametrize(("players", "edition"), [(2, "classic"), (3, "anniversary"), (4, "classic"), (5, "anniversary")])
 def test_playouts_play_exactly_as_the_greedy_bot_through_the_engine(players: int, edition: str) -> None:
     for seed in range(8):
-        state = new_state(seed, players, edition)
+        game = greedy_game(seed, players, edition)
+        move, state = game[0]
         assert state.deck is not None
-        deck = [LR if c == LAST_ROUND else UNIT_OF[c] for c in state.deck]
-        table, pos = Table.of(state)
-        colls, _ = playout(table, pos, deck)
-        final = state
-        bot = bots.make_bot("greedy")
-        while not final.over:
-            final = engine.apply(final, bots.turn(bot, final, SplitMix64(0)))
-        assert colls == [pack(c) for c in final.collections]
+        final = engine.apply(game[-1][1], game[-1][0])
+        start = Start(state)
+        played = ("take", move.row - 1) if isinstance(move, engine.Take) else ("draw", -1)
+        assert start.play(played, list(state.deck)) == list(final.collections)
+        # and from a card turned over, half-way through the game
+        k = next(k for k in range(len(game) // 2, len(game)) if isinstance(game[k][0], engine.Draw))
+        move, state = game[k]
+        assert isinstance(move, engine.Draw) and state.deck is not None and move.card is not None
+        start = Start(state, move.card, bool(move.last_round))
+        rest = list(state.deck[state.turned + 1 + bool(move.last_round):])
+        assert start.play(("row", move.row - 1), rest) == list(final.collections)
 
 
 def test_a_position_never_reads_the_real_order_of_the_deck() -> None:
@@ -131,12 +135,12 @@ def test_a_position_never_reads_the_real_order_of_the_deck() -> None:
 
 def test_dealt_orders_follow_the_public_composition_and_the_last_round_rule() -> None:
     state = new_state(3)
-    table, _ = Table.of(state)
-    assert table.lr_at == state.lr_expected_at - state.turned
+    start = Start(state)
+    assert start.lr_at == state.lr_expected_at - state.turned
     for seed in range(20):
-        deck = table.deal(seed, len(table.pool))
-        assert deck.index(LR) == table.lr_at
-        assert sorted(c for c in deck if c != LR) == sorted(table.pool)
+        deck = start.deal(seed, len(start.pool))
+        assert deck.index(LAST_ROUND) == start.lr_at
+        assert sorted(c for c in deck if c != LAST_ROUND) == sorted(start.pool)
 
 
 # --------------------------------------------------------------------------- positions known by hand
@@ -200,28 +204,27 @@ def test_marks_need_the_loss_beyond_two_standard_errors() -> None:
 # --------------------------------------------------------------------------- exact against sampled
 
 
-def greedy_expectation(table: Table, pos: Any, choice: tuple[str, int], seat: int) -> tuple[float, float]:
+def greedy_expectation(start: Start, choice: tuple[str, int], seat: int) -> tuple[float, float]:
     """The exact expected margin and win chance of ``choice`` then greedy play: every order of the cards
     a playout can use, weighted by its probability."""
     # classic: no golden joker, so a playout turns over one card for each place left in the rows
-    need = sum(lim - n for lim, n, t in zip(table.limits, pos.lengths, pos.taken) if not t)
-    counts = [0] * N_KINDS
-    for u in table.pool:
-        counts[UNITS.index(u)] += 1
+    state = start.state
+    need = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
+    counts = list(state.remaining)
+    scores = bots.scores_for(state)
     total = [0.0, 0.0]
 
-    def walk(prefix: list[int], p: float) -> None:
+    def walk(prefix: list[str], p: float) -> None:
         if len(prefix) == need:
-            colls = A._play(table, pos, choice, list(prefix))
-            v = E.final_vector(table.scores, colls)
+            v = E.final_vector(scores, start.play(choice, list(prefix)))
             total[0] += p * v[seat]
-            total[1] += p * v[table.players + seat]
+            total[1] += p * v[state.players + seat]
             return
         left = sum(counts)
         for k, n in enumerate(counts):
             if n:
                 counts[k] -= 1
-                walk([*prefix, UNITS[k]], p * n / left)
+                walk([*prefix, KINDS[k]], p * n / left)
                 counts[k] += 1
 
     walk([], 1.0)
@@ -240,14 +243,14 @@ def last_round_position() -> GameState:
 
 def test_sampled_values_at_the_switch_agree_with_every_order_enumerated() -> None:
     state = last_round_position()
-    table, pos = Table.of(state)
-    assert E.applies(table, pos)  # the analysis would search exactly here
-    choices = E.choices(table.limits, pos, sum(table.pool))
-    t = task(state, choices[0], seed=7)
+    start = Start(state)
+    assert E.applies(start)  # the analysis would search exactly here
+    open_choices = start.choices()
+    t = task(state, open_choices[0], seed=7)
     ev = A.evaluate(t, A.Settings(samples=600, max_se=0, exact=False))
     assert ev.samples == 600
-    for c, value in zip(choices, ev.choices):
-        margin, win = greedy_expectation(table, pos, c, state.current)
+    for c, value in zip(open_choices, ev.choices):
+        margin, win = greedy_expectation(start, c, state.current)
         assert abs(value.margin - margin) <= 4 * value.margin_se + 1e-9, (c, value, margin)
         assert abs(value.win_prob - win) <= 4 * value.win_prob_se + 0.02
 
@@ -256,23 +259,23 @@ def test_exact_search_is_best_play_for_the_player_alone_in_the_round() -> None:
     # alone in the last round, the search is the player's own best: never below greedy's expectation
     state = table_state(collections=BOARD, rows=[[], [], [], ["red"]],
                         remaining={"yellow": 3, "red": 2, "plus2": 2, "grey": 2}, **ALONE)
-    table, pos = Table.of(state)
-    choices = E.choices(table.limits, pos, sum(table.pool))
-    exact = E.choice_values(table, pos, choices)
-    for c, v in zip(choices, exact):
-        assert v[3] >= greedy_expectation(table, pos, c, 3)[0] - 1e-9
+    start = Start(state)
+    open_choices = choices(state, None)
+    exact = E.choice_values(start, open_choices)
+    for c, v in zip(open_choices, exact):
+        assert v[3] >= greedy_expectation(start, c, 3)[0] - 1e-9
     # and it sums every seat's margin to 0, as margins do
     assert all(abs(sum(v[:4])) < 1e-9 for v in exact)
 
 
 def test_more_samples_give_tighter_intervals_around_the_same_value() -> None:
     state = last_round_position()
-    table, pos = Table.of(state)
-    choices = E.choices(table.limits, pos, sum(table.pool))
-    truth = [greedy_expectation(table, pos, c, state.current)[0] for c in choices]
+    start = Start(state)
+    open_choices = start.choices()
+    truth = [greedy_expectation(start, c, state.current)[0] for c in open_choices]
     ses = []
     for n in (100, 400, 1600):
-        ev = A.evaluate(task(state, choices[-1], seed=3), A.Settings(samples=n, max_se=0, exact=False))
+        ev = A.evaluate(task(state, open_choices[-1], seed=3), A.Settings(samples=n, max_se=0, exact=False))
         assert ev.samples == n
         for value, exact in zip(ev.choices, truth):
             assert abs(value.margin - exact) <= 4 * value.margin_se + 1e-9

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from coloretto_log.core import engine
 from coloretto_log.core.cards import KIND_INDEX, LAST_ROUND, N_KINDS, counts_of
-from coloretto_log.core.engine import Draw, GameState, Take
+from coloretto_log.core.engine import Draw, GameState, Table, Take
 from coloretto_log.core.rng import SplitMix64
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.scoring import best_from_counts
@@ -26,6 +26,7 @@ from coloretto_log.play.bots import (
     StrongBot,
     hidden,
     make_bot,
+    play_out,
     turn,
 )
 
@@ -358,3 +359,36 @@ def test_strong_takes_an_outstanding_row() -> None:
 def test_strong_needs_one_sample() -> None:
     with pytest.raises(ValueError):
         StrongBot(samples=0)
+
+
+def test_greedy_takes_rather_than_draw_when_no_card_is_left() -> None:
+    # the same table as when greedy draws, but every card has been turned over (a playout's order ran out)
+    view = table_state({0: {"red": 2}}, [["blue"], ["green"], [], []], [False] * 4, [False] * 4)
+    empty = view._replace(remaining=(0,) * len(view.remaining), lr_pending=False, last_round=True,
+                          turned=view.total)
+    assert GreedyBot().choose(empty, SplitMix64(0)) == Take(0, 1)
+    # only the last-round card left: no card to draw either
+    assert GreedyBot().choose(empty._replace(lr_pending=True, last_round=False, turned=view.total - 1),
+                              SplitMix64(0)) == Take(0, 1)
+
+
+def test_the_loop_stops_where_it_is_when_the_order_given_runs_out() -> None:
+    state = engine.new_game(RuleSet.of(), 4, removed=(), starting=(("red",), ("blue",), ("green",), ("grey",)),
+                            first=0)
+    table = Table(state)
+    play_out(table, ["red", "blue"], table.turned, [GreedyBot()] * 4, [SplitMix64(0)] * 4)
+    assert table.turned == 2 and not table.over  # two cards turned over, then no card to turn over
+    assert sum(len(r) for r in table.rows) + sum(sum(c) for c in table.collections) == 4 + 2
+
+
+def test_a_copied_table_changes_apart_from_its_original() -> None:
+    state = engine.new_game(RuleSet.of(), 3, removed=("orange",), starting=(("red",), ("blue",), ("green",)),
+                            first=0)
+    table = Table(state)
+    table.draw(0, 0, "red", False)
+    before = table.state()
+    other = table.copy()
+    other.draw(1, 1, "blue", False)
+    other.take(2, 0, None, False)
+    assert table.state() == before
+    assert other.state() != before and other.collections[2] != before.collections[2]

@@ -32,7 +32,7 @@ def two_player_game(top: list[str]) -> E.GameState:
 
 
 def test_two_player_round_step_by_step() -> None:
-    # RULES.md §7: rows of 1, 2, 3 cards; the leftover row is removed; the later taker starts.
+    # docs/rules-of-play.md §7: rows of 1, 2, 3 cards; the leftover row is removed; the later taker starts.
     s = two_player_game(["green", "joker", "plus2", "green", "orange"])
     assert s.limits == (1, 2, 3)
     s, m = E.play(s, Draw(0, 1))
@@ -83,7 +83,7 @@ def test_last_round_card_ends_the_game_after_its_round() -> None:
     rng = random.Random(1)
     final, states = play_random(s, rng)
     lr_state = next(i for i, st_ in enumerate(states) if st_.last_round)
-    # RULES.md §8: 4 players classic: the last-round card is the 58th card turned over
+    # docs/rules-of-play.md §8: 4 players classic: the last-round card is the 58th card turned over
     before = states[lr_state - 1]
     assert before.turned == 57
     # the game ends when that round ends
@@ -93,7 +93,7 @@ def test_last_round_card_ends_the_game_after_its_round() -> None:
 
 
 def test_golden_joker_extra_card_and_the_last_round_decision() -> None:
-    # RULES.md §3 Decision: when the extra card is the last-round card, it is set aside and the next card taken.
+    # docs/rules-of-play.md §3 Decision: when the extra card is the last-round card, it is set aside and the next card taken.
     rules = RuleSet.of(edition="anniversary")
     removed: tuple[str, ...] = ()
     starting = (("orange",), ("blue",), ("brown",), ("yellow",))
@@ -147,7 +147,7 @@ def test_sweep_random_games_conserve_cards_and_follow_turn_order(edition: str, p
             move = rng.choice(actions)
             before = s
             s, resolved = E.play(s, move)
-            # RULES.md §8: cards are conserved and the deck never runs out
+            # docs/rules-of-play.md §8: cards are conserved and the deck never runs out
             assert E.card_total(s) == total
             assert s.turned <= s.total
             if resolved.last_round:

@@ -1,4 +1,4 @@
-"""SplitMix64, below, shuffle and the seeded setup, pinned by golden values (LOG_FORMAT.md §4)."""
+"""SplitMix64, below, shuffle and the seeded setup, pinned by golden values (docs/format.md §4)."""
 
 from __future__ import annotations
 
@@ -38,17 +38,22 @@ def test_game_generator_uses_the_match_generators_outputs() -> None:
 
 
 def test_below_rejects_values_at_or_over_the_limit() -> None:
-    # n = 3: limit = 2^64 - (2^64 mod 3) = 2^64 - 1; only the value 2^64-1 itself is rejected.
-    class Scripted(SplitMix64):
-        def __init__(self, values: list[int]) -> None:
-            super().__init__(0)
-            self.values = values
-
-        def next(self) -> int:
-            return self.values.pop(0)
-
-    assert Scripted([MASK64, 5]).below(3) == 2
-    assert Scripted([MASK64 - 1, 5]).below(3) == (MASK64 - 1) % 3
+    # n = 2^63 + 1: limit = 2^64 - (2^64 mod n) = 2^63 + 1, so about half of the outputs are rejected.
+    n = (1 << 63) + 1
+    limit = (1 << 64) - (1 << 64) % n
+    assert limit == n
+    rejected = 0
+    for seed in range(40):
+        outputs = SplitMix64(seed)
+        drawn = [outputs.next() for _ in range(60)]
+        k = next(k for k, r in enumerate(drawn) if r < limit)  # the first output under the limit
+        rejected += k
+        rng = SplitMix64(seed)
+        assert rng.below(n) == drawn[k] % n
+        assert rng.next() == drawn[k + 1]  # every rejected output was consumed, and no more
+    assert rejected > 0
+    # n = 3: only 2^64 - 1 itself is rejected; small n take their limit from a table
+    assert all(SplitMix64(seed).below(3) == SplitMix64(seed).next() % 3 for seed in range(50))
 
 
 def test_shuffle_pinned_and_returns_a_new_list() -> None:
@@ -57,7 +62,7 @@ def test_shuffle_pinned_and_returns_a_new_list() -> None:
     assert items == list(range(10))
     assert sorted(out) == items
     assert out == SplitMix64(1).shuffle(range(10))
-    # pinned by an independent C implementation of LOG_FORMAT.md §4 (64-bit unsigned arithmetic)
+    # pinned by an independent C implementation of docs/format.md §4 (64-bit unsigned arithmetic)
     assert out == [4, 2, 8, 1, 9, 3, 0, 6, 7, 5]
 
 
@@ -110,7 +115,7 @@ def test_explicit_removed_is_used_in_later_steps_but_draws_are_still_consumed(se
 
 @given(seed=st.integers(0, MASK64), n=st.integers(0, 80))
 def test_inlined_shuffle_equals_below_step_by_step(seed: int, n: int) -> None:
-    # shuffle() inlines next() and below() for speed; it must stay LOG_FORMAT.md §4 to the letter
+    # shuffle() inlines next() and below() for speed; it must stay docs/format.md §4 to the letter
     a, b = SplitMix64(seed), SplitMix64(seed)
     expected = list(range(n))
     for i in range(n - 1, 0, -1):

@@ -6,7 +6,7 @@ and python-chess:
 - ``new_game(...)``: the state before the first move;
 - ``legal_actions(state)``: the decisions open to the player to move;
 - ``check(state, move)``: ``None`` or the ``Violation`` (rule id, message)
-  that the move breaks, in the precedence order of LOG_FORMAT.md §3;
+  that the move breaks, in the precedence order of docs/format.md §3;
 - ``resolve(state, move)``: the move with the cards it turns over filled in
   from the known deck (seeded games);
 - ``apply(state, move)``: the next state (trusted: call ``check`` first);
@@ -56,7 +56,7 @@ Move = Draw | Take
 
 
 class Violation(NamedTuple):
-    """A broken rule: its stable id (LOG_FORMAT.md §3) and a one-line message."""
+    """A broken rule: its stable id (docs/format.md §3) and a one-line message."""
 
     rule: str
     message: str
@@ -112,6 +112,7 @@ class GameState(NamedTuple):
 
 
 _new = tuple.__new__  # a named tuple's own constructor, without its keyword handling
+_new_table = object.__new__
 
 
 def new_game(
@@ -222,6 +223,20 @@ class Table:
         self.done = list(done)
         self.collections = list(collections)
         self.remaining = list(remaining)
+
+    def copy(self) -> Table:
+        """A second table at the same point, changed independently of this one (a look-ahead's)."""
+        other = _new_table(Table)
+        (other.rules, other.players, other.removed, other.limits, other.lr_pending, other.turned, other.total,
+         other.deck, other.current, other.round, other.last_round, other.over, other.discarded) = (
+            self.rules, self.players, self.removed, self.limits, self.lr_pending, self.turned, self.total,
+            self.deck, self.current, self.round, self.last_round, self.over, self.discarded)  # fmt: skip
+        other.rows = self.rows[:]
+        other.taken = self.taken[:]
+        other.done = self.done[:]
+        other.collections = self.collections  # replaced, never changed in place (see above)
+        other.remaining = self.remaining[:]
+        return other
 
     def state(self) -> GameState:
         """The state this table has reached (the only place a ``GameState`` is built)."""
@@ -440,7 +455,7 @@ def _check_card(state: GameState, card: str | None, last_round: bool | None, wha
 
 
 def check(state: GameState, move: Move) -> Violation | None:
-    """The first rule ``move`` breaks, in the order of LOG_FORMAT.md §3, or None."""
+    """The first rule ``move`` breaks, in the order of docs/format.md §3, or None."""
     if state.over:
         return Violation("game-over", "the game is over: its last round has ended")
     seat = move.seat

@@ -1,4 +1,4 @@
-"""SplitMix64 with explicit state, and the operations LOG_FORMAT.md §4 builds on it.
+"""SplitMix64 with explicit state, and the operations docs/format.md §4 builds on it.
 
 The generator is a small mutable object owned by whoever created it; nothing
 here is global. ``shuffle`` returns a new list.
@@ -14,10 +14,11 @@ T = TypeVar("T")
 MASK64 = (1 << 64) - 1
 _TWO64 = 1 << 64
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+_LIMITS = [_TWO64 - _TWO64 % n if n else 0 for n in range(129)]  # below(n)'s rejection limit, by n
 
 
 class SplitMix64:
-    """SplitMix64 (Steele, Lea, Flood 2014) exactly as LOG_FORMAT.md §4 states it."""
+    """SplitMix64 (Steele, Lea, Flood 2014) exactly as docs/format.md §4 states it."""
 
     __slots__ = ("state",)
 
@@ -38,10 +39,15 @@ class SplitMix64:
         """An unbiased integer in ``0 <= r < n`` by rejection sampling."""
         if n <= 0:
             raise ValueError("below(n) needs n >= 1")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            r = self.next()
+        limit = _LIMITS[n] if n < 129 else _TWO64 - _TWO64 % n
+        s = self.state
+        while True:  # ``next``, inlined: the random bot calls this on every decision
+            s = (s + GOLDEN_GAMMA) & MASK64
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            r = z ^ (z >> 31)
             if r < limit:
+                self.state = s
                 return r % n
 
     def shuffle(self, items: Sequence[T]) -> list[T]:
@@ -53,16 +59,19 @@ class SplitMix64:
         """
         a = list(items)
         s = self.state
+        limits = _LIMITS if len(a) < len(_LIMITS) else [_TWO64 - _TWO64 % n for n in range(len(a) + 1)]
         for i in range(len(a) - 1, 0, -1):
             n = i + 1
-            limit = _TWO64 - _TWO64 % n
-            while True:
+            limit = limits[n]
+            s = (s + GOLDEN_GAMMA) & MASK64
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            r = z ^ (z >> 31)
+            while r >= limit:  # rejected (below 2^-56 for these sizes): draw again
                 s = (s + GOLDEN_GAMMA) & MASK64
                 z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
                 r = z ^ (z >> 31)
-                if r < limit:
-                    break
             j = r % n
             a[i], a[j] = a[j], a[i]
         self.state = s

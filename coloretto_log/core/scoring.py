@@ -1,4 +1,4 @@
-"""End-of-game scoring: the best joker assignment and positive colours (RULES.md §5).
+"""End-of-game scoring: the best joker assignment and positive colours (docs/rules-of-play.md §5).
 
 A player's score is the best total over every way of
 
@@ -514,7 +514,7 @@ def evaluate_choice(
     positive: Sequence[str] | None,
     table: ScoringTable = STANDARD,
 ) -> ChoiceResult:
-    """Score a declared choice (LOG_FORMAT.md §2 ``claims``), or say why it is illegal.
+    """Score a declared choice (docs/format.md §2 ``claims``), or say why it is illegal.
 
     ``jokers``: the colour of each joker (golden included), in any order;
     ``positive``: the colours declared positive. Illegal: the wrong number of
@@ -578,7 +578,7 @@ def evaluate_choice(
     return ChoiceResult(best + table.plus2 * hand.plus2)
 
 
-# --------------------------------------------------------------------------- rankings (RULES.md §6)
+# --------------------------------------------------------------------------- rankings (docs/rules-of-play.md §6)
 
 
 def ranks(scores: Sequence[int]) -> tuple[int, ...]:

@@ -1,4 +1,4 @@
-"""Seeded setup in the four steps of LOG_FORMAT.md §4.
+"""Seeded setup in the four steps of docs/format.md §4.
 
 Each step always consumes its draws; an explicit value from the log replaces
 the drawn one in that step and every later one.

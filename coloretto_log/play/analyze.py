@@ -1,6 +1,6 @@
 """What each decision was worth: every decision of a game, valued from what the player could see.
 
-A turn has two decisions (RULES.md §3): *draw or take* (before the card is
+A turn has two decisions (docs/rules-of-play.md §3): *draw or take* (before the card is
 seen) and, after a draw, the *row* for the card turned over. For each, every
 choice open to the player is valued by its expected final **margin** (the
 player's final score less the mean of the others') and its probability of
@@ -51,15 +51,9 @@ from ..core.errors import Finding
 from ..core.rng import MASK64, nth_output
 from ..log.load import LoadedMatch
 from ..log.replay import MatchReport
+from . import bots
 from . import exact as exact_search
-from .playout import (
-    Position,
-    Table,
-    after_draw,
-    after_place,
-    after_take,
-    playout,
-)
+from .playout import Choice, Start
 
 __all__ = [
     "BATCH",
@@ -106,7 +100,6 @@ THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 6.0), ("mistake", 3.0),
 _SALT = 0x616E616C797A6521  # "analyze!"
 
 DecisionKind = str  # "draw-or-take" or "row"
-Choice = tuple[str, int]  # ("draw", -1), ("take", row index), ("row", row index)
 
 
 def choice_label(choice: Choice) -> str:
@@ -236,15 +229,16 @@ def mark_for(loss: float, loss_se: float) -> str | None:
 # --------------------------------------------------------------------------- choices
 
 
-def _distinct(pos: Position, limits: tuple[int, ...], choices: list[Choice]) -> tuple[list[Choice], dict[Choice, int]]:
+def _distinct(state: GameState, choices: list[Choice]) -> tuple[list[Choice], dict[Choice, int]]:
     """One choice per class of choices that lead to the same position up to the order of rows,
     and the class of each choice."""
     reps: list[Choice] = []
     keys: dict[tuple[object, ...], int] = {}
     cls: dict[Choice, int] = {}
+    rows, limits = state.rows, state.limits
     for c in choices:
         kind, i = c
-        key: tuple[object, ...] = (kind,) if kind == "draw" else (kind, pos.rows[i], pos.lengths[i], limits[i])
+        key: tuple[object, ...] = (kind,) if kind == "draw" else (kind, tuple(sorted(rows[i])), limits[i])
         if key not in keys:
             keys[key] = len(reps)
             reps.append(c)
@@ -252,31 +246,23 @@ def _distinct(pos: Position, limits: tuple[int, ...], choices: list[Choice]) -> 
     return reps, cls
 
 
-def _position(task: Task) -> tuple[Table, Position]:
-    table, pos = Table.of(task.state)
-    if task.card is not None:
-        table, pos = table.reveal(pos, task.card, task.last_round)
-    return table, pos
-
-
 # --------------------------------------------------------------------------- evaluation
 
 
 def evaluate(task: Task, settings: Settings) -> Evaluation:
     """Value every choice of ``task``'s decision (see the module's docstring)."""
-    table, pos = _position(task)
-    rem = sum(table.pool)
-    all_choices = exact_search.choices(table.limits, pos, rem)
+    start = Start(task.state, task.card, task.last_round)
+    all_choices = start.choices()
     if task.played not in all_choices:  # a legal move always is; keep going if the deck is odd
         all_choices.append(task.played)
-    reps, cls = _distinct(pos, table.limits, all_choices)
+    reps, cls = _distinct(start.state, all_choices)
     played = cls[task.played]
-    players = table.players
+    players = start.state.players
     if len(reps) == 1:
         zero = ChoiceValue(choice_label(reps[0]), math.nan, 0.0, math.nan, 0.0, ())
         return Evaluation((zero,), 0, 0, 0.0, 0.0, 0, False)
-    if settings.exact and exact_search.applies(table, pos):
-        vectors = exact_search.choice_values(table, pos, reps)
+    if settings.exact and exact_search.applies(start):
+        vectors = exact_search.choice_values(start, reps)
         values = tuple(
             ChoiceValue(choice_label(c), v[task.seat], 0.0, min(1.0, max(0.0, v[players + task.seat])), 0.0,
                         v[:players])
@@ -284,29 +270,27 @@ def evaluate(task: Task, settings: Settings) -> Evaluation:
         )
         best = max(range(len(values)), key=lambda k: (values[k].margin, -k))
         return Evaluation(values, played, best, values[best].margin - values[played].margin, 0.0, 0, True)
-    return _sampled(task, settings, table, pos, reps, played)
+    return _sampled(task, settings, start, reps, played)
 
 
-def _sampled(
-    task: Task, settings: Settings, table: Table, pos: Position, reps: list[Choice], played: int
-) -> Evaluation:
+def _sampled(task: Task, settings: Settings, start: Start, reps: list[Choice], played: int) -> Evaluation:
     seat = task.seat
-    players = table.players
-    scores = table.scores
+    players = start.state.players
+    scores = bots.scores_for(start.state)
+    pack = bots.pack
     m = len(reps)
     margins: list[list[float]] = [[] for _ in reps]  # the deciding player's, per sample
     wins = [0.0] * m
     seat_sums = [[0.0] * players for _ in reps]
-    need = table.need(pos)
+    need = start.need()
     n = 0
     limit = max(1, settings.samples)
     while n < limit:
         batch = min(BATCH, limit - n)
         for k in range(n, n + batch):
-            deck = table.deal(nth_output(task.seed, k + 1), need)
+            deck = start.deal(nth_output(task.seed, k + 1), need)
             for c, choice in enumerate(reps):
-                colls = _play(table, pos, choice, deck)
-                s = [scores[x] for x in colls]
+                s = [scores[pack(x)] for x in start.play(choice, deck)]
                 total = sum(s)
                 top = max(s)
                 mine = s[seat]
@@ -335,22 +319,6 @@ def _sampled(
     loss = means[best] - means[played]
     loss_se = 0.0 if best == played else _diff_se(margins[best], margins[played])
     return Evaluation(values, played, best, loss, loss_se, n, False)
-
-
-def _play(table: Table, pos: Position, choice: Choice, deck: list[int]) -> list[int]:
-    kind, i = choice
-    if kind == "row":
-        colls, _ = playout(table, after_place(pos, i), deck, 0)
-        return colls
-    if kind == "draw":
-        start, at = after_draw(pos, deck)
-        colls, _ = playout(table, start, deck, at)
-        return colls
-    start, at, over = after_take(table, pos, i, deck)
-    if over:
-        return list(start.colls)
-    colls, _ = playout(table, start, deck, at)
-    return colls
 
 
 def _se(xs: list[float]) -> float:

@@ -1,6 +1,6 @@
 """Computer players behind one small interface: ``random``, ``greedy`` and ``strong``.
 
-A turn has two decisions, as at the table (RULES.md §3):
+A turn has two decisions, as at the table (docs/rules-of-play.md §3):
 
 1. ``choose(view, rng)``: take a row (return one of the legal ``Take``s of
    ``engine.legal_actions``) or turn over the top card (return ``None``;
@@ -21,8 +21,10 @@ the last-round card came first).
 one ``engine.Table`` (the engine's one copy of the bookkeeping): it asks
 each bot, checks that the answer is legal (``BotError`` otherwise) and
 turns the cards over from the deck. ``turn(bot, state, rng)`` is one turn
-of that loop; ``playout(state, bots, rngs, deck)`` the final scores, for
-decision analysis.
+of that loop; ``playout(state, bots, rngs, deck)`` the final scores;
+``play_out(table, ...)`` the same loop on a table at hand: the strong bot's
+look-ahead and the analysis's playouts (``play.playout``) run through it, so
+the rules and the greedy rule exist once.
 
 Every random choice comes from the ``rng`` passed in (a ``SplitMix64`` the
 caller seeds, see ``simulate``), never from global state, so a game replays
@@ -50,7 +52,7 @@ from ..core.cards import (
     N_KINDS,
     PLUS2_INDEX,
 )
-from ..core.engine import Draw, GameState, Move, Table, Take, View
+from ..core.engine import Draw, GameState, Move, Table, Take, View, legal_rows
 from ..core.rng import SplitMix64
 from ..core.ruleset import ScoringTable
 from ..core.scoring import best_from_counts
@@ -65,6 +67,7 @@ __all__ = [
     "final_scores",
     "hidden",
     "make_bot",
+    "play_out",
     "play_to_end",
     "playout",
     "turn",
@@ -161,6 +164,17 @@ def play_to_end(
     return table.state()
 
 
+def play_out(table: Table, cards: Sequence[str], base: int, bots: Sequence[Bot], rngs: Sequence[SplitMix64]) -> None:
+    """Play ``table`` on to the end of its game in place: ``play_to_end``'s loop for a table at hand.
+
+    The table's deck must be hidden (``deck`` None: the bots read the table);
+    the card turned over next is ``cards[table.turned - base]``. If
+    ``cards`` runs out, play stops where it is (see ``_play``). For
+    playouts (``play.playout``), which start from a decision of their own.
+    """
+    _play(table, cards, base, bots, rngs, [], -1)
+
+
 def _play(
     table: Table,
     cards: Sequence[str],
@@ -169,28 +183,36 @@ def _play(
     rngs: Sequence[SplitMix64],
     moves: list[Move],
     turns: int,
+    stop_round: int = 0,
 ) -> None:
-    """The one loop of computer players: ``turns`` turns at ``table`` (-1: to the end of the game).
+    """The one loop of computer players: ``turns`` turns at ``table`` (-1: to the end of the game),
+    stopping early when round ``stop_round`` begins (0: never).
 
     The table's deck is hidden (the bots read the table as their view); the
     card turned over next is ``cards[table.turned - base]``. Every answer is
-    checked (``BotError``); each resolved move is appended to ``moves``.
+    checked (``BotError``); each resolved move is appended to ``moves``. If
+    ``cards`` runs out (a seeded game's deck never does; an order given for
+    a playout may), a golden joker comes without its extra card and a draw
+    ends the loop where it is.
     """
     rows, taken, limits = table.rows, table.taken, table.limits  # changed in place, never replaced
     n_rows = len(rows)
     turn_over, place, take_row = table.turn_over, table.place, table.take
     add = moves.append
-    while turns and not table.over:
+    while turns and not table.over and table.round != stop_round:
         turns -= 1
         seat = table.current
         bot, rng = bots[seat], rngs[seat]
         take = bot.choose(table, rng)
         if take is None:
             t = table.turned - base
-            card = cards[t]
-            last_round = card == LAST_ROUND
-            if last_round:
-                card = cards[t + 1]
+            try:
+                card = cards[t]
+                last_round = card == LAST_ROUND
+                if last_round:
+                    card = cards[t + 1]
+            except IndexError:  # no card left to turn over (a deck given short): play stops here
+                return
             turn_over(card, last_round)
             row = bot.place(table, card, rng)
             if type(row) is not int or not 0 < row <= n_rows or taken[row - 1] or len(rows[row - 1]) >= limits[row - 1]:
@@ -209,6 +231,10 @@ def _play(
             add(take)
             continue
         t = table.turned - base
+        if t + (t < len(cards) and cards[t] == LAST_ROUND) >= len(cards):
+            take_row(seat, i, None, False)  # no card left for the golden joker's extra
+            add(take)
+            continue
         extra = cards[t]
         last_round = extra == LAST_ROUND
         if last_round:
@@ -292,21 +318,7 @@ def pack_all(collections: Sequence[tuple[int, ...]]) -> list[int]:
     return packed
 
 
-class _RowUnits(dict[tuple[str, ...], int]):
-    """Packed counts of every row seen (a row holds at most three cards: a few thousand at most)."""
-
-    def __missing__(self, row: tuple[str, ...]) -> int:
-        value = self[row] = pack_cards(row)
-        return value
-
-
-_ROW_UNITS = _RowUnits()
-
-
-def pack_rows(rows: Sequence[tuple[str, ...]]) -> list[int]:
-    """Every row packed (each row's value kept: rows are tuples, and few)."""
-    units = _ROW_UNITS
-    return [units[r] for r in rows]
+_ROW_UNITS: dict[tuple[str, ...], int] = {}  # every row seen, packed (a row holds at most three cards: a few thousand)
 
 
 def unpack(packed: int) -> tuple[int, ...]:
@@ -314,27 +326,41 @@ def unpack(packed: int) -> tuple[int, ...]:
     return tuple(packed.to_bytes(N_KINDS, "little"))
 
 
-class Scores(dict[int, int]):
+class Scores:
     """Best-assignment scores of packed collections, memoised (``scoring.best_from_counts``).
 
-    ``scores[packed]`` computes a missing score on the spot. A score depends
-    only on the multiset of the colour counts in play (capped at 6), the
-    number of jokers and the "+2" cards, so a second memo keyed on that
-    *pattern* calls ``best_from_counts`` once per pattern (with its own
-    cache off: these memos replace it). The first memo is
-    emptied when it grows past ``limit`` entries, to bound memory.
+    ``scores[packed]`` looks a score up, computing it if it is missing;
+    ``memo`` is the plain dictionary behind it, for the bots' hot loops,
+    which look up there and call ``add`` on a ``KeyError`` (a plain ``dict``
+    answers faster than one with ``__missing__``). A score depends only on
+    the multiset of the colour counts in play (capped at 6), the number of
+    jokers and the "+2" cards, so a second memo keyed on that *pattern*
+    calls ``best_from_counts`` once per pattern (with its own cache off:
+    these memos replace it). ``memo`` is emptied when it grows past
+    ``limit`` entries, to bound memory.
     """
 
-    def __init__(self, colours: tuple[str, ...], table: ScoringTable, limit: int = 1 << 18) -> None:
-        super().__init__()
+    __slots__ = ("colours", "limit", "memo", "patterns", "table")
+
+    def __init__(self, colours: tuple[str, ...], table: ScoringTable, limit: int = 1 << 19) -> None:
         self.colours = colours
         self.table = table
         self.limit = limit
+        self.memo: dict[int, int] = {}
         self.patterns: dict[bytes, int] = {}
 
-    def __missing__(self, packed: int) -> int:
-        if len(self) >= self.limit:
-            self.clear()
+    def __getitem__(self, packed: int) -> int:
+        value = self.memo.get(packed)
+        return self.add(packed) if value is None else value
+
+    def __len__(self) -> int:
+        return len(self.memo)
+
+    def add(self, packed: int) -> int:
+        """Compute and keep the score of ``packed``."""
+        memo = self.memo
+        if len(memo) >= self.limit:
+            memo.clear()
         raw = packed.to_bytes(N_KINDS, "little")
         # the pattern: colour counts capped at 6, sorted (colours not in play are always 0), then jokers
         key = bytes(sorted(raw[:_N_COLOURS].translate(_CAP6))) + bytes((raw[JOKER_INDEX] + raw[GOLDEN_INDEX],))
@@ -343,8 +369,17 @@ class Scores(dict[int, int]):
             plain = list(raw)
             plain[PLUS2_INDEX] = 0
             base = self.patterns[key] = best_from_counts(plain, self.colours, table=self.table, cache=False).score
-        value = self[packed] = base + self.table.plus2 * raw[PLUS2_INDEX]
+        value = memo[packed] = base + self.table.plus2 * raw[PLUS2_INDEX]
         return value
+
+    def missed(self, key: object) -> None:
+        """After a ``KeyError`` in a hot loop: add the missing score (an int) or packed row (a tuple)."""
+        if type(key) is tuple:
+            _ROW_UNITS[key] = pack_cards(key)
+        elif type(key) is int:
+            self.add(key)
+        else:
+            raise KeyError(key)
 
 
 _SCORES: dict[tuple[tuple[str, ...], ScoringTable], Scores] = {}
@@ -365,66 +400,14 @@ def scores_for(view: View) -> Scores:
     return memo
 
 
-# --------------------------------------------------------------------------- greedy rules
+# --------------------------------------------------------------------------- the bots
 
 #: ``greedy`` takes a row when it raises its score by at least this much (or when it must take).
 TAKE_AT = 4
 
 
-def greedy_take(scores: Scores, me: int, rows: Sequence[int], taken: Sequence[bool]) -> tuple[int, int]:
-    """The row (index) whose cards raise ``me``'s score most, and by how much; (-1, 0) if none.
-
-    Ties go to the lower row.
-    """
-    base = scores[me]
-    best, best_gain = -1, 0
-    for i, r in enumerate(rows):
-        if r and not taken[i]:
-            gain = scores[me + r] - base
-            if best < 0 or gain > best_gain:
-                best, best_gain = i, gain
-    return best, best_gain
-
-
-def greedy_place(
-    scores: Scores,
-    seat: int,
-    collections: Sequence[int],
-    done: Sequence[bool],
-    rows: Sequence[int],
-    lengths: Sequence[int],
-    limits: Sequence[int],
-    taken: Sequence[bool],
-    unit: int,
-) -> int:
-    """The row (index) for a card: what it adds to ``seat``'s row value less what it adds for a rival.
-
-    For each row with space: (my gain from the row with the card) − (without
-    it), minus the largest such change for a player still in the round. Ties
-    go to the lower row.
-    """
-    me = collections[seat]
-    rivals = [c for p, c in enumerate(collections) if p != seat and not done[p]]
-    best, best_value = -1, 0
-    for i, r in enumerate(rows):
-        if taken[i] or lengths[i] >= limits[i]:
-            continue
-        r2 = r + unit
-        value = scores[me + r2] - scores[me + r]
-        if rivals:
-            most = -(1 << 62)  # max() over a generator, spelled out: a third of greedy's time
-            for c in rivals:
-                change = scores[c + r2] - scores[c + r]
-                if change > most:  # noqa: PLR1730 (max() is slower)
-                    most = change
-            value -= most
-        if best < 0 or value > best_value:
-            best, best_value = i, value
-    return best
-
-
 def _can_draw(view: View) -> bool:
-    """Whether ``engine.legal_actions(view)`` holds a draw: some row not taken has space.
+    """Whether a draw is open: some row not taken has space, and a card is left to turn over.
 
     Spelled out rather than asking ``legal_actions``, whose moves greedy would
     build on every turn only to test this (about 15% of greedy's time).
@@ -432,11 +415,8 @@ def _can_draw(view: View) -> bool:
     taken, limits = view.taken, view.limits
     for i, r in enumerate(view.rows):
         if not taken[i] and len(r) < limits[i]:
-            return True
+            return view.total - view.turned > view.lr_pending  # a card left, not only the last-round card
     return False
-
-
-# --------------------------------------------------------------------------- the bots
 
 
 class RandomBot:
@@ -446,14 +426,14 @@ class RandomBot:
 
     def choose(self, view: View, rng: SplitMix64) -> Take | None:
         # legal_actions(view)[below(len)], without building the moves: draws first, then takes
-        draws, takes = engine.legal_rows(view)
+        draws, takes = legal_rows(view)
         j = rng.below(len(draws) + len(takes)) - len(draws)
         return None if j < 0 else _new(Take, (view.current, takes[j] + 1, None, None))
 
     def place(self, view: View, card: str, rng: SplitMix64) -> int:
         # Drawing with probability (draws / legal), then a row uniformly among the
         # draws: each Draw(row) has probability 1 / legal, as if chosen at once.
-        draws = engine.legal_rows(view)[0]
+        draws = legal_rows(view)[0]
         return draws[rng.below(len(draws))] + 1
 
 
@@ -462,14 +442,21 @@ class GreedyBot:
 
     Takes the row that raises its score most when that raise is at least
     ``take_at`` points (``TAKE_AT``, 4, by default), or the row that costs
-    least when every row is full; otherwise draws, and puts the card where it
-    adds most to its own row value less what it adds for the rival who gains
-    most from it (``greedy_place``). Uses no randomness.
+    least when it cannot draw (every row full, or no card left); otherwise
+    draws, and puts the card where it adds most to its own row value less
+    what it adds for the rival still in the round who gains most from it.
+    Ties go to the lower row. Uses no randomness.
 
     Why a threshold: taking the first row that raises the score at all (any
     gain above 0) leaves the round with one card while others collect three;
     that player barely beats ``random``. With 4 it wins most games against
     ``random`` (``docs/simulate.md`` has the figures).
+
+    This is the only copy of the greedy rule: the strong bot's look-ahead
+    and the analysis's playouts play it through the same loop. Both methods
+    are written for speed (greedy's own thinking is most of a greedy game's
+    time): scores are looked up in the plain memo (``Scores.memo``) and a
+    decision is simply made again after a missing score is added.
     """
 
     name = "greedy"
@@ -479,27 +466,60 @@ class GreedyBot:
 
     def choose(self, view: View, rng: SplitMix64) -> Take | None:
         scores = scores_for(view)
+        memo, units = scores.memo, _ROW_UNITS
         seat = view.current
-        rows = pack_rows(view.rows)
-        best, gain = greedy_take(scores, pack_all(view.collections)[seat], rows, view.taken)
-        if best >= 0 and (gain >= self.take_at or not _can_draw(view)):
+        me = pack_all(view.collections)[seat]
+        taken = view.taken
+        while True:
+            try:
+                base = memo[me]
+                best, best_gain = -1, 0
+                i = -1
+                for r in view.rows:
+                    i += 1
+                    if r and not taken[i]:
+                        gain = memo[me + units[r]] - base
+                        if best < 0 or gain > best_gain:
+                            best, best_gain = i, gain
+                break
+            except KeyError as miss:
+                scores.missed(miss.args[0])
+        if best >= 0 and (best_gain >= self.take_at or not _can_draw(view)):
             return _new(Take, (seat, best + 1, None, None))
         return None
 
     def place(self, view: View, card: str, rng: SplitMix64) -> int:
         scores = scores_for(view)
-        i = greedy_place(
-            scores,
-            view.current,
-            pack_all(view.collections),
-            view.done,
-            pack_rows(view.rows),
-            [len(r) for r in view.rows],
-            view.limits,
-            view.taken,
-            UNIT_OF[card],
-        )
-        return i + 1
+        memo, units = scores.memo, _ROW_UNITS
+        seat = view.current
+        collections = pack_all(view.collections)
+        me = collections[seat]
+        done, taken, limits = view.done, view.taken, view.limits
+        rivals = [c for p, c in enumerate(collections) if p != seat and not done[p]]
+        unit = UNIT_OF[card]
+        while True:
+            try:
+                best, best_value = -1, 0
+                i = -1
+                for row in view.rows:
+                    i += 1
+                    if taken[i] or len(row) >= limits[i]:
+                        continue
+                    r = units[row]
+                    r2 = r + unit
+                    value = memo[me + r2] - memo[me + r]
+                    if rivals:
+                        most = -(1 << 62)  # max() over a generator, spelled out: a third of the time
+                        for c in rivals:
+                            change = memo[c + r2] - memo[c + r]
+                            if change > most:  # noqa: PLR1730 (max() is slower)
+                                most = change
+                        value -= most
+                    if best < 0 or value > best_value:
+                        best, best_value = i, value
+                return best + 1
+            except KeyError as miss:
+                scores.missed(miss.args[0])
 
 
 class StrongBot:
@@ -549,37 +569,36 @@ class StrongBot:
             return rows[0] + 1
         sim = _Rollouts(view)
         decks = sim.decks(rng, self.samples)
-        unit = UNIT_OF[card]
         best, best_value = rows[0], None
         for i in rows:
-            value = sum(sim.after_place(i, unit, deck) for deck in decks)
+            value = sum(sim.after_place(i, card, deck) for deck in decks)
             if best_value is None or value > best_value:
                 best, best_value = i, value
         return best + 1
 
 
 class _Rollouts:
-    """The rest of a round, played by greedy players on packed values."""
+    """The rest of a round from ``view``, every player greedy, on copies of one ``engine.Table``.
 
-    __slots__ = ("colls", "done", "lengths", "limits", "need", "pool", "rows", "scores", "seat", "taken")
+    The engine's bookkeeping and the bots' loop (``_play`` with ``GreedyBot``
+    in every seat), stopped at the end of the round.
+    """
+
+    __slots__ = ("need", "pool", "seat", "start")
 
     def __init__(self, view: View) -> None:
-        self.scores = scores_for(view)
+        start = view.copy() if type(view) is Table else Table(view)  # type: ignore[arg-type]
+        start.deck = None
+        self.start = start
         self.seat = view.current
-        self.colls = pack_all(view.collections)[:]
-        self.rows = pack_rows(view.rows)[:]
-        self.lengths = [len(r) for r in view.rows]
-        self.limits = view.limits
-        self.taken = list(view.taken)
-        self.done = list(view.done)
-        pool: list[int] = []
+        pool: list[str] = []
         for k, n in enumerate(view.remaining):
-            pool.extend([UNITS[k]] * n)
+            pool.extend([KINDS[k]] * n)
         self.pool = pool
-        space = sum(lim - n for lim, n, t in zip(self.limits, self.lengths, self.taken) if not t)
+        space = sum(lim - len(r) for lim, r, t in zip(view.limits, view.rows, view.taken) if not t)
         self.need = min(len(pool), space + 2)  # + a golden joker's extra card, and one spare
 
-    def decks(self, rng: SplitMix64, n: int) -> list[list[int]]:
+    def decks(self, rng: SplitMix64, n: int) -> list[list[str]]:
         """``n`` orders of the next cards, each a partial Fisher–Yates shuffle of the pool."""
         out = []
         size = len(self.pool)
@@ -592,84 +611,41 @@ class _Rollouts:
             out.append(a[: self.need])
         return out
 
-    def after_take(self, i: int, deck: list[int]) -> float:
-        colls, rows, taken, done = self.colls[:], self.rows[:], self.taken[:], self.done[:]
-        seat = self.seat
-        pos = 0
-        got = rows[i]
-        if (got >> _GOLDEN_SHIFT) & _MASK and deck:
-            got += deck[0]
-            pos = 1
-        colls[seat] += got
-        rows[i] = 0
-        taken[i] = True
-        done[seat] = True
-        return self._finish(colls, rows, self.lengths[:], taken, done, seat, deck, pos)
+    def after_take(self, i: int, deck: list[str]) -> float:
+        table = self.start.copy()
+        extra = deck[0] if deck and GOLDEN_JOKER in table.rows[i] else None
+        table.take(self.seat, i, extra, False)
+        return self._finish(table, deck, self.start.turned)
 
-    def after_draw(self, deck: list[int]) -> float:
+    def after_draw(self, deck: list[str]) -> float:
         if not deck:
-            return self._value(self.colls)
-        i = greedy_place(
-            self.scores, self.seat, self.colls, self.done, self.rows, self.lengths, self.limits, self.taken, deck[0]
-        )
-        return self._placed(i, deck[0], deck, 1)
+            return self._value(self.start)
+        table = self.start.copy()
+        card = deck[0]
+        table.turn_over(card, False)
+        table.place(self.seat, _GREEDY.place(table, card, _NO_RNG) - 1, card)
+        return self._finish(table, deck, self.start.turned)
 
-    def after_place(self, i: int, unit: int, deck: list[int]) -> float:
-        return self._placed(i, unit, deck, 0)
+    def after_place(self, i: int, card: str, deck: list[str]) -> float:
+        table = self.start.copy()
+        table.place(self.seat, i, card)
+        return self._finish(table, deck, table.turned)
 
-    def _placed(self, i: int, unit: int, deck: list[int], pos: int) -> float:
-        rows, lengths = self.rows[:], self.lengths[:]
-        rows[i] += unit
-        lengths[i] += 1
-        return self._finish(self.colls[:], rows, lengths, self.taken[:], self.done[:], self.seat, deck, pos)
+    def _finish(self, table: Table, deck: list[str], base: int) -> float:
+        """Play greedy to the end of the round (or of the sampled cards); the round's value."""
+        n = table.players
+        _play(table, deck, base, [_GREEDY] * n, [_NO_RNG] * n, [], -1, self.start.round + 1)
+        return self._value(table)
 
-    def _finish(
-        self,
-        colls: list[int],
-        rows: list[int],
-        lengths: list[int],
-        taken: list[bool],
-        done: list[bool],
-        last: int,
-        deck: list[int],
-        pos: int,
-    ) -> float:
-        """Play greedy to the end of the round from the seat after ``last``; the round's value."""
-        scores, limits = self.scores, self.limits
-        n = len(colls)
-        n_rows = len(rows)
-        seat = last
-        while not all(done):
-            seat = (seat + 1) % n
-            while done[seat]:
-                seat = (seat + 1) % n
-            me = colls[seat]
-            best, gain = greedy_take(scores, me, rows, taken)
-            can_draw = pos < len(deck) and any(not taken[k] and lengths[k] < limits[k] for k in range(n_rows))
-            if best >= 0 and (gain >= TAKE_AT or not can_draw):
-                got = rows[best]
-                if (got >> _GOLDEN_SHIFT) & _MASK and pos < len(deck):
-                    got += deck[pos]
-                    pos += 1
-                colls[seat] = me + got
-                rows[best] = 0
-                taken[best] = True
-                done[seat] = True
-                continue
-            if not can_draw:  # the sampled cards ran out: stop here
-                break
-            unit = deck[pos]
-            pos += 1
-            k = greedy_place(scores, seat, colls, done, rows, lengths, limits, taken, unit)
-            rows[k] += unit
-            lengths[k] += 1
-        return self._value(colls)
+    def _value(self, table: Table) -> float:
+        scores = scores_for(table)
+        s = [scores[c] for c in pack_all(table.collections)]
+        mine = s[self.seat]
+        return mine - (sum(s) - mine) / (len(s) - 1)
 
-    def _value(self, colls: list[int]) -> float:
-        scores = self.scores
-        mine = scores[colls[self.seat]]
-        others = sum(scores[c] for c in colls) - mine
-        return mine - others / (len(colls) - 1)
+
+_GREEDY = GreedyBot()
+_NO_RNG = SplitMix64(0)  # greedy draws nothing from it
 
 
 #: The bots by name, as ``--bots`` spells them.

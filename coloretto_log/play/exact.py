@@ -2,13 +2,14 @@
 
 Once the last-round card has come out, the game ends with the round, and
 when few places are left in the rows the rest of the game is a small tree:
-``value`` searches it completely (max-n expectimax). At a card's turn every
-kind of card still unseen comes with its probability (its count over the
-cards unseen: every order of the unseen cards, weighted alike); at a
-player's turn that player picks the choice with the best expected margin
+``choice_values`` searches it completely (max-n expectimax). At a card's
+turn every kind of card still unseen comes with its probability (its count
+over the cards unseen: every order of the unseen cards, weighted alike); at
+a player's turn that player picks the choice with the best expected margin
 for themselves (own final score less the mean of the others'), ties to the
-first choice (drawing, then the rows in order). Positions met twice are
-searched once (a memo keyed on the packed position).
+first choice (drawing, then the rows in order). Every step goes through the
+engine's one copy of the rules (``engine.Table``); positions met twice are
+searched once (a memo keyed on the state reached and the card in hand).
 
 A value is a vector: every seat's expected final margin, then every seat's
 probability of finishing first (a shared first place counts as first).
@@ -16,7 +17,12 @@ probability of finishing first (a shared first place counts as first).
 
 from __future__ import annotations
 
-from .playout import GOLDEN_SHIFT, UNITS, Position, Scores, Table
+from collections.abc import Callable, Sequence
+
+from ..core.cards import GOLDEN_JOKER, KINDS
+from ..core.engine import GameState, Table
+from . import bots
+from .playout import Choice, Start, choices
 
 __all__ = ["EXACT_SLOTS", "Vector", "applies", "choice_values", "final_vector"]
 
@@ -25,20 +31,20 @@ __all__ = ["EXACT_SLOTS", "Vector", "applies", "choice_values", "final_vector"]
 EXACT_SLOTS = 4
 
 Vector = tuple[float, ...]
-_MASK = 0xFF
 
 
-def applies(table: Table, pos: Position) -> bool:
+def applies(start: Start) -> bool:
     """Whether the exact search is cheap here: the last round, few places left in the rows."""
-    if not pos.last_round or table.lr_at >= 0:
+    state = start.state
+    if not state.last_round or start.lr_at >= 0:
         return False
-    free = sum(lim - n for lim, n, t in zip(table.limits, pos.lengths, pos.taken) if not t)
+    free = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
     return free <= EXACT_SLOTS
 
 
-def final_vector(scores: Scores, colls: tuple[int, ...] | list[int]) -> Vector:
+def final_vector(scores: bots.Scores, collections: Sequence[tuple[int, ...]]) -> Vector:
     """Every seat's margin (own score less the mean of the others'), then whether it finished first."""
-    s = [scores[c] for c in colls]
+    s = [scores[bots.pack(c)] for c in collections]
     n = len(s)
     total = sum(s)
     top = max(s)
@@ -46,66 +52,53 @@ def final_vector(scores: Scores, colls: tuple[int, ...] | list[int]) -> Vector:
 
 
 class _Search:
-    def __init__(self, table: Table) -> None:
-        self.scores = table.scores
-        self.limits = table.limits
-        self.players = table.players
-        self.memo: dict[tuple[object, ...], Vector] = {}
+    def __init__(self, state: GameState) -> None:
+        self.scores = bots.scores_for(state)
+        self.memo: dict[tuple[GameState, str | None], Vector] = {}
 
-    def node(self, pos: Position, rem: int) -> Vector:
-        key = (pos.colls, pos.rows, pos.taken, pos.done, pos.seat, pos.pending, rem)
+    def node(self, state: GameState, card: str | None) -> Vector:
+        key = (state, card)
         got = self.memo.get(key)
         if got is None:
-            got = self.memo[key] = self._best(pos, rem)[0]
+            values = [self.after(state, card, c) for c in choices(state, card)]
+            seat = state.current
+            best = 0
+            for k in range(1, len(values)):
+                if values[k][seat] > values[best][seat]:
+                    best = k
+            got = self.memo[key] = values[best]
         return got
 
-    def _best(self, pos: Position, rem: int) -> tuple[Vector, int]:
-        values = self.children(pos, rem)
-        seat = pos.seat
-        best = 0
-        for k in range(1, len(values)):
-            if values[k][seat] > values[best][seat]:
-                best = k
-        return values[best], best
-
-    def children(self, pos: Position, rem: int) -> list[Vector]:
-        """The value of each choice open to ``pos.seat``, in the order of ``choices``."""
-        return [self.after(pos, rem, choice) for choice in choices(self.limits, pos, rem)]
-
-    def after(self, pos: Position, rem: int, choice: tuple[str, int]) -> Vector:
+    def after(self, state: GameState, card: str | None, choice: Choice) -> Vector:
+        """The value of ``choice`` for ``state.current`` (``card`` in hand for a row decision)."""
         kind, i = choice
         if kind == "row":
-            rows = pos.rows[:i] + (pos.rows[i] + pos.pending,) + pos.rows[i + 1 :]
-            lengths = pos.lengths[:i] + (pos.lengths[i] + 1,) + pos.lengths[i + 1 :]
-            nxt = Position(pos.colls, rows, lengths, pos.taken, pos.done, _next(pos.done, pos.seat), True)
-            return self.node(nxt, rem)
+            assert card is not None
+            table = Table(state)
+            table.place(state.current, i, card)
+            return self.node(table.state(), None)
         if kind == "draw":
-            return self._chance(rem, lambda unit, left: self.node(
-                Position(pos.colls, pos.rows, pos.lengths, pos.taken, pos.done, pos.seat, True, unit), left))
-        got = pos.rows[i]
-        if (got >> GOLDEN_SHIFT) & _MASK and rem:
-            return self._chance(rem, lambda unit, left: self._took(pos, i, got + unit, left))
-        return self._took(pos, i, got, rem)
+            return self._chance(state, lambda drawn: self.node(bots.turned_over(state, drawn, False), drawn))
+        if GOLDEN_JOKER in state.rows[i] and any(state.remaining):
+            return self._chance(state, lambda extra: self._took(state, i, extra))
+        return self._took(state, i, None)
 
-    def _took(self, pos: Position, i: int, got: int, rem: int) -> Vector:
-        seat = pos.seat
-        colls = pos.colls[:seat] + (pos.colls[seat] + got,) + pos.colls[seat + 1 :]
-        done = pos.done[:seat] + (True,) + pos.done[seat + 1 :]
-        if all(done):
-            return final_vector(self.scores, colls)
-        rows = pos.rows[:i] + (0,) + pos.rows[i + 1 :]
-        lengths = pos.lengths[:i] + (0,) + pos.lengths[i + 1 :]
-        taken = pos.taken[:i] + (True,) + pos.taken[i + 1 :]
-        return self.node(Position(colls, rows, lengths, taken, done, _next(done, seat), True), rem)
+    def _took(self, state: GameState, i: int, extra: str | None) -> Vector:
+        table = Table(state)
+        table.take(state.current, i, extra, False)
+        if table.over:
+            return final_vector(self.scores, table.collections)
+        return self.node(table.state(), None)
 
-    def _chance(self, rem: int, then: object) -> Vector:
-        total = sum((rem >> (8 * k)) & _MASK for k in range(len(UNITS)))
+    def _chance(self, state: GameState, then: Callable[[str], Vector]) -> Vector:
+        """The mean of ``then(card)`` over the next card turned over, each kind by its count unseen."""
+        remaining = state.remaining
+        total = sum(remaining)
         acc: list[float] | None = None
-        for unit in UNITS:
-            count = (rem // unit) & _MASK
+        for k, count in enumerate(remaining):
             if not count:
                 continue
-            v = then(unit, rem - unit)  # type: ignore[operator]
+            v = then(KINDS[k])
             w = count / total
             if acc is None:
                 acc = [w * x for x in v]
@@ -116,29 +109,7 @@ class _Search:
         return tuple(acc)
 
 
-def choices(limits: tuple[int, ...], pos: Position, rem: int) -> list[tuple[str, int]]:
-    """The choices open to ``pos.seat``: ``("row", i)`` for a pending card, else ``("draw", -1)``
-    (when a row has space and a card is left) and ``("take", i)`` for every row that can be taken."""
-    open_rows = [i for i in range(len(limits)) if not pos.taken[i]]
-    if pos.pending:
-        return [("row", i) for i in open_rows if pos.lengths[i] < limits[i]]
-    out: list[tuple[str, int]] = []
-    if rem and any(pos.lengths[i] < limits[i] for i in open_rows):
-        out.append(("draw", -1))
-    out.extend(("take", i) for i in open_rows if pos.rows[i])
-    return out
-
-
-def choice_values(table: Table, pos: Position, wanted: list[tuple[str, int]]) -> list[Vector]:
-    """The exact value vector of each choice in ``wanted`` (see ``choices``) at ``pos``."""
-    search = _Search(table)
-    rem = sum(table.pool)
-    return [search.after(pos, rem, c) for c in wanted]
-
-
-def _next(done: tuple[bool, ...], seat: int) -> int:
-    n = len(done)
-    s = (seat + 1) % n
-    while done[s]:
-        s = (s + 1) % n
-    return s
+def choice_values(start: Start, wanted: list[Choice]) -> list[Vector]:
+    """The exact value vector of each choice in ``wanted`` (see ``playout.choices``) at ``start``."""
+    search = _Search(start.state)
+    return [search.after(start.state, start.card, c) for c in wanted]

@@ -1,6 +1,6 @@
 """Seeded matches between bots: play them, write their logs, measure the bots' strength.
 
-Everything follows from one run seed ``S`` (LOG_FORMAT.md §4's SplitMix64):
+Everything follows from one run seed ``S`` (docs/format.md §4's SplitMix64):
 
 - match ``i`` (from 0) has the seed ``match_seed(S, i)``: the (i+1)-th output
   of ``SplitMix64(S)``; that seed deals its games as §4 says;
@@ -197,7 +197,7 @@ def play_match(plan: Plan, index: int) -> PlayedMatch:
 
 
 def match_log(plan: Plan, played: PlayedMatch) -> dict[str, Any]:
-    """The match as a log (LOG_FORMAT.md): seeded form, or recorded with ``plan.recorded``.
+    """The match as a log (docs/format.md): seeded form, or recorded with ``plan.recorded``.
 
     Seeded: the match ``seed``, ``setup: {}`` and moves without cards.
     Recorded: no seed, explicit setups, every card drawn and extra card.
@@ -236,7 +236,7 @@ class Outcome:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """Seats with the highest total (more than one: a shared win, RULES.md §6)."""
+        """Seats with the highest total (more than one: a shared win, docs/rules-of-play.md §6)."""
         return best_seats(self.totals)
 
 
