@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..core.editions import edition_names
 from ..core.errors import UsageError, one_line
 from ..db.rating_report import backtest, plot_series, predict_table, rating_history, ratings_table
 from ..db.ratings import (
@@ -44,9 +45,8 @@ class Format(str, enum.Enum):
     csv = "csv"
 
 
-class Edition(str, enum.Enum):
-    classic = "classic"
-    anniversary = "anniversary"
+#: The editions of the one table (core.editions), as choices.
+Edition = enum.Enum("Edition", {name: name for name in edition_names()}, type=str)  # type: ignore[misc]
 
 
 Model = enum.Enum("Model", {name: name for name in MODELS}, type=str)  # type: ignore[misc]

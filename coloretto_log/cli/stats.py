@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from ..core.editions import edition_names
 from ..core.errors import one_line
 from ..db.errors import DatabaseError
 from ..db.outputs import output_problem
@@ -22,10 +23,8 @@ from .app import app
 from .common import ExitCode, Format, FormatOption, JsonOption, emit_json, fail, output_format
 from .database import DbOption, db_path, out_console
 
-
-class Edition(str, enum.Enum):
-    classic = "classic"
-    anniversary = "anniversary"
+#: The editions of the one table (core.editions), as choices.
+Edition = enum.Enum("Edition", {name: name for name in edition_names()}, type=str)  # type: ignore[misc]
 
 
 Section = enum.Enum("Section", {name: name for name in SECTIONS}, type=str)  # type: ignore[misc]

@@ -41,7 +41,7 @@ class CardKind:
     short: str  # the short form the recorder's help lists
     aliases: tuple[str, ...]  # every other word people type (lower case, "_" for "-" and spaces); none for last_round
     hex: str  # display colour, "#rrggbb"
-    ink: str  # the colour of text on it, "#rrggbb"
+    ink: str  # the colour of text on it, "#rgb" or "#rrggbb"
     colour: bool = True  # a colour (scored), or a joker, a "+2", the last-round card
 
 
@@ -69,21 +69,21 @@ class Edition:
 #: database's colour columns), then the jokers, the "+2" card and the last-round card.
 #: Green's label is "gn", so that "gr" stays grey's.
 CARD_TABLE: list[CardKind] = [
-    CardKind("orange", "or", "o", ("or", "o"), "#f08a24", "#000000"),
-    CardKind("blue", "bl", "bl", ("bl",), "#1f5fbf", "#ffffff"),
-    CardKind("brown", "br", "br", ("br",), "#7a4a21", "#ffffff"),
-    CardKind("yellow", "ye", "y", ("ye", "y"), "#f5d327", "#000000"),
-    CardKind("grey", "gy", "gr", ("gray", "gr", "gy"), "#9b9b9b", "#000000"),
-    CardKind("green", "gn", "g", ("gn", "g"), "#23883a", "#ffffff"),
-    CardKind("red", "rd", "r", ("rd", "r"), "#d12a2a", "#ffffff"),
-    CardKind("purple", "pu", "pu", ("pu",), "#7440a6", "#ffffff"),
-    CardKind(JOKER, "J", "j", ("j", "jokers"), "#ffffff", "#000000", colour=False),
+    CardKind("orange", "or", "o", ("or", "o"), "#f08a24", "#000"),
+    CardKind("blue", "bl", "bl", ("bl",), "#1f5fbf", "#fff"),
+    CardKind("brown", "br", "br", ("br",), "#7a4a21", "#fff"),
+    CardKind("yellow", "ye", "y", ("ye", "y"), "#f5d327", "#000"),
+    CardKind("grey", "gy", "gr", ("gray", "gr", "gy"), "#9b9b9b", "#000"),
+    CardKind("green", "gn", "g", ("gn", "g"), "#23883a", "#fff"),
+    CardKind("red", "rd", "r", ("rd", "r"), "#d12a2a", "#fff"),
+    CardKind("purple", "pu", "pu", ("pu",), "#7440a6", "#fff"),
+    CardKind(JOKER, "J", "j", ("j", "jokers"), "#ffffff", "#000", colour=False),
     CardKind(
-        GOLDEN_JOKER, "GJ", "gj", ("golden", "gold", "gj", "goldenjoker", "golden_jokers"), "#e8b923", "#000000",
+        GOLDEN_JOKER, "GJ", "gj", ("golden", "gold", "gj", "goldenjoker", "golden_jokers"), "#e8b923", "#000",
         colour=False,
     ),
-    CardKind(PLUS2, "+2", "+2", ("+2", "+", "p2", "plus_2"), "#333333", "#ffffff", colour=False),
-    CardKind(LAST_ROUND, "LR", "l", (), "#000000", "#ffffff", colour=False),
+    CardKind(PLUS2, "+2", "+2", ("+2", "+", "p2", "plus_2"), "#333333", "#fff", colour=False),
+    CardKind(LAST_ROUND, "LR", "l", (), "#000000", "#fff", colour=False),
 ]
 
 #: Every edition, the default first.
@@ -140,7 +140,15 @@ def edition_names() -> tuple[str, ...]:
     return tuple(e.name for e in EDITION_TABLE)
 
 
-def edition_choice() -> str:
-    """The editions as a person reads a choice: ``classic or anniversary`` (``a, b or c`` for more)."""
-    names = edition_names()
+def edition_choice(*, default: bool = False) -> str:
+    """The editions as a person reads a choice: ``classic or anniversary`` (``a, b or c`` for more);
+    ``default``: the first one says so, ``classic (default) or anniversary``."""
+    names = list(edition_names())
+    if default:
+        names[0] += " (default)"
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def under_last_round_defaults() -> str:
+    """Each edition's cards under the last-round card, as help text says it: ``15 classic, 16 anniversary``."""
+    return ", ".join(f"{e.under_last_round} {e.name}" for e in EDITION_TABLE)
