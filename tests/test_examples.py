@@ -35,16 +35,9 @@ _INLINE = re.compile(r"`((?:\.venv/bin/)?coloretto-log [^`]+)`([^`]{0,60})")
 KNOWN_BROKEN: dict[str, str] = {
     'coloretto-log record kitchen.json --players "Aiko,Boris,Chloe,Dae" < kitchen.txt':
         "record (RECORDER): kitchen.txt is not shipped",
-    'coloretto-log query "SELECT player, count(*) AS games, avg(score) FROM game_players WHERE complete '
-    'GROUP BY player ORDER BY 3 DESC"': "query (DB): no database at the default path in docs/database.md's example",
     "coloretto-log replay kitchen.json --game 2 --move 33": "replay (VIEWER): kitchen.json is not shipped",
     "coloretto-log replay two.json --moves": "replay (VIEWER): two.json is not shipped",
     "coloretto-log replay kitchen.json --game 2 --moves": "replay (VIEWER): the help's kitchen.json is not shipped",
-    "coloretto-log stats --players 4 --since 2026-01-01": "stats (DB): the help's example has no --db and none exists",
-    'coloretto-log query "SELECT player, avg(score) FROM game_players GROUP BY player"':
-        "query (DB): the help's example has no --db and none exists",
-    "coloretto-log export --parquet season-2026/ --bgstats plays.json":
-        "export (DB): the help's example has no --db and none exists",
 }
 
 

@@ -114,7 +114,8 @@ def stats(
     Exit codes: 0 ok, 2 usage error, 3 a database that cannot be read, or a
     --png file that cannot be written (an existing one is kept unless --force).
 
-    Example: coloretto-log stats --player-count 4 --since 2026-01-01
+    Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
+    Example: coloretto-log stats --db club.duckdb --player-count 4 --since 2026-01-01
     """
     chosen = output_format(fmt, json_out)
     if players is not None and not players.strip().isdigit():
