@@ -202,6 +202,14 @@ def test_today_s_editions_come_from_the_table() -> None:
     assert KINDS[-3:] == ("joker", "golden_joker", "plus2")
 
 
+
+def test_the_viewer_s_colours_are_the_table_s() -> None:
+    from coloretto_log.view import html
+
+    assert html.CARD_COLOURS == {k: v for k, v in CARD_HEX.items() if k != "last_round"}
+    assert list(html.CARD_COLOURS) == [k for k in CARD_HEX if k != "last_round"]
+
+
 def test_an_edition_comes_before_the_tables_are_built() -> None:
     with pytest.raises(RuntimeError, match="before importing"):
         editions.add_edition(editions.Edition("late", ("red",), 1, 0, 1, 15))
