@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
+from coloretto_log.cli.common import install_hint
 from coloretto_log.core.cards import ALL_COLOURS
 from coloretto_log.db.stats import Filter, report, wilson
 from coloretto_log.db.store import TABLES, MatchStore
@@ -218,7 +219,17 @@ def test_stats_csv(tiny: Path) -> None:
     assert float(rows[0]["win_rate"]) == pytest.approx(2 / 3) and "win_rate_low" in rows[0]
     seats = list(csv.DictReader(io.StringIO(runner.invoke(
         app, ["stats", "--db", str(tiny), "-f", "csv", "--report", "seats", "--players", "3"]).stdout)))
-    assert [(r["seat"], r["wins"]) for r in seats] == [("0", "1"), ("1", "1"), ("2", "1")]
+    assert [(r["seat"], r["wins"]) for r in seats] == [("0", "1"), ("1", "1"), ("2", "1")]  # for programs: from 0
+    new = runner.invoke(app, ["stats", "--db", str(tiny), "-f", "csv", "--report", "seats", "--player-count", "3"])
+    assert list(csv.DictReader(io.StringIO(new.stdout))) == seats  # --players N is the old spelling
+
+
+def test_people_read_seats_from_1(tiny: Path) -> None:
+    out = runner.invoke(app, ["stats", "--db", str(tiny), "--report", "seats", "--player-count", "2"]).stdout
+    assert "seat 1 is the first name" in out
+    rows = [line.split() for line in out.splitlines() if line.strip().startswith("2 ")]
+    assert [r[1] for r in rows if len(r) > 2] == ["1", "2"]  # players, seat, ...
+    assert "2p seat 1 " in out and "2p seat 2 " in out and "seat 0" not in out
 
 
 def test_stats_for_people_shows_every_report_and_the_plots(tiny: Path) -> None:
@@ -229,14 +240,17 @@ def test_stats_for_people_shows_every_report_and_the_plots(tiny: Path) -> None:
                   "Colours", "Jokers and", "Game length", "Claims: 2 checked of 8 player-games, 1 wrong",
                   "Scores (every player of every complete game)"):
         assert title in out, title
-    assert "3p seat 0 ████████████████████" in out  # 50%: half of the 40-cell bar
+    assert "3p seat 1 ████████████████████" in out  # 50%: half of the 40-cell bar
     assert "30..31 ████████████████████████████████████████ 2" in out  # the tallest bin fills the bar
     nothing = runner.invoke(app, ["stats", "--db", str(tiny), "--player", "Nobody"])
     assert nothing.exit_code == 0 and "No complete game matches these filters." in nothing.stdout
 
 
 def test_stats_usage_errors(tiny: Path) -> None:
-    for args in (["--since", "2026-13-01"], ["--players", "7"], ["--edition", "deluxe"], ["--report", "nope"]):
+    for args in (
+        ["--since", "2026-13-01"], ["--players", "7"], ["--player-count", "7"], ["--players", "Aiko"],
+        ["--player-count", "3", "--players", "4"], ["--edition", "deluxe"], ["--report", "nope"],
+    ):
         result = runner.invoke(app, ["stats", "--db", str(tiny), *args])
         assert result.exit_code == 2, args
 
@@ -246,7 +260,7 @@ def test_png_needs_matplotlib_and_says_so(tiny: Path, tmp_path: Path, monkeypatc
     result = runner.invoke(app, ["stats", "--db", str(tiny), "--png", str(tmp_path / "s.png")])
     assert result.exit_code == 2
     assert result.output.strip() == (
-        "Error: --png needs matplotlib, which is not installed: pip install 'coloretto-log[plot]' (or pip install matplotlib)"
+        f"Error: --png needs matplotlib, which is not installed: {install_hint('plot', 'matplotlib')}"
     )
     assert not (tmp_path / "s.png").exists()
 

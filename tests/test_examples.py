@@ -33,13 +33,6 @@ _INLINE = re.compile(r"`((?:\.venv/bin/)?coloretto-log [^`]+)`([^`]{0,60})")
 #: Examples that fail today in commands other helpers own (listed in the report for the lead); strict:
 #: when one is fixed, its entry must go.
 KNOWN_BROKEN: dict[str, str] = {
-    'coloretto-log query "SELECT player, count(*) AS games, avg(score) FROM game_players WHERE complete '
-    'GROUP BY player ORDER BY 3 DESC"': "query (DB): no database at the default path in docs/database.md's example",
-    "coloretto-log stats --players 4 --since 2026-01-01": "stats (DB): the help's example has no --db and none exists",
-    'coloretto-log query "SELECT player, avg(score) FROM game_players GROUP BY player"':
-        "query (DB): the help's example has no --db and none exists",
-    "coloretto-log export --parquet season-2026/ --bgstats plays.json":
-        "export (DB): the help's example has no --db and none exists",
 }
 
 

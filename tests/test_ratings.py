@@ -461,6 +461,10 @@ def test_ratings_on_the_samples_table_json_csv(samples_db: Path) -> None:
         assert per_match["contests"] == store.scalar("SELECT count(*) FROM matches WHERE complete")
     four = json.loads(run("--db", str(samples_db), "--players", "4", "--model", "thurstone-mosteller-full", "--json").stdout)
     assert four["options"]["players"] == 4 and four["contests"] < data["contests"]
+    new = json.loads(run("--db", str(samples_db), "--player-count", "4", "--model", "thurstone-mosteller-full",
+                         "--json").stdout)
+    assert new == four  # --players N is the old spelling of --player-count N
+    assert run("--db", str(samples_db), "--players", "Aiko").exit_code == 2
 
 
 def test_history_predict_backtest_on_the_samples(samples_db: Path) -> None:

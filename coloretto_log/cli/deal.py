@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from ..core.cards import LAST_ROUND, PLUS2
+from ..core.editions import edition_choice, under_last_round_defaults
 from ..core.errors import one_line
 from ..core.rng import MASK64
 from ..core.ruleset import EDITIONS, LAYOUTS, RuleSet, under_last_round_problem
@@ -58,13 +59,13 @@ def deal(
             show_default=False,
         ),
     ] = None,
-    edition: Annotated[str, typer.Option(metavar="EDITION", help="classic or anniversary.")] = "classic",
+    edition: Annotated[str, typer.Option(metavar="EDITION", help=f"{edition_choice()}.")] = "classic",
     game: Annotated[
         int, typer.Option(metavar="N", help="Which game of the match, from 1 (the first game is 1).")
     ] = 1,
     under_last_round: Annotated[
         int | None,
-        typer.Option(metavar="N", help="Cards under the last-round card (default 15 classic, 16 anniversary).", show_default=False),
+        typer.Option(metavar="N", help=f"Cards under the last-round card (default {under_last_round_defaults()}).", show_default=False),
     ] = None,
     fmt: FormatOption = None,
     json_out: JsonOption = False,
@@ -87,7 +88,7 @@ def deal(
     if count not in LAYOUTS:
         raise typer.BadParameter(f"must be 2, 3, 4 or 5, not {count}", param_hint="--player-count")
     if edition not in EDITIONS:
-        raise typer.BadParameter("must be classic or anniversary", param_hint="--edition")
+        raise typer.BadParameter(f"must be {edition_choice()}", param_hint="--edition")
     if game < 1:
         raise typer.BadParameter("games count from 1: --game 1 is the first game of the match", param_hint="--game")
     rules = RuleSet.of(edition=edition, under_last_round=under_last_round)

@@ -49,7 +49,8 @@ def export(
     Exit codes: 0 ok, 2 usage error, 3 a database or file that cannot be
     read or written, or an output refused.
 
-    Example: coloretto-log export --parquet season-2026/ --bgstats plays.json
+    Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
+    Example: coloretto-log export --db club.duckdb --parquet season-2026/ --bgstats plays.json
     """
     if parquet is None and bgstats is None:
         fail("give --parquet FOLDER, --bgstats FILE, or both", ExitCode.USAGE)

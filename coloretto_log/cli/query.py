@@ -55,7 +55,8 @@ def query(
     Exit codes: 0 ok, 2 a query refused, wrong, or stopped at a bound, 3 a
     database that cannot be read.
 
-    Example: coloretto-log query "SELECT player, avg(score) FROM game_players GROUP BY player"
+    Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
+    Example: coloretto-log query --db club.duckdb "SELECT player, avg(score) FROM game_players GROUP BY player"
     """
     chosen = output_format(fmt, json_out)
     if not 0 <= limit <= MAX_LIMIT:

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..core.editions import edition_names
 from ..core.errors import UsageError, one_line
 from ..db.rating_report import backtest, plot_series, predict_table, rating_history, ratings_table
 from ..db.ratings import (
@@ -35,7 +36,7 @@ from ..db.ratings import (
 from ..db.store import DatabaseError, MatchStore, default_db_path
 from ..view.ratings_plot import PlotUnavailable, Series, ratings_png
 from .app import app
-from .common import ExitCode, emit_json, fail, plural
+from .common import ExitCode, count_of_players, emit_json, fail, plural
 
 
 class Format(str, enum.Enum):
@@ -44,9 +45,8 @@ class Format(str, enum.Enum):
     csv = "csv"
 
 
-class Edition(str, enum.Enum):
-    classic = "classic"
-    anniversary = "anniversary"
+#: The editions of the one table (core.editions), as choices.
+Edition = enum.Enum("Edition", {name: name for name in edition_names()}, type=str)  # type: ignore[misc]
 
 
 Model = enum.Enum("Model", {name: name for name in MODELS}, type=str)  # type: ignore[misc]
@@ -88,8 +88,13 @@ def ratings(
                      help="The database file. Default: $COLORETTO_DB, else coloretto.duckdb in the current folder."),
     ] = None,
     edition: Annotated[Edition | None, typer.Option("--edition", help="Rate only matches of this edition.")] = None,
+    player_count: Annotated[
+        int | None,
+        typer.Option("--player-count", metavar="N", min=2, max=5, help="Rate only matches of N players."),
+    ] = None,
     players: Annotated[
-        int | None, typer.Option("--players", metavar="N", min=2, max=5, help="Rate only matches of N players.")
+        str | None,
+        typer.Option("--players", metavar="N", hidden=True, help="The old spelling of --player-count N."),
     ] = None,
     since: Annotated[
         _dt.datetime | None,
@@ -151,6 +156,7 @@ def ratings(
     existing --png file without --force, --png without matplotlib), 3 a
     database that cannot be read or a file that cannot be written.
 
+    Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
     Example: coloretto-log ratings --db club.duckdb --predict "Aiko,Boris,Chloe"
     """
     chosen = [x for x in (history is not None, predict is not None, run_backtest) if x]
@@ -160,10 +166,15 @@ def ratings(
         fmt = Format.json
     if png is not None and png.exists() and not force:
         fail(f"{one_line(str(png))}: exists; use --force to replace it", ExitCode.USAGE)
+    if players is not None and not players.strip().isdigit():
+        fail(f"--players {one_line(players)}: give the number of players with --player-count N", ExitCode.USAGE)
+    count = None if player_count is None and players is None else count_of_players(player_count, players, names_allowed=False)[0]
+    if count is not None and not 2 <= count <= 5:
+        fail(f"--player-count {count}: a table has 2 to 5 players", ExitCode.USAGE)
     try:
         options = Options(
             model=str(model.value), per=per.value, edition=None if edition is None else edition.value,
-            players=players, since=_day(since), until=_day(until), days=days,
+            players=count, since=_day(since), until=_day(until), days=days,
         )
     except UsageError as e:
         fail(str(e), ExitCode.USAGE)

@@ -21,6 +21,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from ..core.editions import edition_choice
 from ..core.errors import UnreadableFileError, one_line
 from ..core.ruleset import EDITIONS, TABLES, RuleSet
 from ..log.logfile import LockedError, LogFile, NotALogError
@@ -261,7 +262,7 @@ def record(
         str | None,
         typer.Option(help='Players in seat order, clockwise, separated by commas: "Aiko,Boris,Chloe,Dae". Asked if missing.'),
     ] = None,
-    edition: Annotated[str | None, typer.Option(help="classic (default) or anniversary.", show_default=False)] = None,
+    edition: Annotated[str | None, typer.Option(help=f"{edition_choice(default=True)}.", show_default=False)] = None,
     table: Annotated[str | None, typer.Option(help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(help="Games in the match (default 4).", show_default=False)] = None,
     date: Annotated[str | None, typer.Option(help="The date played, YYYY-MM-DD (default: today).", show_default=False)] = None,
@@ -304,7 +305,7 @@ def check_options(
     if file.suffix != ".json":
         raise _bad("FILE", "the log must be a .json file (one match)")
     if edition is not None and edition not in EDITIONS:
-        raise _bad("--edition", "must be classic or anniversary")
+        raise _bad("--edition", f"must be {edition_choice()}")
     if table is not None and table not in TABLES:
         raise _bad("--table", "must be standard or alternative")
     if games is not None and not 1 <= games <= 100:

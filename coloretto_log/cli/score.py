@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
-from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX
+from ..core.cards import ALL_COLOURS, GOLDEN_JOKER, JOKER, KIND_INDEX
+from ..core.editions import edition_choice
 from ..core.errors import one_line
 from ..core.scoring import PLUS2_POINTS, Assignment, ColourScore
 from ..report.scorecard import GameScore, HandError, HandScore, MatchScore, calculate
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from ..core.claims import Verdict
 
 _MINUS = "\u2212"  # a real minus sign, as wide as the plus
-_CHIP = len(" purple ")  # the widest colour chip, for aligned columns
+_CHIP = 2 + max(map(len, ALL_COLOURS))  # the widest colour chip (" purple "), for aligned columns
 
 
 def _signed(n: int) -> str:
@@ -352,7 +353,7 @@ def score(
     ] = None,
     edition: Annotated[
         str | None,
-        typer.Option("--edition", metavar="EDITION", help="With --hand: classic (default) or anniversary.", show_default=False),
+        typer.Option("--edition", metavar="EDITION", help=f"With --hand: {edition_choice(default=True)}.", show_default=False),
     ] = None,
     removed: Annotated[
         list[str] | None,

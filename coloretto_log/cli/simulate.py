@@ -24,6 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from ..core.editions import edition_choice
 from ..core.errors import UsageError, one_line
 from ..core.rng import MASK64
 from ..log.atomic import atomic_write_lines
@@ -118,7 +119,7 @@ def simulate(
             show_default=False,
         ),
     ] = None,
-    edition: Annotated[str, typer.Option(metavar="EDITION", help="classic or anniversary.")] = "classic",
+    edition: Annotated[str, typer.Option(metavar="EDITION", help=f"{edition_choice()}.")] = "classic",
     table: Annotated[str, typer.Option(metavar="TABLE", help="Scoring table: standard or alternative.")] = "standard",
     games: Annotated[int, typer.Option(metavar="N", help="Games per match, 1 to 100.")] = 4,
     seed: Annotated[

@@ -11,21 +11,30 @@ from typing import Annotated
 
 import typer
 
+from ..core.editions import edition_names
 from ..core.errors import one_line
 from ..db.errors import DatabaseError
 from ..db.outputs import output_problem
 from ..db.stats import SECTIONS, Filter, report_file
-from ..view.plot import PlotError, write_png
+from ..view.plot import PlotError, PlotUnavailable, write_png
 from ..view.stats_table import csv_rows, render_stats
 from ..view.tabular import write_csv
 from .app import app
-from .common import ExitCode, Format, FormatOption, JsonOption, emit_json, fail, output_format
+from .common import (
+    ExitCode,
+    Format,
+    FormatOption,
+    JsonOption,
+    count_of_players,
+    emit_json,
+    fail,
+    install_hint,
+    output_format,
+)
 from .database import DbOption, db_path, out_console
 
-
-class Edition(str, enum.Enum):
-    classic = "classic"
-    anniversary = "anniversary"
+#: The editions of the one table (core.editions), as choices.
+Edition = enum.Enum("Edition", {name: name for name in edition_names()}, type=str)  # type: ignore[misc]
 
 
 Section = enum.Enum("Section", {name: name for name in SECTIONS}, type=str)  # type: ignore[misc]
@@ -65,8 +74,13 @@ def stats(
     edition: Annotated[
         Edition | None, typer.Option("--edition", help="Only this edition."),
     ] = None,
+    player_count: Annotated[
+        int | None,
+        typer.Option("--player-count", metavar="N", min=2, max=5, help="Only matches of this many players."),
+    ] = None,
     players: Annotated[
-        int | None, typer.Option("--players", metavar="N", min=2, max=5, help="Only matches of this many players.")
+        str | None,
+        typer.Option("--players", metavar="N", hidden=True, help="The old spelling of --player-count N."),
     ] = None,
     fmt: FormatOption = None,
     json_out: JsonOption = False,
@@ -100,15 +114,25 @@ def stats(
     Exit codes: 0 ok, 2 usage error, 3 a database that cannot be read, or a
     --png file that cannot be written (an existing one is kept unless --force).
 
-    Example: coloretto-log stats --players 4 --since 2026-01-01
+    Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
+    Example: coloretto-log stats --db club.duckdb --player-count 4 --since 2026-01-01
     """
     chosen = output_format(fmt, json_out)
+    if players is not None and not players.strip().isdigit():
+        fail(
+            f"--players {one_line(players)}: give the number of players with --player-count N; "
+            "for one player's matches, --player NAME",
+            ExitCode.USAGE,
+        )
+    count = None if player_count is None and players is None else count_of_players(player_count, players, names_allowed=False)[0]
+    if count is not None and not 2 <= count <= 5:
+        raise typer.BadParameter(f"{count} is not in the range 2<=x<=5", param_hint="--player-count")
     flt = Filter(
         player=player,
         since=_day(since, "--since"),
         until=_day(until, "--until"),
         edition=None if edition is None else edition.value,
-        players=players,
+        players=count,
     )
     only = None if section is None else str(section.value)
     path = db_path(db)
@@ -123,6 +147,8 @@ def stats(
     if png is not None:
         try:
             write_png(data, png)
+        except PlotUnavailable as e:
+            fail(f"{e}: {install_hint('plot', 'matplotlib')}", ExitCode.USAGE)
         except PlotError as e:
             fail(str(e), ExitCode.USAGE)
     if chosen is Format.json:

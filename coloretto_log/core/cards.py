@@ -1,4 +1,4 @@
-"""Card names, the colour order of each edition, and deck composition.
+"""Card names, the colour order of each edition, and deck composition, derived from ``editions``.
 
 Cards are plain strings, exactly the names of the log format
 (docs/format.md §2). A *kind* index gives every card name a fixed position so
@@ -6,6 +6,15 @@ that collections can be stored as count tuples.
 """
 
 from __future__ import annotations
+
+from .editions import CARD_TABLE, EDITION_TABLE, GOLDEN_JOKER, JOKER, LAST_ROUND, PLUS2, CardKind
+
+__all__ = [
+    "ALL_COLOURS", "BLUE", "BROWN", "CARDS_PER_COLOUR", "CARD_ALIASES", "CARD_HEX", "CARD_KINDS", "CARD_NAMES",
+    "EMPTY_COUNTS", "GOLDEN_INDEX", "GOLDEN_JOKER", "GREEN", "GREY", "JOKER", "JOKERS", "JOKER_INDEX", "KINDS",
+    "KIND_INDEX", "LAST_ROUND", "N_KINDS", "ORANGE", "PLUS2", "PLUS2_INDEX", "PURPLE", "RED", "SHORT_LABELS",
+    "YELLOW", "CardKind", "cards_of", "counts_of", "is_colour", "typed_card",
+]  # fmt: skip
 
 ORANGE = "orange"
 BLUE = "blue"
@@ -15,13 +24,13 @@ GREY = "grey"
 GREEN = "green"
 RED = "red"
 PURPLE = "purple"
-JOKER = "joker"
-GOLDEN_JOKER = "golden_joker"
-PLUS2 = "plus2"
-LAST_ROUND = "last_round"
 
-#: Every colour of every edition, in one fixed order (classic order, then purple).
-ALL_COLOURS: tuple[str, ...] = (ORANGE, BLUE, BROWN, YELLOW, GREY, GREEN, RED, PURPLE)
+#: Every card kind of the table (``editions.CARD_TABLE``), by name.
+CARD_KINDS: dict[str, CardKind] = {k.name: k for k in CARD_TABLE}
+#: Every colour of every edition, in one fixed order (the table's: classic order, then purple).
+ALL_COLOURS: tuple[str, ...] = tuple(
+    k.name for k in CARD_TABLE if k.colour and any(k.name in e.colours for e in EDITION_TABLE)
+)
 #: Jokers of either kind.
 JOKERS: tuple[str, ...] = (JOKER, GOLDEN_JOKER)
 #: Every card a collection can hold, in kind order.
@@ -30,20 +39,9 @@ KINDS: tuple[str, ...] = ALL_COLOURS + (JOKER, GOLDEN_JOKER, PLUS2)
 CARD_NAMES: tuple[str, ...] = KINDS + (LAST_ROUND,)
 
 #: Two-letter labels that fit on a drawn card (green is "gn", so that "gr" stays grey's).
-SHORT_LABELS: dict[str, str] = {
-    ORANGE: "or",
-    BLUE: "bl",
-    BROWN: "br",
-    YELLOW: "ye",
-    GREY: "gy",
-    GREEN: "gn",
-    RED: "rd",
-    PURPLE: "pu",
-    JOKER: "J",
-    GOLDEN_JOKER: "GJ",
-    PLUS2: "+2",
-    LAST_ROUND: "LR",
-}
+SHORT_LABELS: dict[str, str] = {name: CARD_KINDS[name].label for name in CARD_NAMES}
+#: Display colours, ``(background, ink)`` as ``#rrggbb``, of every card name.
+CARD_HEX: dict[str, tuple[str, str]] = {name: (CARD_KINDS[name].hex, CARD_KINDS[name].ink) for name in CARD_NAMES}
 
 KIND_INDEX: dict[str, int] = {name: i for i, name in enumerate(KINDS)}
 N_KINDS = len(KINDS)
@@ -62,19 +60,8 @@ EMPTY_COUNTS: tuple[int, ...] = (0,) * N_KINDS
 #: log format's names, the two-letter labels, one-letter short forms ("gr" is
 #: grey, "g"/"gn" green) and words people use ("gray", "gold", "+2", "jokers").
 CARD_ALIASES: dict[str, str] = {
-    "orange": ORANGE, "or": ORANGE, "o": ORANGE,
-    "blue": BLUE, "bl": BLUE,
-    "brown": BROWN, "br": BROWN,
-    "yellow": YELLOW, "ye": YELLOW, "y": YELLOW,
-    "grey": GREY, "gray": GREY, "gr": GREY, "gy": GREY,
-    "green": GREEN, "gn": GREEN, "g": GREEN,
-    "red": RED, "rd": RED, "r": RED,
-    "purple": PURPLE, "pu": PURPLE,
-    "joker": JOKER, "j": JOKER, "jokers": JOKER,
-    "golden_joker": GOLDEN_JOKER, "golden": GOLDEN_JOKER, "gold": GOLDEN_JOKER, "gj": GOLDEN_JOKER,
-    "goldenjoker": GOLDEN_JOKER, "golden_jokers": GOLDEN_JOKER,
-    "plus2": PLUS2, "+2": PLUS2, "+": PLUS2, "p2": PLUS2, "plus_2": PLUS2,
-}  # fmt: skip
+    word: name for name in KINDS for word in (name, *CARD_KINDS[name].aliases)
+}
 
 
 def typed_card(word: str) -> str | None:

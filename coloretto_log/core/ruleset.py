@@ -1,4 +1,4 @@
-"""Rulesets as data: editions, scoring tables and table layouts by player count.
+"""Rulesets as data: editions (from ``editions``), scoring tables and table layouts by player count.
 
 Editions differ by the values here, not by ``if``s in the engine
 (docs/rules-of-play.md §1, §5, §7).
@@ -16,46 +16,19 @@ from .cards import (
     N_KINDS,
     PLUS2,
 )
+from .editions import EDITION_TABLE, Edition, edition_choice
+
+__all__ = [
+    "ALTERNATIVE", "ANNIVERSARY", "CLASSIC", "EDITIONS", "LAYOUTS", "MAX_PLAYERS", "MIN_PLAYERS", "STANDARD",
+    "TABLES", "Edition", "Layout", "RuleSet", "ScoringTable", "colours_in_play", "deck_counts",
+    "edition_choice", "max_under_last_round", "under_last_round_problem",
+]  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Edition:
-    """One published edition of the game (docs/rules-of-play.md §1)."""
-
-    name: str
-    colours: tuple[str, ...]
-    jokers: int
-    golden_jokers: int
-    plus2: int
-    under_last_round: int
-
-    def special_cards(self) -> tuple[str, ...]:
-        """Jokers, golden jokers and "+2" cards, in canonical deck order."""
-        return (JOKER,) * self.jokers + (GOLDEN_JOKER,) * self.golden_jokers + (PLUS2,) * self.plus2
-
-    def card_names(self) -> tuple[str, ...]:
-        """Every card name that belongs to this edition (no last-round card)."""
-        names = self.colours + (JOKER,) + ((GOLDEN_JOKER,) if self.golden_jokers else ()) + (PLUS2,)
-        return names
-
-
-CLASSIC = Edition(
-    name="classic",
-    colours=("orange", "blue", "brown", "yellow", "grey", "green", "red"),
-    jokers=3,
-    golden_jokers=0,
-    plus2=10,
-    under_last_round=15,
-)
-ANNIVERSARY = Edition(
-    name="anniversary",
-    colours=("orange", "blue", "brown", "yellow", "green", "red", "purple"),
-    jokers=2,
-    golden_jokers=1,
-    plus2=10,
-    under_last_round=16,
-)
-EDITIONS: dict[str, Edition] = {e.name: e for e in (CLASSIC, ANNIVERSARY)}
+#: Every edition by name, the default first (``editions.EDITION_TABLE``).
+EDITIONS: dict[str, Edition] = {e.name: e for e in EDITION_TABLE}
+CLASSIC = EDITIONS["classic"]
+ANNIVERSARY = EDITIONS["anniversary"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from ..core.cards import ALL_COLOURS
+from ..core.ruleset import EDITIONS
 
 __all__ = [
     "APP",
@@ -29,6 +30,10 @@ __all__ = [
 APP = "coloretto-log"
 SCHEMA_VERSION = 1
 META_TABLE = "coloretto_meta"
+
+#: The edition column's doc, from the one table of editions (core.editions): "`classic` or `anniversary`".
+_EDITIONS_DOC = " or ".join(f"`{name}`" for name in EDITIONS)
+_GOLDEN_DOC = ", ".join(e.name for e in EDITIONS.values() if e.golden_jokers)
 
 
 class Column(NamedTuple):
@@ -56,7 +61,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("match_id", "VARCHAR NOT NULL", STR, "the log's `id`, or `sha256-` and 16 hex digits of its canonical JSON"),
         Column("content_hash", "VARCHAR NOT NULL", STR, "SHA-256 of the match's canonical JSON: same hash, same content"),
         Column("date", "DATE", pa.date32(), "the log's `date`; NULL when absent"),
-        Column("edition", "VARCHAR NOT NULL", STR, "`classic` or `anniversary`"),
+        Column("edition", "VARCHAR NOT NULL", STR, _EDITIONS_DOC),
         Column("scoring", "VARCHAR NOT NULL", STR, "`standard` or `alternative`"),
         Column("games_planned", "INTEGER NOT NULL", I32, "`rules.games`"),
         Column("under_last_round", "INTEGER NOT NULL", I32, "cards under the last-round card (the rule in force)"),
@@ -93,7 +98,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("turn", "INTEGER NOT NULL", I32, "place in the first round's turn order: 1 for the first player"),
         *_colour_columns("", "{colour} cards held at the end (starting card included); NULL when {colour} is not in play"),
         Column("jokers", "INTEGER NOT NULL", I32, "plain jokers held"),
-        Column("golden_jokers", "INTEGER NOT NULL", I32, "golden jokers held (anniversary)"),
+        Column("golden_jokers", "INTEGER NOT NULL", I32, f"golden jokers held ({_GOLDEN_DOC})"),
         Column("plus2", "INTEGER NOT NULL", I32, '"+2" cards held'),
         Column("complete", "BOOLEAN NOT NULL", BOOL, "the game is finished; every column below is NULL when it is not"),
         Column("score", "INTEGER", I32, "the optimal score (the score `score` reports)"),

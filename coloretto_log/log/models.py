@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -26,24 +26,23 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 from typing_extensions import NotRequired, TypedDict
 
+from ..core.cards import ALL_COLOURS, CARD_NAMES
+from ..core.ruleset import EDITIONS
+
 SEED_LIMIT = 1 << 64
 MAX_GAMES = 100
 
-Colour = Literal["orange", "blue", "brown", "yellow", "grey", "green", "red", "purple"]
-CardName = Literal[
-    "orange",
-    "blue",
-    "brown",
-    "yellow",
-    "grey",
-    "green",
-    "red",
-    "purple",
-    "joker",
-    "golden_joker",
-    "plus2",
-    "last_round",
-]
+# The accepted names come from the one table of editions and cards (core.editions):
+# a new edition or colour there is accepted here and in the JSON Schema.
+if TYPE_CHECKING:
+    Colour = str
+    CardName = str
+    EditionName = str
+else:
+    Colour = Literal[ALL_COLOURS]
+    CardName = Literal[CARD_NAMES]
+    EditionName = Literal[tuple(EDITIONS)]
+_UNDER_DEFAULTS = " or ".join(f"{e.under_last_round} ({e.name})" for e in EDITIONS.values())
 PlayerName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 Notes = Annotated[str, StringConstraints(max_length=100_000)]
 ClaimColour = Annotated[str, StringConstraints(max_length=40)]
@@ -56,12 +55,12 @@ class _Model(BaseModel):
 class Rules(_Model):
     """The ruleset of a match; every field has its default (docs/format.md §1, docs/rules-of-play.md)."""
 
-    edition: Literal["classic", "anniversary"] = "classic"
+    edition: EditionName = "classic"
     scoring: Literal["standard", "alternative"] = "standard"
     games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = 4
     under_last_round: Annotated[int, Field(ge=15)] = Field(
         default=None,  # type: ignore[assignment]  # absent means the edition's default; null is refused
-        description="cards under the last-round card; default 15 (classic) or 16 (anniversary)",
+        description=f"cards under the last-round card; default {_UNDER_DEFAULTS}",
     )
 
 

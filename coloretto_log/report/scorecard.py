@@ -43,6 +43,7 @@ from ..core.cards import (
     PLUS2,
     typed_card,
 )
+from ..core.editions import edition_choice
 from ..core.errors import ColorettoLogError, Finding
 from ..core.ruleset import (
     EDITIONS,
@@ -439,7 +440,8 @@ def _check_possible(counts: Sequence[int], edition: Edition, removed: Sequence[s
         raise HandError(f"{_shown(JOKER, jokers)}: the {edition.name} edition has only {edition.jokers}{more}")
     if golden > edition.golden_jokers:
         if not edition.golden_jokers:
-            raise HandError(f"the {edition.name} edition has no golden joker (use --edition anniversary)")
+            with_golden = " or ".join(e.name for e in EDITIONS.values() if e.golden_jokers)
+            raise HandError(f"the {edition.name} edition has no golden joker (use --edition {with_golden})")
         raise HandError(
             f"{_shown(GOLDEN_JOKER, golden)}: the {edition.name} edition has only {edition.golden_jokers}"
         )
@@ -491,13 +493,13 @@ def calculate(
 ) -> HandScore:
     """Parse a typed hand and score it: the table-side calculator in one call.
 
-    ``edition`` (``classic``/``anniversary``), ``table``
+    ``edition`` (a name of ``ruleset.EDITIONS``), ``table``
     (``standard``/``alternative``) and ``removed`` are names as typed.
     Raises :class:`HandError` (one line) for anything a game cannot produce.
     """
     the_edition = EDITIONS.get(edition.strip().lower())
     if the_edition is None:
-        raise HandError(f'--edition: "{edition}" is not an edition; use {" or ".join(EDITIONS)}')
+        raise HandError(f'--edition: "{edition}" is not an edition; use {edition_choice()}')
     the_table = TABLES.get(table.strip().lower())
     if the_table is None:
         raise HandError(f'--table: "{table}" is not a scoring table; use {" or ".join(TABLES)}')

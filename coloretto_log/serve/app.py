@@ -33,6 +33,7 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
+from ..core.cards import CARD_HEX
 from ..core.errors import UnreadableFileError, one_line
 from ..log.logfile import LogFile
 from ..play.record import Recorder, Refused
@@ -102,9 +103,15 @@ class Table:
         return 200, {"ok": True, "lines": lines, "state": self.view()}
 
 
+def card_css() -> str:
+    """The page's card colours, one rule a card kind, from the one table of cards (core.editions)."""
+    return "\n".join(f".k-{name}{{background:{bg};color:{ink}}}" for name, (bg, ink) in CARD_HEX.items())
+
+
 def make_app(table: Table, token: str) -> Starlette:
     """The Starlette app over ``table``; ``token`` guards every route."""
     page = resources.files(__package__).joinpath("assets/page.html").read_text(encoding="utf-8")
+    page = page.replace("/*CARD-CSS*/", card_css())
 
     def allowed(request: Request) -> bool:
         return secrets.compare_digest(request.query_params.get("t", "").encode(), token.encode())

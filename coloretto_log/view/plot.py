@@ -9,11 +9,15 @@ from typing import Any
 
 from ..core.errors import one_line
 
-__all__ = ["PlotError", "write_png"]
+__all__ = ["PlotError", "PlotUnavailable", "write_png"]
 
 
 class PlotError(Exception):
     """The plot cannot be drawn or written; the message says why."""
+
+
+class PlotUnavailable(PlotError):
+    """matplotlib is not installed (the command line adds how to install it, the way this copy was installed)."""
 
 
 def write_png(data: dict[str, Any], path: Path) -> None:
@@ -23,9 +27,7 @@ def write_png(data: dict[str, Any], path: Path) -> None:
         matplotlib.use("Agg")
         plt = importlib.import_module("matplotlib.pyplot")
     except ImportError:
-        raise PlotError(
-            "--png needs matplotlib, which is not installed: pip install 'coloretto-log[plot]' (or pip install matplotlib)"
-        ) from None
+        raise PlotUnavailable("--png needs matplotlib, which is not installed") from None
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
     bins = data["histogram"]["bins"]
     width = data["histogram"]["width"]
@@ -34,7 +36,7 @@ def write_png(data: dict[str, Any], path: Path) -> None:
     ax1.set_xlabel("score")
     ax1.set_ylabel("player-games")
     seats = data["seats"]
-    labels = [f"{r['players']}p/{r['seat']}" for r in seats]
+    labels = [f"{r['players']}p/{r['seat'] + 1}" for r in seats]  # seats from 1, as people count
     rates = [r["win_rate"]["rate"] or 0.0 for r in seats]
     errors = [
         [rate - r["win_rate"]["low"] for rate, r in zip(rates, seats)],

@@ -85,7 +85,7 @@ def _players(out: Console, data: dict[str, Any]) -> None:
 
 
 def _seats(out: Console, data: dict[str, Any]) -> None:
-    out.print(_advantage_table(data["seats"], "seat", "Win rate by seat (seat 0 is the first name of the players list)"))
+    out.print(_advantage_table(data["seats"], "seat", "Win rate by seat (seat 1 is the first name of the players list)", 1))
     out.print(_bars_by_seat(data["seats"]))
 
 
@@ -206,13 +206,14 @@ def _opt(x: Any) -> str:
     return "–" if x is None else str(x)
 
 
-def _advantage_table(rows: list[dict[str, Any]], column: str, title: str) -> Table:
+def _advantage_table(rows: list[dict[str, Any]], column: str, title: str, shift: int = 0) -> Table:
+    """``shift``: added to the ``column`` value shown, so that a person counts from 1."""
     t = _table(title)
     for col in ("players", column, "games", "wins", "win rate", "95% interval", "expected"):
         t.add_column(col, justify="right")
     for r in rows:
         t.add_row(
-            str(r["players"]), str(r[column]), str(r["games"]), str(r["wins"]), _pct(r["win_rate"]["rate"]),
+            str(r["players"]), str(r[column] + shift), str(r["games"]), str(r["wins"]), _pct(r["win_rate"]["rate"]),
             _interval(r["win_rate"]), _pct(r["expected"]),
         )
     return t
@@ -249,7 +250,7 @@ def _bars_by_seat(rows: list[dict[str, Any]]) -> Text:
         mark = min(BAR - 1, int(r["expected"] * BAR))
         if bar[mark] == " ":
             bar[mark] = "┊"
-        out.append(f"{r['players']}p seat {r['seat']} ")
+        out.append(f"{r['players']}p seat {r['seat'] + 1} ")  # people count seats from 1
         out.append("".join(bar), style="green")
         out.append(f" {_rate_text(r['win_rate'])} of {r['games']}\n")
     return out

@@ -7,23 +7,18 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, LAST_ROUND, PLUS2, SHORT_LABELS
+from ..core.cards import CARD_HEX, GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, SHORT_LABELS
 
-#: rich styles for every card name: a coloured block people recognise at a glance.
-CARD_STYLES: dict[str, str] = {
-    "orange": "bold black on dark_orange",
-    "blue": "bold white on blue",
-    "brown": "bold white on rgb(120,72,32)",
-    "yellow": "bold black on yellow",
-    "grey": "bold black on grey62",
-    "green": "bold white on green4",
-    "red": "bold white on red3",
-    "purple": "bold white on purple4",
-    JOKER: "bold black on white",
-    GOLDEN_JOKER: "bold black on gold1",
-    PLUS2: "bold white on grey23",
-    LAST_ROUND: "bold white on black",
-}
+
+def _rgb(hex_colour: str) -> str:
+    """A ``#rgb`` or ``#rrggbb`` colour as rich reads it (``#rrggbb``)."""
+    digits = hex_colour.lstrip("#")
+    return "#" + ("".join(d * 2 for d in digits) if len(digits) == 3 else digits)
+
+
+#: rich styles for every card name: a coloured block people recognise at a glance, in the
+#: display colours of the one table of cards (core.editions), as the viewer shows them.
+CARD_STYLES: dict[str, str] = {name: f"bold {_rgb(ink)} on {_rgb(bg)}" for name, (bg, ink) in CARD_HEX.items()}
 
 #: short labels that fit a card.
 CARD_LABELS: dict[str, str] = SHORT_LABELS

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.cards import CARD_ALIASES, GOLDEN_JOKER, JOKER, PLUS2, is_colour, typed_card
+from ...core.cards import CARD_ALIASES, CARD_KINDS, KINDS, is_colour, typed_card
 from ...core.errors import ColorettoLogError
 from ...core.ruleset import MAX_PLAYERS, MIN_PLAYERS
 
-#: The short form the help lists for each card.
-SHORT_NAMES: dict[str, str] = {
-    "orange": "o", "blue": "bl", "brown": "br", "yellow": "y", "grey": "gr", "green": "g",
-    "red": "r", "purple": "pu", JOKER: "j", GOLDEN_JOKER: "gj", PLUS2: "+2",
-}  # fmt: skip
+#: The short form the help lists for each card (core.editions).
+SHORT_NAMES: dict[str, str] = {name: CARD_KINDS[name].short for name in KINDS}
 
 
 class InputError(ColorettoLogError):
