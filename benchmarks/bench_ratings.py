@@ -9,7 +9,7 @@ chance of playing a match as the greedy bot rather than the random one),
 meeting at tables of 2 to 5 drawn at random, one match after another over two
 years. Steps, each figure printed as it comes:
 
-1. simulate the matches (``tests/club.py``, ``--jobs`` processes) and ingest
+1. simulate the matches (``tests/builders/club.py``, ``--jobs`` processes) and ingest
    them (``coloretto-log ingest``);
 2. in a child process pinned to one core, best of ``--repeat``:
    the baseline, reading the rows the ratings read from DuckDB (the same
@@ -55,8 +55,9 @@ def roster(players: int) -> dict[str, float]:
 
 def _write_chunk(args: tuple[str, int, int, int, int, int]) -> str:
     folder, first, count, total, games, players = args
-    from coloretto_log.log.writer import dumps_line
     from tests.club import club_matches
+
+    from coloretto_log.log.writer import dumps_line
 
     path = Path(folder) / f"club-{first // CHUNK:05d}.jsonl"
     matches = club_matches(count, roster=roster(players), games=games, first=first, days=730, seed=11, span=total)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .browser import Browser, find_chromium
+from .builders.browser import Browser, find_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Example logs kept with the tests (each validates with no finding).

@@ -2,7 +2,7 @@
 
 Run from the project root: ``python tests/make_sample_logs.py``. The output is
 deterministic (fixed seeds, ``random.Random(seed)``, no clock), and
-``tests/test_samples.py`` checks that the committed files are exactly what
+``tests/log/test_samples.py`` checks that the committed files are exactly what
 this script writes.
 
 Games are played by a simple policy over ``engine.legal_actions``: take the
@@ -15,7 +15,7 @@ every card out and drops the seed, as a table playing with real cards would.
 Every invalid sample is a valid log with one mistake put in; the rest of the
 game is kept (validation stops the game at its first error, so it is not
 checked). Their expected findings are listed in ``sample_logs/README.md`` and
-in ``tests/test_samples.py``.
+in ``tests/log/test_samples.py``.
 """
 
 from __future__ import annotations

@@ -169,7 +169,7 @@ def test_what_a_fresh_interpreter_loads(modules_: list[str], absent: list[str]) 
 
 
 def test_no_test_module_imports_another() -> None:
-    """Shared test code lives in builder modules (tests/*_builders.py, browser.py, conftest.py), not in test files."""
+    """Shared test code lives in tests/builders/ and conftest.py, never in test files."""
     wrong = []
     for path in sorted((ROOT / "tests").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

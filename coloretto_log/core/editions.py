@@ -17,7 +17,7 @@ database's colour columns (``db.schema``).
 To add an edition, add its new colours to ``CARD_TABLE`` and the edition to
 ``EDITION_TABLE`` below. A program or a test may instead call
 :func:`add_edition` *before* anything else of the package is imported (the
-derived tables are built once, at import): ``tests/test_editions.py`` does so
+derived tables are built once, at import): ``tests/core/test_editions.py`` does so
 in a fresh interpreter.
 """
 

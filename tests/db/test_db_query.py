@@ -1,0 +1,161 @@
+"""``query``: read-only SQL in a sandbox. A table of attacks, each refused in one line, none creating a file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pytest
+from typer.testing import CliRunner
+
+from coloretto_log.cli import app
+from coloretto_log.db.errors import QueryError
+from coloretto_log.db.query import run_query
+from coloretto_log.db.sandbox import connect as sandbox_connect
+from coloretto_log.db.store import MatchStore
+from coloretto_log.log.load import load
+
+from ..conftest import ROOT
+
+EXAMPLES = sorted(p for p in (ROOT / "tests" / "data" / "db").glob("*.json") if p.name != "seed-42-4p-classic-game0.json")
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("q") / "q.duckdb"
+    with MatchStore.open(path) as store:
+        store.ingest(load([str(p) for p in EXAMPLES]))
+    return path
+
+
+def files_under(folder: Path) -> set[Path]:
+    return {p for p in folder.rglob("*")}
+
+
+#: (name, SQL with {out} for a path the attack would create) for every way out we know of.
+ATTACKS = [
+    ("read a file", "SELECT * FROM read_csv('/etc/passwd')"),
+    ("read a file by name", "SELECT * FROM '/etc/passwd'"),
+    ("read text", "SELECT content FROM read_text('/etc/hostname')"),
+    ("list files", "SELECT * FROM glob('/etc/*')"),
+    ("read parquet over the network", "SELECT * FROM read_parquet('https://example.com/x.parquet')"),
+    ("write a file", "COPY (SELECT * FROM matches) TO '{out}/stolen.csv'"),
+    ("write parquet", "COPY matches TO '{out}/stolen.parquet' (FORMAT parquet)"),
+    ("export the database", "EXPORT DATABASE '{out}/dump'"),
+    ("attach a new database", "ATTACH '{out}/other.duckdb' AS other"),
+    ("attach in memory", "ATTACH ':memory:' AS scratch"),
+    ("install an extension", "INSTALL httpfs"),
+    ("load an extension", "LOAD httpfs"),
+    ("turn access back on", "SET enable_external_access = true"),
+    ("change a setting", "SET threads = 1"),
+    ("reset the lock", "RESET lock_configuration"),
+    ("pragma", "PRAGMA enable_profiling"),
+    ("write to the database", "INSERT INTO matches SELECT * FROM matches"),
+    ("drop a table", "DROP TABLE moves"),
+    ("a temporary table", "CREATE TEMP TABLE t AS SELECT 1"),
+    ("two statements", "SELECT 1; COPY matches TO '{out}/two.csv'"),
+    ("a Python variable", "SELECT * FROM secret_frame"),
+    ("checkpoint", "CHECKPOINT"),
+]
+
+
+@pytest.mark.parametrize(("name", "sql"), ATTACKS, ids=[a[0] for a in ATTACKS])
+def test_every_attack_fails_in_one_line_and_creates_nothing(db: Path, tmp_path: Path, name: str, sql: str) -> None:
+    secret_frame = pa.table({"password": ["hunter2"]})  # noqa: F841 - what a replacement scan would find
+    out = tmp_path / "out"
+    out.mkdir()
+    before = files_under(tmp_path) | files_under(db.parent)
+    result = runner.invoke(app, ["query", sql.format(out=out), "--db", str(db)])
+    assert result.exit_code == 2, (name, result.output)
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert "Traceback" not in result.output
+    assert files_under(tmp_path) | files_under(db.parent) == before
+
+
+#: Refused by the one-SELECT rule alone: harmless to the sandbox (memory only; a no-op on a read-only file).
+FILTER_ONLY = ("two statements", "a temporary table", "checkpoint")
+
+
+@pytest.mark.parametrize(("name", "sql"), [a for a in ATTACKS if a[0] not in FILTER_ONLY])
+def test_the_sandbox_itself_refuses_them_without_the_statement_filter(db: Path, tmp_path: Path, name: str, sql: str) -> None:
+    """Beyond the one-SELECT rule of ``run_query``, DuckDB's own settings refuse each attack."""
+    secret_frame = pa.table({"password": ["hunter2"]})  # noqa: F841
+    out = tmp_path / "out"
+    out.mkdir()
+    con = sandbox_connect(db)
+    try:
+        with pytest.raises(duckdb.Error):
+            con.execute(sql.format(out=out)).fetchall()
+    finally:
+        con.close()
+    assert not any(out.iterdir())
+
+
+def test_the_python_variable_would_be_found_without_the_sandbox(db: Path) -> None:
+    """The replacement-scan attack is real: an ordinary connection reads a DataFrame-like variable by name."""
+    secret_frame = pa.table({"password": ["hunter2"]})  # noqa: F841
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("SELECT * FROM secret_frame").fetchall() == [("hunter2",)]
+    finally:
+        con.close()
+
+
+def test_the_sandbox_settings_are_in_force(db: Path) -> None:
+    result = run_query(
+        db,
+        "SELECT name, value FROM duckdb_settings() WHERE name IN ('enable_external_access', 'lock_configuration', "
+        "'autoload_known_extensions', 'autoinstall_known_extensions', 'python_enable_replacements', 'access_mode') "
+        "ORDER BY name",
+    )
+    assert dict(result.rows) == {
+        "access_mode": "read_only",
+        "autoinstall_known_extensions": "false",
+        "autoload_known_extensions": "false",
+        "enable_external_access": "false",
+        "lock_configuration": "true",
+        "python_enable_replacements": "false",
+    }
+
+
+def test_a_long_query_stops_at_the_timeout(db: Path) -> None:
+    result = runner.invoke(app, ["query", "SELECT sum(range * 2) FROM range(100000000000)", "--timeout", "0.5", "--db", str(db)])
+    assert result.exit_code == 2
+    assert result.output.strip() == "Error: the query ran past the 0.5 s timeout and was stopped (the time bound, --timeout)"
+
+
+def test_a_huge_result_is_cut_at_the_limit_with_a_notice(db: Path) -> None:
+    result = runner.invoke(app, ["query", "SELECT range AS n FROM range(1000000000)", "--limit", "5", "--format", "csv", "--db", str(db)])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["n", "0", "1", "2", "3", "4"]
+    assert "Only the first 5 rows shown (the row bound, --limit); raise --limit (at most 100,000) to see more." in result.stderr
+
+
+def test_query_formats(db: Path) -> None:
+    sql = "SELECT match_id, date, players, n_players FROM matches ORDER BY match_id"
+    as_json = runner.invoke(app, ["query", sql, "--format", "json", "--db", str(db)])
+    assert as_json.exit_code == 0
+    rows = json.loads(as_json.stdout)
+    assert rows[0] == {"match_id": "example-anniversary-golden", "date": None, "players": ["Aiko", "Boris", "Chloe", "Dae"], "n_players": 4}
+    assert rows[1]["date"] == "2026-11-28" and list(rows[1]) == ["match_id", "date", "players", "n_players"]
+    as_csv = runner.invoke(app, ["query", sql, "--format", "csv", "--db", str(db)])
+    assert as_csv.stdout.splitlines()[2] == 'example-recorded-3p,2026-11-28,"[""Aiko"", ""Boris"", ""Chloe""]",3'
+    table = runner.invoke(app, ["query", sql, "--db", str(db)])
+    assert table.exit_code == 0 and "example-seeded-4p" in table.stdout and "NULL" in table.stdout
+
+
+def test_describe_summarize_and_explain_are_allowed(db: Path) -> None:
+    assert any(r[0] == "verdict" for r in run_query(db, "DESCRIBE game_players").rows)
+    assert run_query(db, "SUMMARIZE matches").rows
+    assert run_query(db, "EXPLAIN SELECT count(*) FROM moves").rows
+
+
+def test_a_wrong_query_is_one_line(db: Path) -> None:
+    with pytest.raises(QueryError, match="no_such_table"):
+        run_query(db, "SELECT * FROM no_such_table")
+    result = runner.invoke(app, ["query", "SELEC 1", "--db", str(db)])
+    assert result.exit_code == 2 and result.output.count("\n") == 1 and "syntax error" in result.output

@@ -1,0 +1,482 @@
+"""`analyze`: playouts that play as the greedy bot, values known by hand, exact against sampled, honest noise."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from coloretto_log.cli import app
+from coloretto_log.core import engine
+from coloretto_log.core.cards import KINDS, LAST_ROUND, counts_of
+from coloretto_log.core.engine import GameState, Move
+from coloretto_log.core.rng import SplitMix64
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.setup import seeded_setup
+from coloretto_log.play import analyze as A
+from coloretto_log.play import bots
+from coloretto_log.play import exact as E
+from coloretto_log.play.playout import Start, choices
+from coloretto_log.play.simulate import play_game
+
+from ..conftest import ROOT
+
+SAMPLES = ROOT / "sample_logs"
+THREE = SAMPLES / "anniversary-3p-golden-joker-after-last-round-card.json"
+runner = CliRunner()
+
+
+def new_state(seed: int, players: int = 4, edition: str = "classic") -> GameState:
+    rules = RuleSet.of(edition=edition)
+    s = seeded_setup(rules, players, seed, 0)
+    return engine.new_game(rules, players, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
+
+
+def greedy_game(seed: int, players: int = 4, edition: str = "classic") -> list[tuple[Move, GameState]]:
+    """Every move of a greedy self-play game with the state it was played in."""
+    state = new_state(seed, players, edition)
+    bot, rng = bots.make_bot("greedy"), SplitMix64(seed)
+    out = []
+    while not state.over:
+        move = bots.turn(bot, state, rng)
+        out.append((move, state))
+        state = engine.apply(state, move)
+    return out
+
+
+def replaced(state: GameState, **fields: Any) -> GameState:
+    """``state`` with some fields changed, by name (a named tuple today; a dataclass would do as well)."""
+    if hasattr(state, "_replace"):
+        return state._replace(**fields)
+    return dataclasses.replace(state, **fields)  # type: ignore[type-var]
+
+
+def table_state(
+    *,
+    collections: list[dict[str, int]],
+    rows: list[list[str]],
+    taken: list[bool],
+    done: list[bool],
+    current: int,
+    remaining: dict[str, int],
+    last_round: bool = True,
+) -> GameState:
+    """A 4-player classic position built by hand (the last-round card out unless told)."""
+    base = new_state(1)
+
+    def counts(d: dict[str, int]) -> tuple[int, ...]:
+        return counts_of([k for k, n in d.items() for _ in range(n)])
+
+    rem = counts(remaining)
+    return replaced(
+        base,
+        collections=tuple(counts(c) for c in collections),
+        rows=tuple(tuple(r) for r in rows),
+        taken=tuple(taken),
+        done=tuple(done),
+        current=current,
+        remaining=rem,
+        lr_pending=not last_round,
+        last_round=last_round,
+        turned=base.total - sum(rem) - (0 if last_round else 1),
+        deck=None,
+    )
+
+
+def task(state: GameState, played: tuple[str, int], card: str | None = None, seed: int = 1) -> A.Task:
+    kind = "draw-or-take" if card is None else "row"
+    return A.Task(1, 1, state.current, kind, state, card, False, played, seed)
+
+
+# --------------------------------------------------------------------------- the playouts are the greedy bot
+
+
+@pytest.mark.parametrize(("players", "edition"), [(2, "classic"), (3, "anniversary"), (4, "classic"), (5, "anniversary")])
+def test_playouts_play_exactly_as_the_greedy_bot_through_the_engine(players: int, edition: str) -> None:
+    for seed in range(8):
+        game = greedy_game(seed, players, edition)
+        move, state = game[0]
+        assert state.deck is not None
+        final = engine.apply(game[-1][1], game[-1][0])
+        start = Start(state)
+        played = ("take", move.row - 1) if isinstance(move, engine.Take) else ("draw", -1)
+        assert start.play(played, list(state.deck)) == list(final.collections)
+        # and from a card turned over, half-way through the game
+        k = next(k for k in range(len(game) // 2, len(game)) if isinstance(game[k][0], engine.Draw))
+        move, state = game[k]
+        assert isinstance(move, engine.Draw) and state.deck is not None and move.card is not None
+        start = Start(state, move.card, bool(move.last_round))
+        rest = list(state.deck[state.turned + 1 + bool(move.last_round):])
+        assert start.play(("row", move.row - 1), rest) == list(final.collections)
+
+
+def test_a_position_never_reads_the_real_order_of_the_deck() -> None:
+    game = greedy_game(5)
+    move, state = game[30]
+    assert state.deck is not None
+    shuffled = replaced(state, deck=tuple(reversed(state.deck)))
+    hidden = replaced(state, deck=None)
+    settings = A.Settings(samples=32, max_se=100.0)
+    played: tuple[str, int] = ("draw", -1) if isinstance(move, engine.Draw) else ("take", move.row - 1)
+    values = {A.evaluate(task(s, played), settings) for s in (state, shuffled, hidden)}
+    assert len(values) == 1
+
+
+def test_dealt_orders_follow_the_public_composition_and_the_last_round_rule() -> None:
+    state = new_state(3)
+    start = Start(state)
+    assert start.lr_at == state.lr_expected_at - state.turned
+    for seed in range(20):
+        deck = start.deal(seed, len(start.pool))
+        assert deck.index(LAST_ROUND) == start.lr_at
+        assert sorted(c for c in deck if c != LAST_ROUND) == sorted(start.pool)
+
+
+# --------------------------------------------------------------------------- positions known by hand
+
+ALONE = {"done": [True, True, True, False], "taken": [True, True, True, False], "current": 3}
+BOARD = [{"orange": 3}, {"blue": 3}, {"brown": 3}, {"red": 4, "green": 3, "grey": 3, "yellow": 1}]
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_a_take_that_completes_a_colour_to_six_beats_a_draw_by_the_card_it_would_add(exact: bool) -> None:
+    # The last player of the last round; row 4 holds two reds, which make her 4 reds 6 (10 -> 21 points).
+    # Every unseen card is yellow, her negative colour: drawing puts one in the row, which she must then
+    # take, and her second yellow costs her 3 - 1 = 2 points. The others' scores are settled.
+    state = table_state(collections=BOARD, rows=[[], [], [], ["red", "red"]], remaining={"yellow": 8}, **ALONE)
+    ev = A.evaluate(task(state, ("draw", -1)), A.Settings(samples=64, exact=exact))
+    take, draw = next(c for c in ev.choices if c.choice == "take row 4"), next(c for c in ev.choices if c.choice == "draw")
+    assert ev.exact == exact
+    assert ev.choices[ev.best].choice == "take row 4"
+    assert draw.margin == pytest.approx(take.margin - 2)
+    assert ev.loss == pytest.approx(2) and ev.loss_se == 0
+    assert take.win_prob == 1.0  # 21 + 6 + 6 - 1 = 32 against 6 each
+    d = A._decision(task(state, ("draw", -1)), ev)
+    assert d.mark == "inaccuracy" and d.best == "take row 4"
+
+
+def test_the_last_take_of_a_round_is_forced_loss_zero_no_mark() -> None:
+    state = table_state(collections=BOARD, rows=[[], [], [], ["red", "red", "plus2"]], remaining={"yellow": 8},
+                        last_round=False, **ALONE)
+    assert len(engine.legal_actions(state)) == 1
+    d = A._decision(task(state, ("take", 3)), A.evaluate(task(state, ("take", 3)), A.Settings()))
+    assert d.forced and d.loss == 0 and d.mark is None and d.evaluation.samples == 0
+
+
+def test_every_decision_with_one_choice_in_a_game_is_forced() -> None:
+    game = greedy_game(11)
+    tasks = A.tasks_of_game(game, 1, 1, 0)
+    forced = [t for t in tasks if t.decision == "draw-or-take" and len(engine.legal_actions(t.state)) == 1]
+    assert forced
+    for t in forced[:10]:
+        ev = A.evaluate(t, A.Settings(samples=8))
+        assert ev.forced and ev.loss == 0
+
+
+def test_rows_that_are_alike_are_one_choice() -> None:
+    # the first card of a round: four empty rows are one choice
+    state = new_state(2)
+    t = A.Task(1, 1, state.current, "row", state, "red", False, ("row", 2), 1)
+    ev = A.evaluate(t, A.Settings(samples=8))
+    assert ev.forced and ev.choices[0].choice == "row 1"
+
+
+def test_marks_need_the_loss_beyond_two_standard_errors() -> None:
+    assert A.mark_for(1.4, 0.0) is None
+    assert A.mark_for(1.5, 0.0) == "inaccuracy"
+    assert A.mark_for(3.9, 0.5) == "inaccuracy"  # 2.9 sure: not yet a mistake
+    assert A.mark_for(4.0, 0.5) == "mistake"
+    assert A.mark_for(6.0, 0.0) == "blunder"
+    assert A.mark_for(6.0, 2.5) is None  # within noise
+
+
+# --------------------------------------------------------------------------- exact against sampled
+
+
+def greedy_expectation(start: Start, choice: tuple[str, int], seat: int) -> tuple[float, float]:
+    """The exact expected margin and win chance of ``choice`` then greedy play: every order of the cards
+    a playout can use, weighted by its probability."""
+    # classic: no golden joker, so a playout turns over one card for each place left in the rows
+    state = start.state
+    need = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
+    counts = list(state.remaining)
+    scores = bots.scores_for(state)
+    total = [0.0, 0.0]
+
+    def walk(prefix: list[str], p: float) -> None:
+        if len(prefix) == need:
+            v = E.final_vector(scores, start.play(choice, list(prefix)))
+            total[0] += p * v[seat]
+            total[1] += p * v[state.players + seat]
+            return
+        left = sum(counts)
+        for k, n in enumerate(counts):
+            if n:
+                counts[k] -= 1
+                walk([*prefix, KINDS[k]], p * n / left)
+                counts[k] += 1
+
+    walk([], 1.0)
+    return total[0], total[1]
+
+
+def last_round_position() -> GameState:
+    """A draw-or-take decision of the last round with 4 places left and at least three choices."""
+    for seed in range(40):
+        for _, state in greedy_game(seed):
+            free = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
+            if state.last_round and free == 4 and len(engine.legal_actions(state)) > 3:
+                return state
+    raise AssertionError("no such position")
+
+
+def test_sampled_values_at_the_switch_agree_with_every_order_enumerated() -> None:
+    state = last_round_position()
+    start = Start(state)
+    assert E.applies(start)  # the analysis would search exactly here
+    open_choices = start.choices()
+    t = task(state, open_choices[0], seed=7)
+    ev = A.evaluate(t, A.Settings(samples=600, max_se=0, exact=False))
+    assert ev.samples == 600
+    for c, value in zip(open_choices, ev.choices):
+        margin, win = greedy_expectation(start, c, state.current)
+        assert abs(value.margin - margin) <= 4 * value.margin_se + 1e-9, (c, value, margin)
+        assert abs(value.win_prob - win) <= 4 * value.win_prob_se + 0.02
+
+
+def test_exact_search_is_best_play_for_the_player_alone_in_the_round() -> None:
+    # alone in the last round, the search is the player's own best: never below greedy's expectation
+    state = table_state(collections=BOARD, rows=[[], [], [], ["red"]],
+                        remaining={"yellow": 3, "red": 2, "plus2": 2, "grey": 2}, **ALONE)
+    start = Start(state)
+    open_choices = choices(state, None)
+    exact = E.choice_values(start, open_choices)
+    for c, v in zip(open_choices, exact):
+        assert v[3] >= greedy_expectation(start, c, 3)[0] - 1e-9
+    # and it sums every seat's margin to 0, as margins do
+    assert all(abs(sum(v[:4])) < 1e-9 for v in exact)
+
+
+def test_more_samples_give_tighter_intervals_around_the_same_value() -> None:
+    state = last_round_position()
+    start = Start(state)
+    open_choices = start.choices()
+    truth = [greedy_expectation(start, c, state.current)[0] for c in open_choices]
+    ses = []
+    for n in (100, 400, 1600):
+        ev = A.evaluate(task(state, open_choices[-1], seed=3), A.Settings(samples=n, max_se=0, exact=False))
+        assert ev.samples == n
+        for value, exact in zip(ev.choices, truth):
+            assert abs(value.margin - exact) <= 4 * value.margin_se + 1e-9
+        ses.append(max(v.margin_se for v in ev.choices))
+    assert ses[1] < 0.75 * ses[0] and ses[2] < 0.75 * ses[1]
+
+
+# --------------------------------------------------------------------------- determinism
+
+
+def test_seeds_depend_on_the_decision_only() -> None:
+    seeds = {A.decision_seed(9, 1, g, m, d) for g in (1, 2) for m in (1, 2, 3) for d in (1, 2)}
+    assert len(seeds) == 12
+    assert A.decision_seed(9, 1, 2, 3, 1) == A.decision_seed(9, 1, 2, 3, 1)
+    assert A.decision_seed(9, 1, 2, 3, 1) != A.decision_seed(10, 1, 2, 3, 1)
+
+
+def cli_json(*args: str) -> dict[str, Any]:
+    result = runner.invoke(app, ["analyze", str(THREE), "--json", *args])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_same_seed_same_numbers_whatever_jobs() -> None:
+    args = ("--player", "Chloe", "--samples", "48", "--max-se", "1.5")
+    one = cli_json(*args, "--seed", "5")
+    two = cli_json(*args, "--seed", "5", "--jobs", "2")
+    other = cli_json(*args, "--seed", "6")
+    assert one == two
+    assert one["matches"][0]["decisions"] != other["matches"][0]["decisions"]
+
+
+def test_json_has_the_documented_keys() -> None:
+    data = cli_json("--player", "Boris", "--samples", "32", "--max-se", "3")
+    assert data["policy"] == "greedy" and data["samples"] == 32
+    m = data["matches"][0]
+    assert m["decisions"]
+    keys = {"game", "move", "player", "decision", "played", "best", "loss", "loss_se", "mark",
+            "win_prob_played", "win_prob_best"}
+    for d in m["decisions"]:
+        assert keys <= d.keys()
+        assert d["player"] == "Boris" and d["decision"] in ("draw-or-take", "row")
+        assert d["loss"] >= 0 and d["loss_se"] >= 0
+        assert d["mark"] in (None, "inaccuracy", "mistake", "blunder")
+        if d["forced"]:
+            assert d["loss"] == 0 and d["mark"] is None
+    boris = next(s for s in m["summary"] if s["player"] == "Boris")
+    real = [d for d in m["decisions"] if not d["forced"]]
+    assert boris["decisions"] == len(real)
+    assert boris["mean_loss"] == pytest.approx(sum(d["loss"] for d in real) / len(real), abs=0.01)
+
+
+# --------------------------------------------------------------------------- strong against random
+
+
+def test_the_random_bot_loses_more_and_is_marked_more_than_the_strong_bot() -> None:
+    rules = RuleSet.of()
+    setup = seeded_setup(rules, 2, 2026, 0)
+    played = play_game(rules, [bots.make_bot("strong"), bots.make_bot("random")], setup,
+                       [SplitMix64(1), SplitMix64(2)])
+    state = engine.new_game(rules, 2, removed=setup.removed, starting=setup.starting, first=setup.first,
+                            deck=setup.deck)
+    pairs = []
+    for move in played.moves:
+        pairs.append((move, state))
+        state = engine.apply(state, move)
+    tasks = A.tasks_of_game(pairs, 1, 1, 0)
+    decisions = list(A.analyze(tasks, A.Settings(samples=64, max_se=1.5)))
+    strong, rand = A.summarise(decisions, 2)
+    assert rand.mean_loss > 2 * strong.mean_loss + 0.5
+    assert sum(rand.marks.values()) > sum(strong.marks.values())
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_table_output_escapes_names_and_shows_the_summary(tmp_path: Path) -> None:
+    text = THREE.read_text(encoding="utf-8").replace('"Aiko"', json.dumps("Ai\x1bko[bold]"))
+    path = tmp_path / "odd.json"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["analyze", str(path), "--samples", "16", "--max-se", "5"])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout
+    assert "Ai\\x1bko[bold]" in result.stdout
+    assert "per player" in result.stdout and "costliest decisions of" in result.stdout
+    assert "greedy" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--game", "0"], ["--game", "9"], ["--match", "2"], ["--samples", "0"], ["--jobs", "0"],
+     ["--player", "Nobody"], ["--format", "csv"]],
+)
+def test_usage_errors_are_one_line_and_exit_2(args: list[str]) -> None:
+    result = runner.invoke(app, ["analyze", str(THREE), *args])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_invalid_log_is_analysed_up_to_its_error_and_exits_1(tmp_path: Path) -> None:
+    data = json.loads(THREE.read_text(encoding="utf-8"))
+    moves = data["games"][0]["moves"]
+    moves[12] = {**moves[12], "player": moves[11]["player"]} if moves[12]["player"] != moves[11]["player"] else moves[12]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(app, ["analyze", str(path), "--json", "--samples", "8", "--max-se", "9"])
+    assert result.exit_code == 1
+    out = json.loads(result.stdout)["matches"][0]
+    assert not out["valid"] and out["decisions"]
+    assert max(d["move"] for d in out["decisions"]) < 13
+
+
+def test_html_is_refused_over_an_existing_file_unless_forced(tmp_path: Path) -> None:
+    out = tmp_path / "a.html"
+    out.write_text("keep", encoding="utf-8")
+    args = ["analyze", str(THREE), "--player", "Aiko", "--samples", "16", "--max-se", "5", "--html", str(out)]
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 2 and out.read_text(encoding="utf-8") == "keep"
+    done = runner.invoke(app, [*args, "--force"])
+    assert done.exit_code == 0, done.output
+    page = out.read_text(encoding="utf-8")
+    assert page.count("<polyline") == 3
+    assert "http://" not in page and "https://" not in page and "<script" not in page
+
+
+def _chromium() -> str | None:
+    env = os.environ.get("COLORETTO_CHROMIUM")
+    return env or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def test_the_page_draws_its_chart_and_marks_in_headless_chromium(tmp_path: Path) -> None:
+    binary = _chromium()
+    if binary is None:
+        pytest.skip("no Chromium found (set COLORETTO_CHROMIUM)")
+    page = tmp_path / "analysis.html"
+    result = runner.invoke(app, ["analyze", str(THREE), "--samples", "48", "--max-se", "1", "--html", str(page),
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    marks = sum(1 for d in data["matches"][0]["decisions"] if d["mark"])
+    assert marks
+    dom = subprocess.run(
+        [binary, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}",
+         "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    assert dom.count("<polyline") == 3
+    assert dom.count("<circle") == marks + 3  # the marks, and the legend's three dots
+    assert all(f"id=\"g1-m{d['move']}-" in dom for d in data["matches"][0]["decisions"])
+
+
+def test_progress_goes_to_a_terminal_only() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "coloretto_log", "analyze", str(THREE), "--player", "Aiko", "--samples", "8",
+         "--max-se", "9", "--json"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 0
+    assert result.stderr == ""
+    assert math.isfinite(json.loads(result.stdout)["matches"][0]["summary"][0]["mean_loss"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 5), edition=st.sampled_from(["classic", "anniversary"]),
+       at=st.floats(0, 1))
+def test_any_decision_of_a_random_game_gets_consistent_values(seed: int, players: int, edition: str, at: float) -> None:
+    state = new_state(seed, players, edition)
+    bot, rng = bots.make_bot("random"), SplitMix64(seed)
+    pairs = []
+    while not state.over:
+        move = bots.turn(bot, state, rng)
+        pairs.append((move, state))
+        state = engine.apply(state, move)
+    tasks = A.tasks_of_game(pairs, 1, 1, seed)
+    t = tasks[int(at * (len(tasks) - 1))]
+    ev = A.evaluate(t, A.Settings(samples=8, max_se=100.0))
+    assert 0 <= ev.played < len(ev.choices) and 0 <= ev.best < len(ev.choices)
+    if ev.forced:
+        assert ev.loss == 0
+    else:
+        assert ev.loss >= 0 and ev.loss == pytest.approx(ev.choices[ev.best].margin - ev.choices[ev.played].margin)
+        assert all(c.margin <= ev.choices[ev.best].margin for c in ev.choices)
+        assert all(0 <= c.win_prob <= 1 and abs(sum(c.margins)) < 1e-6 for c in ev.choices)
+
+
+def test_progress_counts_every_decision_and_the_time_left_runs_down_to_zero() -> None:
+    tasks = A.tasks_of_game(greedy_game(3), 1, 1, 0)[-12:]
+    seen: list[A.Progress] = []
+    decisions = list(A.analyze(tasks, A.Settings(samples=16, max_se=5), progress=seen.append))
+    assert len(decisions) == len(tasks) == len(seen)
+    assert [p.done for p in seen] == list(range(1, len(tasks) + 1))
+    assert all(p.total == len(tasks) and p.left is not None and p.left >= 0 for p in seen)
+    assert seen[-1].left == 0
+
+
+def test_match_and_game_pick_what_is_analysed() -> None:
+    path = SAMPLES / "5p-seeded-games.jsonl"
+    result = runner.invoke(app, ["analyze", str(path), "--match", "2", "--game", "1", "--player", "Emil",
+                                 "--samples", "8", "--max-se", "9", "--json"])
+    assert result.exit_code == 0, result.output
+    (m,) = json.loads(result.stdout)["matches"]
+    assert m["match"] == 2 and m["line"] == 2
+    assert {d["game"] for d in m["decisions"]} == {1} and {d["player"] for d in m["decisions"]} == {"Emil"}

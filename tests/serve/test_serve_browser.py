@@ -1,0 +1,204 @@
+"""``coloretto-log serve`` in headless Chromium: a recorded sample match entered by clicks, from two phones.
+
+Every move is a real mouse click on the page (the card, then the row; "take
+row N"; the last-round card; the written scores), never an API call. Two
+browsers share the table, one game each in turn: each must see the other's
+moves before it can move (a stale page is refused). The log written must be
+the sample's, byte for byte in its setups and moves (the recorder keeps only
+the written scores of the claims). Screenshots of the page at 390 px and
+1280 px go to test-artifacts/ (docs/serve.md shows them).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import signal
+import socket
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coloretto_log.log.writer import dumps_pretty
+
+from ..builders.browser import Browser
+from ..builders.server import Server
+from ..conftest import ROOT
+
+pytest.importorskip("starlette")
+
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+@pytest.fixture
+def two_browsers(chromium: str) -> Iterator[tuple[Browser, Browser]]:
+    with tempfile.TemporaryDirectory(prefix="coloretto-a-") as a, tempfile.TemporaryDirectory(prefix="coloretto-b-") as b:
+        first, second = Browser(chromium, a), Browser(chromium, b)
+        try:
+            yield first, second
+        finally:
+            first.close()
+            second.close()
+
+
+def version(b: Browser) -> int:
+    return int(b.eval("Number(document.body.dataset.version)"))
+
+
+def tap(b: Browser, selector: str) -> None:
+    """Click something that sends a line, and wait for the table it answers with."""
+    before = version(b)
+    b.click(selector)
+    b.wait_for(f"document.body.dataset.busy === 'false' && Number(document.body.dataset.version) > {before}"
+               " || !document.getElementById('error').hidden")
+    error = b.eval("document.getElementById('error').hidden ? '' : document.getElementById('error').textContent")
+    assert not error, (selector, error)
+
+
+def enter_game(b: Browser, game: dict[str, Any], players: list[str], shots: Browser | None = None) -> None:
+    """Click a game in; with ``shots`` (the other phone), screenshot both at the 30th move's card tapped."""
+    enter_setup(b, game["setup"], players)
+    enter_moves(b, game["moves"], shots)
+    enter_claims(b, game.get("claims", {}), players)
+
+
+def enter_setup(b: Browser, setup: dict[str, Any], players: list[str]) -> None:
+    answers = ([setup["removed"]] if setup.get("removed") else []) + [setup["starting"][p] for p in players]
+    for colours in answers:
+        for colour in colours:
+            b.click(f'#input [data-card="{colour}"]')
+        tap(b, '[data-action="ok"]')
+    tap(b, f'[data-seat="{players.index(setup["first"]) + 1}"]')
+
+
+def enter_moves(b: Browser, moves: list[dict[str, Any]], shots: Browser | None = None) -> None:
+    for i, move in enumerate(moves):
+        if shots is not None and i == 30 and move["action"] == "draw":
+            screenshots(b, shots, move["card"])
+        if move.get("last_round"):
+            tap(b, '[data-action="lr"]')
+        if move["action"] == "draw":
+            b.click(f'#input [data-card="{move["card"]}"]')
+            tap(b, f'[data-row="{move["row"]}"]')
+        else:
+            tap(b, f'[data-row="{move["row"]}"]')
+            if "extra" in move:
+                tap(b, f'#input [data-card="{move["extra"]}"]')
+
+
+def enter_claims(b: Browser, claims: dict[str, Any], players: list[str]) -> None:
+    for name in players:
+        score = claims.get(name, {}).get("score")
+        if score is None:
+            tap(b, '[data-action="skip"]')
+        else:
+            b.type_text("#score-input", str(score))
+            tap(b, '[data-action="save"]')
+
+
+def as_recorded(log: dict[str, Any]) -> dict[str, Any]:
+    """The sample as the recorder writes it: no notes, only the written scores of the claims."""
+    out = copy.deepcopy(log)
+    out.pop("notes", None)
+    for game in out["games"]:
+        scores = {name: {"score": c["score"]} for name, c in game.pop("claims", {}).items() if "score" in c}
+        if scores:
+            game["claims"] = scores
+    return out
+
+
+@pytest.mark.parametrize("sample", ["classic-4p-recorded-match-with-claims.json", "anniversary-3p-golden-joker-after-last-round-card.json"])
+def test_a_sample_match_entered_by_clicks_from_two_phones_is_the_sample(
+    tmp_path: Path, two_browsers: tuple[Browser, Browser], sample: str
+) -> None:
+    log = json.loads((ROOT / "sample_logs" / sample).read_text(encoding="utf-8"))
+    date = log.get("date", "2026-11-30")
+    path = tmp_path / f"{log['id'].removeprefix(date + '-') if 'id' in log else 'game'}.json"
+    rules = log["rules"]
+    phones = two_browsers
+    with Server(path, "--players", ",".join(log["players"]), "--date", date, "--edition", rules["edition"],
+                "--table", rules["scoring"], "--games", str(rules["games"])) as server:  # fmt: skip
+        phones[0].open(server.url, width=390, height=844, mobile=True)
+        phones[1].open(server.url, width=1280, height=800, mobile=False)
+        for g, game in enumerate(log["games"]):
+            phone, other = phones[g % 2], phones[1 - g % 2]
+            phone.wait_for(f"Number(document.body.dataset.version) === {server.state()['version']}")
+            enter_game(phone, game, log["players"], other if g == 0 and sample.startswith("classic") else None)
+            other.wait_for(f"Number(document.body.dataset.version) === {version(phone)}")  # the other phone saw it all
+        assert server.state()["complete"]
+        server.stop()
+    written = json.loads(path.read_text(encoding="utf-8"))
+    if "id" not in log:  # the recorder names every match it writes; this sample has no name
+        assert written.pop("id") == f"{date}-game"
+        if "date" not in log:
+            assert written.pop("date") == date
+        assert dumps_pretty(written) == dumps_pretty(as_recorded(log))
+    else:
+        assert path.read_text(encoding="utf-8") == dumps_pretty(as_recorded(log))
+
+
+def screenshots(phone: Browser, other: Browser, card: str) -> None:
+    """Both phones in the middle of a game, the 390 px one with the drawn card tapped."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    other.wait_for(f"Number(document.body.dataset.version) === {version(phone)}")
+    other.click(f'#input [data-card="{card}"]')
+    assert phone.eval("document.documentElement.scrollWidth") <= 390  # nothing sticks out of a phone's screen
+    phone.screenshot(ARTIFACTS / "serve-390.png")
+    other.screenshot(ARTIFACTS / "serve-1280.png")
+    other.click(f'#input [data-card="{card}"]')  # untapped again: the page holds no half move
+
+
+def test_the_page_goes_on_after_the_server_is_killed_and_restarted(tmp_path: Path, chromium: str) -> None:
+    log = json.loads((ROOT / "sample_logs" / "classic-2p-recorded-game.json").read_text(encoding="utf-8"))
+    game = log["games"][0]
+    path = tmp_path / "game.json"
+    with socket.socket() as probe:  # a free port, for both runs: the page keeps its address
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = ("--players", ",".join(log["players"]), "--date", "2026-11-30", "--games", "1")
+    with tempfile.TemporaryDirectory(prefix="coloretto-c-") as profile:
+        b = Browser(chromium, profile)
+        try:
+            with Server(path, *args, port=port) as server:
+                b.open(server.url, width=390, height=844, mobile=True)
+                enter_setup(b, game["setup"], log["players"])
+                enter_moves(b, game["moves"][:20])
+                epoch = b.eval("document.body.dataset.epoch")
+                server.stop(signal.SIGKILL)
+            with Server(path, port=port) as server:
+                b.wait_for(f"document.body.dataset.epoch !== {json.dumps(epoch)} && document.body.dataset.version === '0'")
+                enter_moves(b, game["moves"][20:])
+                enter_claims(b, game.get("claims", {}), log["players"])
+                assert server.state()["complete"]
+                server.stop()
+        finally:
+            b.close()
+    written = json.loads(path.read_text(encoding="utf-8"))["games"][0]
+    expected = as_recorded(log)["games"][0]
+    assert written["moves"] == expected["moves"] and written["claims"] == expected["claims"]
+    # The recorder writes the removed colours in the edition's order; this sample does not.
+    assert dict(written["setup"], removed=sorted(written["setup"]["removed"])) == dict(
+        expected["setup"], removed=sorted(expected["setup"]["removed"]))
+
+
+def test_names_are_shown_as_text_never_as_html(tmp_path: Path, chromium: str) -> None:
+    names = ('<img src=x onerror="alert(1)">', "Ben\u001b[31m")
+    with tempfile.TemporaryDirectory(prefix="coloretto-d-") as profile:
+        b = Browser(chromium, profile)
+        try:
+            with Server(tmp_path / "k.json", "--players", ",".join(names), "--games", "1") as server:
+                b.open(server.url, width=390, height=844, mobile=True)
+                for colours in (["red", "green"], ["blue", "orange"], ["yellow", "brown"]):
+                    for colour in colours:
+                        b.click(f'#input [data-card="{colour}"]')
+                    tap(b, '[data-action="ok"]')
+                tap(b, '[data-seat="1"]')
+                shown = b.eval("[...document.querySelectorAll('.player .name')].map(e => e.textContent)")
+                assert shown == list(names)
+                assert b.eval("document.querySelectorAll('img').length") == 0 and not b.events_named("Page.javascriptDialogOpening")
+                server.stop()
+        finally:
+            b.close()
