@@ -311,8 +311,17 @@ _packed_memo: list[tuple[Sequence[tuple[int, ...]], list[int]]] = []
 def pack_all(collections: Sequence[tuple[int, ...]]) -> list[int]:
     """Every seat's packed collection. The engine passes the same sequence on from move
     to move until a row is taken (``engine.Table``), so the last answer is kept (by identity)."""
-    if _packed_memo and _packed_memo[0][0] is collections:
-        return _packed_memo[0][1]
+    if _packed_memo:
+        last, before = _packed_memo[0]
+        if last is collections:
+            return before
+        if len(last) == len(collections):  # a take changes one seat's: the others are the same tuples
+            packed = before[:]
+            for s, c in enumerate(collections):
+                if c is not last[s]:
+                    packed[s] = pack(c)
+            _packed_memo[0] = (collections, packed)
+            return packed
     packed = [pack(c) for c in collections]
     _packed_memo[:] = [(collections, packed)]
     return packed
@@ -406,19 +415,6 @@ def scores_for(view: View) -> Scores:
 TAKE_AT = 4
 
 
-def _can_draw(view: View) -> bool:
-    """Whether a draw is open: some row not taken has space, and a card is left to turn over.
-
-    Spelled out rather than asking ``legal_actions``, whose moves greedy would
-    build on every turn only to test this (about 15% of greedy's time).
-    """
-    taken, limits = view.taken, view.limits
-    for i, r in enumerate(view.rows):
-        if not taken[i] and len(r) < limits[i]:
-            return view.total - view.turned > view.lr_pending  # a card left, not only the last-round card
-    return False
-
-
 class RandomBot:
     """Uniform over the legal actions: each ``Draw(row)`` and ``Take(row)`` equally likely."""
 
@@ -469,22 +465,31 @@ class GreedyBot:
         memo, units = scores.memo, _ROW_UNITS
         seat = view.current
         me = pack_all(view.collections)[seat]
-        taken = view.taken
+        taken, limits = view.taken, view.limits
         while True:
             try:
                 base = memo[me]
                 best, best_gain = -1, 0
+                space = False  # some row not taken has space: with a card left, a draw is open
                 i = -1
                 for r in view.rows:
                     i += 1
-                    if r and not taken[i]:
+                    if taken[i]:
+                        continue
+                    if r:
                         gain = memo[me + units[r]] - base
                         if best < 0 or gain > best_gain:
                             best, best_gain = i, gain
+                        if not space and len(r) < limits[i]:
+                            space = True
+                    else:
+                        space = True
                 break
             except KeyError as miss:
                 scores.missed(miss.args[0])
-        if best >= 0 and (best_gain >= self.take_at or not _can_draw(view)):
+        if best >= 0 and (
+            best_gain >= self.take_at or not (space and view.total - view.turned > view.lr_pending)
+        ):
             return _new(Take, (seat, best + 1, None, None))
         return None
 
@@ -500,11 +505,16 @@ class GreedyBot:
         while True:
             try:
                 best, best_value = -1, 0
+                empty = False  # an empty row seen: every empty row is worth the same, the first wins ties
                 i = -1
                 for row in view.rows:
                     i += 1
                     if taken[i] or len(row) >= limits[i]:
                         continue
+                    if not row:
+                        if empty:
+                            continue
+                        empty = True
                     r = units[row]
                     r2 = r + unit
                     value = memo[me + r2] - memo[me + r]
