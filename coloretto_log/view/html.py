@@ -34,7 +34,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from ..core.cards import LAST_ROUND, SHORT_LABELS
+from ..core.cards import CARD_HEX, LAST_ROUND, SHORT_LABELS
 from ..core.errors import ColorettoLogError
 from ..log.atomic import atomic_write_lines
 from ..report.timeline import MatchTimeline
@@ -61,19 +61,7 @@ PAGE_LIMIT = 50_000_000
 CARD_LABELS: dict[str, str] = {k: v for k, v in SHORT_LABELS.items() if k != LAST_ROUND}
 
 #: Card colours: (background, text).
-CARD_COLOURS: dict[str, tuple[str, str]] = {
-    "orange": ("#f08a24", "#000"),
-    "blue": ("#1f5fbf", "#fff"),
-    "brown": ("#7a4a21", "#fff"),
-    "yellow": ("#f5d327", "#000"),
-    "grey": ("#9b9b9b", "#000"),
-    "green": ("#23883a", "#fff"),
-    "red": ("#d12a2a", "#fff"),
-    "purple": ("#7440a6", "#fff"),
-    "joker": ("#ffffff", "#000"),
-    "golden_joker": ("#e8b923", "#000"),
-    "plus2": ("#333333", "#fff"),
-}
+CARD_COLOURS: dict[str, tuple[str, str]] = {k: v for k, v in CARD_HEX.items() if k != LAST_ROUND}
 
 #: ``%%NAME%%`` in the page template: where a part goes.
 _PLACEHOLDER = re.compile(r"%%([A-Z_]+)%%")
