@@ -197,7 +197,8 @@ def test_every_help_renders_with_words_for_values() -> None:
     [
         ("/home/u/.local/pipx/venvs/coloretto-log", "pipx inject coloretto-log matplotlib"),
         ("/home/u/.local/share/uv/tools/coloretto-log", "uv tool install --with matplotlib coloretto-log"),
-        ("/work/club/.venv", "-m pip install 'coloretto-log[plot]'"),
+        # this checkout is installed from its clone (editable): the hint installs the extra from it
+        ("/work/club/.venv", f"-m pip install -e '{ROOT}[plot]'"),
     ],
 )
 def test_install_hints_fit_how_the_user_installed(prefix: str, hint: str, monkeypatch: pytest.MonkeyPatch) -> None:

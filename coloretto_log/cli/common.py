@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from types import TracebackType
 from typing import Annotated, Any, NoReturn, TextIO
 
@@ -211,6 +212,9 @@ def install_hint(extra: str, package: str) -> str:
         return f"pipx inject coloretto-log {package}"
     if "/uv/tools/" in prefix:
         return f"uv tool install --with {package} coloretto-log"
+    source = Path(__file__).resolve().parents[2]
+    if (source / "pyproject.toml").is_file() and "site-packages" not in source.parts:
+        return f"{sys.executable} -m pip install -e '{source}[{extra}]'"  # installed from a clone
     return f"{sys.executable} -m pip install 'coloretto-log[{extra}]'"
 
 

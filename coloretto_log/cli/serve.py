@@ -17,7 +17,7 @@ import typer
 from ..core.editions import edition_choice
 from ..core.errors import one_line
 from .app import app
-from .common import ExitCode, fail
+from .common import ExitCode, fail, install_hint
 from .record import SIGNAL_WORDS, check_options, lock_log, open_session
 
 
@@ -68,7 +68,7 @@ def serve(
         run = importlib.import_module("coloretto_log.serve.run")
         qr = importlib.import_module("coloretto_log.serve.qr")
     except ImportError as e:
-        fail(f"serve needs {e.name}, which is not installed: pip install 'coloretto-log[serve]'", ExitCode.USAGE)
+        fail(f"serve needs {e.name}, which is not installed: {install_hint('serve', str(e.name))}", ExitCode.USAGE)
     listen_on = host if host is not None else "127.0.0.1"
     try:
         sock = run.listen(listen_on, port)
