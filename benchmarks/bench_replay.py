@@ -1,4 +1,4 @@
-"""Does `replay` stay flat? Peak memory of replay --json and --html on a long .jsonl, next to validate's.
+"""Do `replay` and `score` stay flat? Peak memory on a long .jsonl, next to validate's.
 
     python benchmarks/bench_replay.py [--matches N] [--page-matches P] [--keep FOLDER]
 
@@ -6,6 +6,7 @@ Writes N seeded four-player matches (default 20,000) with
 `coloretto-log simulate --bots random`, then runs, each in its own process
 (peak memory: the child's ru_maxrss from os.wait4; time: wall clock):
   * validate FILE                        the baseline: streamed a match at a time
+  * score FILE (table, --json, --format csv) > /dev/null
   * replay FILE --json > /dev/null       every state of every match as JSON
   * replay FILE --html OUT.html          the page; refused (exit 2) where it would pass
                                          50 MB, after about 100 matches
@@ -72,6 +73,9 @@ def main() -> None:
         page = Path(tmp) / "page.html"
         runs = [
             ("validate", [*CLI, "validate", str(logs)]),
+            ("score", [*CLI, "score", str(logs)]),
+            ("score --json", [*CLI, "score", str(logs), "--json"]),
+            ("score --format csv", [*CLI, "score", str(logs), "--format", "csv"]),
             ("replay --json", [*CLI, "replay", str(logs), "--json"]),
             ("replay --html (50 MB limit)", [*CLI, "replay", str(logs), "--html", str(page), "--force"]),
             (f"replay --html, {args.page_matches} matches, no limit",
