@@ -6,7 +6,6 @@ import csv
 import datetime as _dt
 import enum
 import io
-import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -34,6 +33,7 @@ from ..db.ratings import (
     make_model,
 )
 from ..db.store import DatabaseError, MatchStore, default_db_path
+from ..log.atomic import atomic_write_bytes
 from ..view.ratings_plot import PlotUnavailable, Series, ratings_png
 from .app import app
 from .common import ExitCode, count_of_players, emit_json, fail, plural
@@ -387,24 +387,8 @@ def _draw(store: MatchStore, options: Options, top: int, png: Path) -> None:
     except PlotUnavailable as e:
         fail(str(e), ExitCode.USAGE)
     try:
-        _write_bytes(png, data)
+        atomic_write_bytes(png, data)
     except OSError as e:
         fail(f"{one_line(str(png))}: cannot write: {e.strerror}", ExitCode.UNREADABLE)
     _err().print(f"{one_line(str(png))}: ratings of {plural(len(best), 'player')} drawn", style="dim", markup=False)
 
-
-def _write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically: a temporary file beside it, fsync, rename (as log.atomic does for text)."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

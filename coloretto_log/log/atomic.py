@@ -7,7 +7,8 @@ either the old file or the new one, never half of either.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..core.errors import one_line
@@ -27,16 +28,31 @@ def atomic_write_lines(path: Path, lines: Iterable[str], *, newline: bool = True
     file is removed and ``path`` is as it was. ``mode`` (permission bits)
     is given to the new file before the rename; by default the umask's.
     """
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     end = "\n" if newline else ""
+    with _replacing(Path(path), mode) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(line + end if end else line for line in lines)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Write ``data`` to ``path`` atomically, as :func:`atomic_write_lines` writes text (an image, say)."""
+    with _replacing(Path(path), mode) as tmp, open(tmp, "wb") as f:
+        f.write(data)
+
+
+@contextmanager
+def _replacing(path: Path, mode: int | None) -> Iterator[Path]:
+    """The temporary file to fill, beside ``path``; on success it is fsynced, given ``mode``, renamed over
+    ``path`` and the folder fsynced; on any error or interruption it is removed and ``path`` left alone."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            f.writelines(line + end if end else line for line in lines)
-            f.flush()
+        yield tmp
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
             if mode is not None:
-                os.fchmod(f.fileno(), mode)
-            os.fsync(f.fileno())
+                os.fchmod(fd, mode)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         try:
