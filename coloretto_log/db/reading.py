@@ -17,25 +17,19 @@ and their total size for a progress bar.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..core.errors import UnreadableFileError
-from ..log.load import LoadedMatch, Unreadable
+from ..log.load import LoadedMatch, Unreadable, sources
 from ..log.reader import (
     STDIN,
     Source,
     content_hash,
     expand_paths,
     id_of_hash,
-    iter_lines,
-    open_log,
-    read_bytes,
-    sources_from_bytes,
-    sources_from_stream,
 )
 from ..log.replay import MatchReport, check_match
 from .errors import decoded_name
@@ -88,7 +82,7 @@ def read_logs(
         name = "<stdin>" if item == STDIN else decoded_name(str(item))
         start = done
         try:
-            for source, position in _sources(item, name, stdin):
+            for source, position in sources(item, name, stdin):
                 matches += 1
                 if position is not None:
                     done = start + position
@@ -121,24 +115,7 @@ def _checked(source: Source, stored: Callable[[str], bool]) -> LoadedMatch | Kno
             match_id = given if isinstance(given, str) else id_of_hash(digest)
             games = data.get("games")
             return Known(source.label, source.file, source.line, match_id, len(games) if isinstance(games, list) else 0)
-    report = check_match(data)
+    report = check_match(data, wide=source.wide)
     if digest is not None and report.data is data:
         report._hash = digest  # the same hash MatchReport.content_hash would compute again
     return LoadedMatch(source.label, source.file, source.line, report)
-
-
-def _sources(item: str | Path, name: str, stdin: BinaryIO | None) -> Iterator[tuple[Source, int | None]]:
-    """Each source of one path, with the bytes of it read so far (None on standard input)."""
-    if item == STDIN:
-        for source in sources_from_stream(stdin if stdin is not None else sys.stdin.buffer, name):
-            yield source, None
-        return
-    path = Path(item)
-    if path.suffix == ".jsonl":
-        with open_log(path) as f:
-            for source in iter_lines(f, name):
-                yield source, f.tell()
-        return
-    raw = read_bytes(path)
-    for source in sources_from_bytes(raw, name):
-        yield source, len(raw)

@@ -53,7 +53,7 @@ def load(paths: list[str], *, stdin: BinaryIO | None = None) -> Iterator[LoadedM
     for item in expand_paths(paths):
         name = "<stdin>" if item == STDIN else str(item)
         try:
-            for source, end in _sources(item, name, stdin):
+            for source, end in sources(item, name, stdin):
                 if source.problem is not None:
                     report = MatchReport(data=None, findings=[source.problem])
                 else:
@@ -63,7 +63,7 @@ def load(paths: list[str], *, stdin: BinaryIO | None = None) -> Iterator[LoadedM
             yield Unreadable(name, str(e))
 
 
-def _sources(item: str | Path, name: str, stdin: BinaryIO | None) -> Iterator[tuple[Source, int | None]]:
+def sources(item: str | Path, name: str, stdin: BinaryIO | None) -> Iterator[tuple[Source, int | None]]:
     """Each match's source, and how many bytes of its file were read once it was."""
     if item == STDIN:
         for source in sources_from_stream(stdin if stdin is not None else sys.stdin.buffer, name):

@@ -287,9 +287,9 @@ def test_a_rerun_skips_stored_matches_before_checking_them(tmp_path: Path, monke
     assert runner.invoke(app, ["ingest", str(first), "--db", str(db)]).exit_code == 0  # as if killed after 20
     checked: list[Any] = []
 
-    def counting(data: Any) -> Any:
+    def counting(data: Any, **options: Any) -> Any:
         checked.append(data)
-        return check_match(data)
+        return check_match(data, **options)
 
     monkeypatch.setattr(reading, "check_match", counting)
     result = runner.invoke(app, ["ingest", str(sims), "--db", str(db), "--json"])
