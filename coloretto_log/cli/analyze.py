@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..core.cards import KINDS
+from ..core.cards import KINDS, card_name
 from ..core.errors import one_line
 from ..core.rng import MASK64
 from ..log.atomic import atomic_write_text, output_problem
@@ -32,7 +32,6 @@ from ..play.analyze import (
     settings_json,
 )
 from ..play.exact import EXACT_SLOTS
-from ..report.timeline import card_name
 from ..view.analysis import render_analysis
 from .app import app
 from .common import (

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..core.cards import LAST_ROUND, PLUS2
+from ..core.cards import card_name
 from ..core.editions import edition_choice, under_last_round_defaults
 from ..core.errors import one_line
 from ..core.rng import MASK64
@@ -14,9 +14,6 @@ from ..core.ruleset import EDITIONS, LAYOUTS, RuleSet, under_last_round_problem
 from ..core.setup import Setup, seeded_setup
 from .app import app
 from .common import Format, FormatOption, JsonOption, count_of_players, emit_json, output_format
-
-#: How a person reads a card that is not a colour.
-_SHOWN = {PLUS2: "+2", LAST_ROUND: "last-round card"}
 
 
 def deal_json(setup: Setup, *, seed: int, players: int, edition: str, game: int) -> dict[str, Any]:
@@ -40,7 +37,7 @@ def deal_json(setup: Setup, *, seed: int, players: int, edition: str, game: int)
 
 
 def _shown(card: str) -> str:
-    return _SHOWN.get(card, card)
+    return card_name(card)
 
 
 @app.command()

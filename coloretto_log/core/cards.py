@@ -69,6 +69,15 @@ def typed_card(word: str) -> str | None:
     return CARD_ALIASES.get(word.strip().lower().replace("-", "_").replace(" ", "_"))
 
 
+#: How a person reads a card that is not a colour (a colour is read by its name).
+_SPOKEN = {JOKER: "joker", GOLDEN_JOKER: "golden joker", PLUS2: "+2", LAST_ROUND: "last-round card"}
+
+
+def card_name(card: str) -> str:
+    """A card as people read it, wherever they read it: ``red``, ``joker``, ``golden joker``, ``+2``."""
+    return _SPOKEN.get(card, card)
+
+
 def is_colour(name: str) -> bool:
     """True for a colour of any edition."""
     return name in ALL_COLOURS

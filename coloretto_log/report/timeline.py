@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, cards_of
+from ..core.cards import KIND_INDEX, card_name, cards_of
 from ..core.claims import Verdict
 from ..core.engine import Draw, GameState, Move, Take
 from ..core.errors import Finding
@@ -43,15 +43,6 @@ __all__ = [
     "standings_json",
     "winners",
 ]
-
-#: How a card is named in narrative lines.
-_CARD_WORDS = {JOKER: "joker", GOLDEN_JOKER: "golden joker", PLUS2: "+2"}
-
-
-def card_name(card: str) -> str:
-    """A card as people say it: ``red``, ``joker``, ``golden joker``, ``+2``."""
-    return _CARD_WORDS.get(card, card)
-
 
 def _cards_words(cards: tuple[str, ...] | list[str]) -> str:
     return ", ".join(card_name(c) for c in cards)

@@ -8,17 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2
+from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, card_name
 from ..core.ruleset import LAYOUTS
 from ..play.record import Phase, Recorder
 from ..play.record.text import deck_text
 
-#: What a button says for each card (colours say their name).
-LABELS = {JOKER: "joker", GOLDEN_JOKER: "golden joker", PLUS2: "+2"}
-
 
 def label(card: str) -> str:
-    return LABELS.get(card, card)
+    """What a button says for a card (``cards.card_name``)."""
+    return card_name(card)
 
 
 def snapshot(rec: Recorder, version: int, shown: list[str], epoch: str) -> dict[str, Any]:

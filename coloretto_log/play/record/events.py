@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ...core.cards import card_name
 from ...core.claims import Verdict
 from ...core.engine import Draw, GameState, Move
 from ...core.scoring import Assignment, ranks
@@ -115,12 +116,12 @@ def describe(move: Move, players: Sequence[str], before: GameState) -> str:
     who = players[move.seat]
     if isinstance(move, Draw):
         lr = " (after the last-round card: this is the last round)" if move.last_round else ""
-        return f"{who} drew {move.card} into row {move.row}{lr}"
-    cards = ", ".join(before.rows[move.row - 1])
+        return f"{who} drew {card_name(move.card or '')} into row {move.row}{lr}"
+    cards = ", ".join(card_name(c) for c in before.rows[move.row - 1])
     extra = ""
     if move.extra is not None:
         lr = " after the last-round card" if move.last_round else ""
-        extra = f", and {move.extra} from the deck{lr}"
+        extra = f", and {card_name(move.extra)} from the deck{lr}"
     return f"{who} took row {move.row} ({cards}){extra}"
 
 
