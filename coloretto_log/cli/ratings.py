@@ -183,18 +183,18 @@ def ratings(
         with MatchStore.open(path, read_only=True) as store:
             if history is not None:
                 source, rows = rating_history(store, options, history)
-                _note(source.note, fmt)
+                _note(source.note)
                 _print_history(history, rows, fmt, options.model)
             elif predict is not None:
                 names = [n.strip() for n in predict.split(",") if n.strip()]
                 source, table = predict_table(store, options, names)
-                _note(source.note, fmt)
+                _note(source.note)
                 _print_predictions(table, fmt)
             elif run_backtest:
                 _print_backtest(backtest(store, options).as_json(), fmt)
             else:
                 report = ratings_table(store, options)
-                _note(report.source.note, fmt)
+                _note(report.source.note)
                 _print_table(report.as_json(), report.rows, fmt)
             if png is not None:
                 _draw(store, options, top, png)
@@ -204,7 +204,7 @@ def ratings(
         fail(one_line(str(e)), ExitCode.UNREADABLE)
 
 
-def _note(note: str, fmt: Format) -> None:
+def _note(note: str) -> None:
     if note:
         _err().print(f"Note: stored ratings not used: {one_line(note)}.", style="yellow", markup=False)
 

@@ -569,3 +569,31 @@ def test_ingest_keeps_the_stored_ratings_up_to_date(small_logs: list[dict[str, A
     with MatchStore.open(db, read_only=True) as store:
         assert freshness(store).state == "fresh"
         assert rating_report.ratings_table(store, Options()).source.kind == "stored"
+
+
+def test_a_failed_refresh_leaves_the_stored_ratings_as_they_were(
+    small_logs: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from coloretto_log.db import rating_store
+
+    dated = sorted((m for m in small_logs if "date" in m), key=lambda m: (m["date"], m["id"]))
+    db = tmp_path / "db.duckdb"
+    ingest(db, write_jsonl(tmp_path / "a.jsonl", dated[:10]))
+    with MatchStore.open(db) as store:
+        refresh(store)
+    before = rating_rows(db)
+    ingest(db, write_jsonl(tmp_path / "b.jsonl", dated[10:]))
+
+    def boom(con: Any, name: str, table: Any) -> None:
+        if name == "rating_players":
+            raise KeyboardInterrupt
+        original(con, name, table)
+
+    original = rating_store._insert
+    monkeypatch.setattr(rating_store, "_insert", boom)
+    with MatchStore.open(db) as store, pytest.raises(KeyboardInterrupt):
+        refresh(store)
+    assert rating_rows(db) == before
+    monkeypatch.setattr(rating_store, "_insert", original)
+    with MatchStore.open(db) as store:
+        assert refresh(store).action == "updated"
