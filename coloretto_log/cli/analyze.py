@@ -38,6 +38,7 @@ from .common import (
     ExitCode,
     FormatOption,
     JsonOption,
+    LogPath,
     emit_json,
     exit_for,
     fail,
@@ -48,14 +49,7 @@ from .common import (
 
 @app.command()
 def analyze(
-    path: Annotated[
-        str,
-        typer.Argument(
-            help="A log file (.json: one match; .jsonl: one match a line), a folder, or - for standard input.",
-            metavar="PATH",
-            show_default=False,
-        ),
-    ],
+    path: LogPath,
     match: Annotated[
         int | None,
         typer.Option("--match", help="Only the K-th match found under PATH (from 1).", metavar="K", show_default=False),

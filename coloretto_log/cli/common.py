@@ -6,14 +6,17 @@ import enum
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Annotated, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO
 
 import typer
 
-from ..core.errors import Finding
+from ..core.errors import Finding, one_line
+
+if TYPE_CHECKING:
+    from ..log.load import LoadedMatch
 
 #: The help of every command that reads logs from paths.
 PATHS_HELP = (
@@ -21,6 +24,15 @@ PATHS_HELP = (
 )
 #: The PATH... argument of those commands.
 LogPaths = Annotated[list[str], typer.Argument(help=PATHS_HELP, show_default=False, metavar="PATH...")]
+#: The one PATH argument of the commands that walk through one log (replay, analyze).
+LogPath = Annotated[
+    str,
+    typer.Argument(
+        help="A log file (.json: one match; .jsonl: one match a line), a folder, or - for standard input.",
+        metavar="PATH",
+        show_default=False,
+    ),
+]
 
 
 class ExitCode(enum.IntEnum):
@@ -226,8 +238,6 @@ def count_of_players(count: int | None, players: str | None, *, names_allowed: b
     disagree, when neither is given, or when names are given where a command
     cannot use them.
     """
-    from ..core.errors import one_line
-
     names: list[str] = []
     given: int | None = None
     if players is not None:
@@ -250,3 +260,25 @@ def count_of_players(count: int | None, players: str | None, *, names_allowed: b
     if chosen is None:
         raise typer.BadParameter("give --player-count N (or --players with the names)", param_hint="--player-count")
     return chosen, names
+
+
+def loaded_matches(
+    paths: list[str], label: str, unreadable: list[dict[str, str]], *, show_unreadable: bool
+) -> Iterator[LoadedMatch]:
+    """Every checked match of ``paths``, with progress on a terminal (``ReadProgress``).
+
+    A file that cannot be read is added to ``unreadable`` (``file``,
+    ``error``) and, with ``show_unreadable``, reported in one line on
+    standard error; reading goes on with the next file.
+    """
+    from ..log.load import Unreadable, load
+
+    with ReadProgress(paths, label) as progress:
+        for item in load(paths):
+            if isinstance(item, Unreadable):
+                unreadable.append({"file": item.file, "error": item.message})
+                if show_unreadable:
+                    typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
+                continue
+            progress.advance(item.file, item.end)
+            yield item

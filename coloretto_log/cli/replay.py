@@ -43,6 +43,7 @@ from .common import (
     Format,
     FormatOption,
     JsonOption,
+    LogPath,
     exit_for,
     fail,
     output_format,
@@ -54,14 +55,7 @@ PROGRESS_FROM = 50
 
 @app.command()
 def replay(
-    path: Annotated[
-        str,
-        typer.Argument(
-            help="A log file (.json: one match; .jsonl: one match a line), a folder, or - for standard input.",
-            metavar="PATH",
-            show_default=False,
-        ),
-    ],
+    path: LogPath,
     game: Annotated[
         int | None,
         typer.Option("--game", "-g", metavar="G", help="Only game G of the match (from 1).", show_default=False),

@@ -25,10 +25,10 @@ from .common import (
     FormatOption,
     JsonOption,
     JsonReport,
-    ReadProgress,
     emit_json,
     exit_for,
     fail,
+    loaded_matches,
     output_format,
     plural,
     print_findings,
@@ -262,10 +262,6 @@ def csv_rows(m: MatchScore) -> list[list[object]]:
 
 
 def _score_logs(paths: list[str], *, fmt: Format) -> None:
-    from ..log.load import (  # only when logs are scored: the calculator needs no pydantic
-        Unreadable,
-        load,
-    )
     from ..report.scorecard import score_match
 
     show = _printer()
@@ -277,35 +273,28 @@ def _score_logs(paths: list[str], *, fmt: Format) -> None:
     unreadable: list[dict[str, str]] = []
     files: set[str] = set()
     n_matches = n_invalid = n_claims = n_disputes = 0
-    with ReadProgress(paths, "scoring") as progress:
-        for item in load(paths):
-            if isinstance(item, Unreadable):
-                unreadable.append({"file": item.file, "error": item.message})
-                if report is None:
-                    typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
-                continue
-            progress.advance(item.file, item.end)
-            files.add(item.file)
-            n_matches += 1
-            m = score_match(item)
-            if report is not None:
-                report.match(m.as_json())
-            if not m.valid:
-                n_invalid += 1
-                if report is None:  # exactly as validate reports it (on stderr under csv)
-                    print_findings(m.findings, item.label, err=table is not None)
-                continue
-            n_claims += len(m.verdicts())
-            n_disputes += m.disputes
-            if table is not None:
-                table.writerows(csv_rows(m))
-            if people:
-                for f in m.findings:
-                    if not f.rule.startswith("claim-"):  # the verdicts say it better
-                        typer.secho(f.line(item.label), fg=typer.colors.YELLOW, err=True)
-                for line in match_lines(m):
-                    show(line)
-                show(Text())
+    for item in loaded_matches(paths, "scoring", unreadable, show_unreadable=report is None):
+        files.add(item.file)
+        n_matches += 1
+        m = score_match(item)
+        if report is not None:
+            report.match(m.as_json())
+        if not m.valid:
+            n_invalid += 1
+            if report is None:  # exactly as validate reports it (on stderr under csv)
+                print_findings(m.findings, item.label, err=table is not None)
+            continue
+        n_claims += len(m.verdicts())
+        n_disputes += m.disputes
+        if table is not None:
+            table.writerows(csv_rows(m))
+        if people:
+            for f in m.findings:
+                if not f.rule.startswith("claim-"):  # the verdicts say it better
+                    typer.secho(f.line(item.label), fg=typer.colors.YELLOW, err=True)
+            for line in match_lines(m):
+                show(line)
+            show(Text())
     summary = {
         "files": len(files),
         "matches": n_matches,

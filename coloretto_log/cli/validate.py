@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from ..core.errors import Finding, one_line
-from ..log.load import LoadedMatch, Unreadable, load
+from ..core.errors import Finding
+from ..log.load import LoadedMatch
 from .app import app
 from .common import (
     Format,
@@ -15,8 +15,8 @@ from .common import (
     JsonOption,
     JsonReport,
     LogPaths,
-    ReadProgress,
     exit_for,
+    loaded_matches,
     output_format,
     plural,
     print_findings,
@@ -63,25 +63,18 @@ def validate(
     unreadable: list[dict[str, str]] = []
     files: set[str] = set()
     n_matches = n_invalid = n_errors = n_warnings = 0
-    with ReadProgress(paths, "checking") as progress:
-        for item in load(paths):
-            if isinstance(item, Unreadable):
-                unreadable.append({"file": item.file, "error": item.message})
-                if report is None:
-                    typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
-                continue
-            progress.advance(item.file, item.end)
-            files.add(item.file)
-            n_matches += 1
-            findings = item.findings()
-            errors = sum(1 for f in findings if f.severity == "error")
-            n_errors += errors
-            n_warnings += len(findings) - errors
-            n_invalid += errors > 0
-            if report is not None:
-                report.match(match_json(item, findings))
-                continue
-            print_findings((f for f in findings if f.severity == "error" or not quiet), item.label)
+    for item in loaded_matches(paths, "checking", unreadable, show_unreadable=report is None):
+        files.add(item.file)
+        n_matches += 1
+        findings = item.findings()
+        errors = sum(1 for f in findings if f.severity == "error")
+        n_errors += errors
+        n_warnings += len(findings) - errors
+        n_invalid += errors > 0
+        if report is not None:
+            report.match(match_json(item, findings))
+            continue
+        print_findings((f for f in findings if f.severity == "error" or not quiet), item.label)
     summary = {
         "files": len(files),
         "matches": n_matches,

@@ -176,18 +176,9 @@ def refresh(store: MatchStore) -> Refreshed:
     only recorded as accounted for).
     """
     fresh = freshness(store)
-    con = store.con
     try:
-        con.execute("BEGIN TRANSACTION")
-        try:
+        with store.transaction() as con:
             result = _refresh(con, fresh)
-            con.execute("COMMIT")
-        except BaseException:
-            try:
-                con.execute("ROLLBACK")
-            except duckdb.Error:
-                pass
-            raise
     except duckdb.InterruptException:
         raise KeyboardInterrupt from None
     except duckdb.Error as e:

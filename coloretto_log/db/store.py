@@ -18,7 +18,8 @@ turns it into exit code 3.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -150,20 +151,29 @@ class MatchStore:
 
     _check_schema = check_schema  # the name it had
 
-    def _create_schema(self) -> None:
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One transaction: committed when the block ends, rolled back on any error or interruption."""
         con = self.con
         con.execute("BEGIN TRANSACTION")
         try:
+            yield con
+            con.execute("COMMIT")
+        except BaseException:
+            try:
+                con.execute("ROLLBACK")
+            except duckdb.Error:
+                pass
+            raise
+
+    def _create_schema(self) -> None:
+        with self.transaction() as con:
             for stmt in schema_sql():
                 con.execute(stmt)
             con.executemany(
                 f"INSERT INTO {META_TABLE} VALUES (?, ?)",
                 [["app", APP], ["schema_version", str(SCHEMA_VERSION)]],
             )
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
 
     def close(self) -> None:
         try:
@@ -240,20 +250,12 @@ class MatchStore:
         try:
             for name, table in arrow.items():
                 con.register(views[name], table)
-            con.execute("BEGIN TRANSACTION")
-            try:
+            with self.transaction():
                 if to_delete:
                     for name in (*CHILD_TABLES, "matches"):
                         con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM {views['delete']})")
                 for name in (*CHILD_TABLES, "matches"):
                     self._insert(name, views[name])
-                con.execute("COMMIT")
-            except BaseException:
-                try:
-                    con.execute("ROLLBACK")
-                except duckdb.Error:
-                    pass
-                raise
         except duckdb.InterruptException:
             raise KeyboardInterrupt from None  # DuckDB saw the Ctrl-C first; the batch is rolled back
         except duckdb.Error as e:
