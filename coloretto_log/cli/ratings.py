@@ -18,6 +18,7 @@ from rich.text import Text
 
 from ..core.editions import edition_names
 from ..core.errors import UsageError, one_line
+from ..db.outputs import output_problem
 from ..db.rating_report import backtest, plot_series, predict_table, rating_history, ratings_table
 from ..db.ratings import (
     BASE,
@@ -164,8 +165,10 @@ def ratings(
         fail("give at most one of --history, --predict and --backtest", ExitCode.USAGE)
     if json_out:
         fmt = Format.json
-    if png is not None and png.exists() and not force:
-        fail(f"{one_line(str(png))}: exists; use --force to replace it", ExitCode.USAGE)
+    if png is not None:  # never the database it reads (it was replaced by the picture), nor a file without --force
+        problem = output_problem(png, inputs=[db if db is not None else default_db_path()], force=force)
+        if problem is not None:
+            fail(problem, ExitCode.USAGE)
     if players is not None and not players.strip().isdigit():
         fail(f"--players {one_line(players)}: give the number of players with --player-count N", ExitCode.USAGE)
     count = None if player_count is None and players is None else count_of_players(player_count, players, names_allowed=False)[0]

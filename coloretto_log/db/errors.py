@@ -98,3 +98,19 @@ def decoded_name(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     except UnicodeEncodeError:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def refuse_foreign(db: Path) -> None:
+    """Raise the one-line "not a DuckDB database" error for an existing file without DuckDB's header.
+
+    DuckDB itself opens some other files (a JSON log, say) without a word and
+    would then write into them; an empty file is let through (DuckDB makes it
+    a database), and so is one that cannot be read (DuckDB says why).
+    """
+    try:
+        with open(db, "rb") as f:
+            head = f.read(12)
+    except OSError:
+        return
+    if head and head[8:12] != b"DUCK":
+        raise db_error(db, OSError("not a valid DuckDB database file"))

@@ -20,7 +20,7 @@ from typing import BinaryIO
 import duckdb
 
 from ..log.load import LoadedMatch, Unreadable
-from .errors import DatabaseError, DatabaseLocked, db_error, shown
+from .errors import DatabaseError, DatabaseLocked, db_error, refuse_foreign, shown
 from .ingest import BATCH_GAMES, IngestEvent, IngestSummary, Stored
 from .rating_store import refresh as refresh_ratings
 from .reading import Known, Planned, read_logs
@@ -121,6 +121,7 @@ def rebuild(
     if db.is_dir():
         raise db_error(db, IsADirectoryError(21, "Is a directory"))
     if db.exists():
+        refuse_foreign(db)  # a rebuild replaces a database, never another file (a log given as --db)
         _refuse_if_locked(db)
     tmp = db.with_name(f".{db.name}.rebuild-{os.getpid()}")
     remove_db_files(tmp)

@@ -25,7 +25,7 @@ from typing import Any
 
 import duckdb
 
-from .errors import DatabaseError, QueryError, db_error, first_line
+from .errors import DatabaseError, QueryError, db_error, first_line, refuse_foreign
 from .store import MatchStore, no_database
 
 #: DuckDB's own memory limit, and the most the child may map beyond what it needs to start.
@@ -96,6 +96,7 @@ def connect(db: Path) -> duckdb.DuckDBPyConnection:
     """A read-only connection to ``db`` with external access off and the configuration locked."""
     if not db.is_file():
         raise no_database(db)
+    refuse_foreign(db)
     try:
         return duckdb.connect(str(db), read_only=True, config=dict(SANDBOX_CONFIG))
     except duckdb.Error as e:

@@ -28,7 +28,14 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from typing_extensions import Self
 
 from ..log.load import LoadedMatch, Unreadable
-from .errors import REBUILD_HINT, DatabaseError, DatabaseLocked, QueryError, db_error
+from .errors import (
+    REBUILD_HINT,
+    DatabaseError,
+    DatabaseLocked,
+    QueryError,
+    db_error,
+    refuse_foreign,
+)
 from .ingest import BATCH_GAMES, IngestEvent, IngestSummary, Stored, digest_key, ingest_items
 from .reading import Known
 from .rows import Batch
@@ -103,6 +110,7 @@ class MatchStore:
             raise no_database(db)
         if db.exists() and not db.is_file():
             raise no_database(db)
+        refuse_foreign(db)
         if not db.exists() and not db.absolute().parent.is_dir():
             raise DatabaseError(f"{db}: the folder {db.parent} does not exist; create it first, or give another --db")
         config: dict[str, str | bool | int | float | list[str]] = {

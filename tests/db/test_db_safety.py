@@ -30,7 +30,7 @@ from coloretto_log.db.store import MatchStore
 from coloretto_log.log.replay import check_match
 from coloretto_log.view.tabular import CHUNK
 
-from ..conftest import ROOT
+from ..conftest import ROOT, SAMPLES
 
 DATA = ROOT / "tests" / "data" / "db"
 EXAMPLES = sorted(p for p in DATA.glob("*.json") if p.name != "seed-42-4p-classic-game0.json")
@@ -386,3 +386,15 @@ def test_a_db_in_a_missing_folder_says_so(tmp_path: Path) -> None:
         f"Error: {db}: the folder {db.parent} does not exist; create it first, or give another --db"
     ]
     assert not db.parent.exists()
+
+
+def test_a_log_given_as_the_database_is_refused_and_kept(tmp_path: Path) -> None:
+    log = tmp_path / "two.json"
+    log.write_bytes((SAMPLES / "classic-2p-recorded-game.json").read_bytes())
+    before = log.read_bytes()
+    for command in (["ingest", str(log), "--db", str(log)], ["ingest", "--rebuild", str(log), "--db", str(log)],
+                    ["stats", "--db", str(log)], ["query", "SELECT 1", "--db", str(log)]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 3, (command, result.output)
+        assert "not a DuckDB database" in result.output
+    assert log.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["two.json"]

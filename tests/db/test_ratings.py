@@ -597,3 +597,10 @@ def test_a_failed_refresh_leaves_the_stored_ratings_as_they_were(
     monkeypatch.setattr(rating_store, "_insert", original)
     with MatchStore.open(db) as store:
         assert refresh(store).action == "updated"
+
+
+def test_png_never_replaces_the_database_it_reads(samples_db: Path) -> None:
+    before = samples_db.read_bytes()
+    r = run("--db", str(samples_db), "--png", str(samples_db), "--force")
+    assert r.exit_code == 2 and "is the database this command reads" in r.stderr
+    assert samples_db.read_bytes() == before
