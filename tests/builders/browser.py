@@ -176,10 +176,13 @@ class Browser:
                 {"type": "keyUp", "key": key, "windowsVirtualKeyCode": code},
             )
 
-    def screenshot(self, path: Path) -> None:
-        png = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})[
-            "data"
-        ]
+    def screenshot(self, path: Path, *, height: int | None = None) -> None:
+        """The whole page as a PNG; with ``height``, its top ``height`` CSS pixels only."""
+        params: dict[str, Any] = {"format": "png", "captureBeyondViewport": True}
+        if height is not None:
+            width = self.eval("document.documentElement.clientWidth")
+            params["clip"] = {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}
+        png = self.send("Page.captureScreenshot", params)["data"]
         path.write_bytes(base64.b64decode(png))
 
     def click(self, selector: str) -> None:

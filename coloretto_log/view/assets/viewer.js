@@ -478,7 +478,7 @@
       s.appendChild(svg('line', {x1: x(m), x2: x(m), y1: H - B, y2: H - B + 4, stroke: '#888'}));
       s.appendChild(svg('text', {x: x(m), y: H - B + 16, 'text-anchor': 'middle', 'class': 'tick xtick'}, m));
     }
-    s.appendChild(svg('text', {x: L - 8, y: H - B + 16, 'text-anchor': 'end', 'class': 'tick'}, 'move'));
+    s.appendChild(svg('text', {x: L + (W - L - R) / 2, y: H - 2, 'text-anchor': 'middle', 'class': 'tick'}, 'move'));
     // the move on the slider
     s.appendChild(svg('line', {x1: x(cur.move), x2: x(cur.move), y1: T, y2: H - B, stroke: '#2b6cb0',
       'stroke-width': 2, 'stroke-dasharray': '4 3', 'class': 'cursor'}));
