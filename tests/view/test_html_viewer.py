@@ -505,6 +505,11 @@ SUMMARY = """[...document.querySelectorAll('#summary-players .pcard')].map(c => 
   stats: Object.fromEntries([...c.querySelectorAll('[data-stat]')].map(s => [s.dataset.stat, s.querySelector('b').textContent]))}))"""
 
 
+def shown_name(name: str) -> str:
+    """A name as the analysis shows it: control characters as ``\\xNN`` escapes."""
+    return re.sub(r"[\x00-\x1f\x7f-\x9f]", lambda m: f"\\x{ord(m.group()):02x}", name)
+
+
 def check_decision_panel(shown: dict[str, Any], analysis: dict[str, Any], move: int) -> None:
     """The panel shows every decision of ``move`` (game 1) as the analysis gives it."""
     want = [d for d in analysis["decisions"] if d["game"] == 1 and d["move"] == move]
@@ -512,7 +517,7 @@ def check_decision_panel(shown: dict[str, Any], analysis: dict[str, Any], move: 
     assert shown["heading"].startswith(f"Move {move}")
     assert [d["decision"] for d in shown["decisions"]] == [d["decision"] for d in want]
     for got, d in zip(shown["decisions"], want):
-        assert got["who"] == d["player"]
+        assert got["who"] == shown_name(d["player"])
         assert got["mark"] == (d["mark"] or "")
         facts = got["facts"]
         assert facts["played"] == d["played"]
@@ -625,5 +630,6 @@ def test_names_and_explanations_from_a_log_stay_text(browser: Browser, tmp_path:
     assert browser.eval("window.pwned === undefined")
     # every name shown is its own isolated text: a right-to-left override in it turns nothing around it
     shown_names = browser.eval("[...document.querySelectorAll('bdi.who')].map(b => [b.textContent, getComputedStyle(b).unicodeBidi])")
-    assert {n for n, _ in shown_names} >= set(names) and {b for _, b in shown_names} == {"isolate"}
+    assert {n for n, _ in shown_names} >= {shown_name(n) for n in names} and {b for _, b in shown_names} == {"isolate"}
+    assert shown_name(HOSTILE) == "<script>alert(1)</script>\u202eevil\\x07"
     assert browser.eval("document.title") == "Coloretto analysis · <x>.json"

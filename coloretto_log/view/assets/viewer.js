@@ -319,8 +319,13 @@
     if (text !== undefined) e.textContent = String(text);
     return e;
   }
-  // A name from the log: its own text, isolated, so that no character in it turns the text around it.
-  function who(name) { return el('bdi', 'who', name); }
+  // A name from the log: its own text, isolated, so that no character in it turns the text around it,
+  // and its control characters shown as escapes (\x07), as the terminal shows them.
+  function who(name) {
+    return el('bdi', 'who', String(name).replace(/[\u0000-\u001f\u007f-\u009f]/g, function (c) {
+      return '\\x' + ('0' + c.charCodeAt(0).toString(16)).slice(-2);
+    }));
+  }
   function num(x, digits) { return typeof x === 'number' && isFinite(x) ? x.toFixed(digits) : ''; }
   function signed(x) { return typeof x === 'number' && isFinite(x) ? (x > 0 ? '+' : x < 0 ? '\u2212' : '') + Math.abs(x).toFixed(1) : ''; }
   function pct(x) { return typeof x === 'number' && isFinite(x) ? Math.round(100 * x) + '%' : ''; }
