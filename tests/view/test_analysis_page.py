@@ -143,3 +143,26 @@ def test_a_real_analysis_read_on_a_phone_and_a_desktop(
     assert browser.overflow() <= 0
     assert browser.eval("document.body.dataset.move") == str(worst["move"])
     browser.screenshot(ARTIFACTS / "analyze-1280.png", height=900)
+
+
+def test_one_match_of_a_jsonl_file_finds_its_analysis(tmp_path: Path) -> None:
+    jsonl = SAMPLES / "5p-seeded-games.jsonl"
+    fast = ["--player", "Chloe", "--samples", "8", "--max-se", "9"]
+    every = runner.invoke(app, ["analyze", str(jsonl), *fast, "--json"])
+    assert every.exit_code == 0, every.output
+    saved = tmp_path / "a.json"
+    saved.write_text(every.stdout, encoding="utf-8")
+    by_number = {m["match"]: m for m in json.loads(every.stdout)["matches"]}
+    assert set(by_number) == {1, 2}
+    # replay --match 2: the page's only match is the file's second, and takes the second analysis
+    out = tmp_path / "second.html"
+    result = runner.invoke(app, ["replay", str(jsonl), "--match", "2", "--html", str(out), "--analysis", str(saved)])
+    assert result.exit_code == 0, result.output
+    (shown,) = embedded(out.read_text(encoding="utf-8"))["matches"]
+    assert shown["line"] == 2 and shown["analysis"] == by_number[2]
+    # analyze --match 2 --html: the same page as replay --match 2 of that analysis
+    page = tmp_path / "analyze.html"
+    one = runner.invoke(app, ["analyze", str(jsonl), "--match", "2", *fast, "--html", str(page), "--json"])
+    assert one.exit_code == 0, one.output
+    (alone,) = embedded(page.read_text(encoding="utf-8"))["matches"]
+    assert alone["analysis"] == by_number[2] == json.loads(one.stdout)["matches"][0]

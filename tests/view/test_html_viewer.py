@@ -590,8 +590,10 @@ def test_tapping_a_marked_point_on_a_phone_shows_that_decision(browser: Browser,
 
 def test_at_1280_px_the_analysis_stands_beside_the_table(browser: Browser, tmp_path: Path) -> None:
     t, analysis, marks = analysed_match(3, games=1)
+    plain, _, _ = analysed_match(3, games=1, seed=7, file="other.json")
     page = tmp_path / "analysis.html"
-    write_html(page, [t], title="m.json", analysis={1: analysis}, method=METHOD)
+    written = write_html(page, [t, plain], title="m.json", analysis={1: analysis}, method=METHOD)
+    assert (written.matches, written.analysed) == (2, 1)
     move = sorted(marks)[1]
     browser.open(page.as_uri() + f"#m=1&g=1&s={move}", width=1280, height=900, mobile=False)
     shown = browser.eval(ANALYSIS_SHOWN)
@@ -605,6 +607,12 @@ def test_at_1280_px_the_analysis_stands_beside_the_table(browser: Browser, tmp_p
     browser.click(f"#chart .point[data-move='{other}']")
     check_decision_panel(browser.eval(ANALYSIS_SHOWN), analysis, other)
     assert "seed 0" in browser.eval("document.getElementById('method').textContent")
+    # a match without an analysis is the plain viewer, one column as before
+    browser.press("]")
+    assert browser.eval("document.body.dataset.match") == "2"
+    assert browser.eval("document.getElementById('side').hidden && document.getElementById('summary').hidden")
+    assert not browser.eval("document.body.classList.contains('analysed')")
+    assert browser.overflow() <= 0
 
 
 HOSTILE = "<script>alert(1)</script>\u202eevil\u0007"

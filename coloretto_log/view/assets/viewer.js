@@ -61,7 +61,6 @@
       $('to-final').hidden = true;
       return false;
     }
-    if (DATA.matches.some(function (m) { return m.analysis; })) document.body.classList.add('analysed');
     window.addEventListener('resize', function () {
       if (resizing) return;
       resizing = true;
@@ -351,6 +350,7 @@
   function drawAnalysis(e) {
     var a = e.match.analysis;
     $('side').hidden = $('summary').hidden = !a;
+    document.body.classList.toggle('analysed', !!a);
     if (!a) return;
     drawDecisions(e);
     drawChart(e);
