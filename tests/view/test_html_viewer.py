@@ -619,7 +619,7 @@ HOSTILE = "<script>alert(1)</script>\u202eevil\u0007"
 
 
 def test_names_and_explanations_from_a_log_stay_text(browser: Browser, tmp_path: Path) -> None:
-    names = [HOSTILE, "Boris", "%%JS%%"]
+    names = [HOSTILE, "constructor", "%%JS%%"]
     explain = "<img src=x onerror=\"window.pwned=1\"></script><b>{player}</b>"
     t, analysis, marks = analysed_match(3, games=1, names=names, explain=explain)
     page_text = render_html([t], title="<x>.json", analysis={1: analysis}, method=METHOD)

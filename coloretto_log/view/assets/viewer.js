@@ -325,6 +325,8 @@
       return '\\x' + ('0' + c.charCodeAt(0).toString(16)).slice(-2);
     }));
   }
+  // A key of the data's own (a player called "constructor" is no key of every object).
+  function has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
   function num(x, digits) { return typeof x === 'number' && isFinite(x) ? x.toFixed(digits) : ''; }
   function signed(x) { return typeof x === 'number' && isFinite(x) ? (x > 0 ? '+' : x < 0 ? '\u2212' : '') + Math.abs(x).toFixed(1) : ''; }
   function pct(x) { return typeof x === 'number' && isFinite(x) ? Math.round(100 * x) + '%' : ''; }
@@ -465,7 +467,7 @@
     var L = 38, R = 12, T = 10, B = 34;
     var n = Math.max(1, e.game.states.length - 1);
     var top = 1;
-    points.forEach(function (d) { players.forEach(function (p) { if (p in d.margins) top = Math.max(top, Math.abs(d.margins[p])); }); });
+    points.forEach(function (d) { players.forEach(function (p) { if (has(d.margins, p)) top = Math.max(top, Math.abs(d.margins[p])); }); });
     top = Math.ceil(top / 5) * 5;
     var x = function (m) { return L + (W - L - R) * m / n; };
     var y = function (v) { return T + (H - T - B) * (top - v) / (2 * top); };
@@ -488,7 +490,7 @@
     s.appendChild(svg('line', {x1: x(cur.move), x2: x(cur.move), y1: T, y2: H - B, stroke: '#2b6cb0',
       'stroke-width': 2, 'stroke-dasharray': '4 3', 'class': 'cursor'}));
     players.forEach(function (p, k) {
-      var coords = points.filter(function (d) { return p in d.margins; })
+      var coords = points.filter(function (d) { return has(d.margins, p); })
         .map(function (d) { return x(d.move).toFixed(1) + ',' + y(d.margins[p]).toFixed(1); });
       s.appendChild(svg('polyline', {points: coords.join(' '), fill: 'none', 'stroke-width': 2,
         stroke: LINE_COLOURS[k % LINE_COLOURS.length]}));
@@ -500,7 +502,7 @@
       go(cur.entry, Math.round((px - L) / (W - L - R) * n));
     });
     points.forEach(function (d) {
-      if (!d.mark || !(d.player in d.margins)) return;
+      if (!d.mark || !has(d.margins, d.player)) return;
       var cx = x(d.move), cy = y(d.margins[d.player]);
       var g = svg('g', {'class': 'point', 'data-move': d.move, 'data-mark': d.mark, tabindex: 0, role: 'button',
         'aria-label': 'move ' + d.move + ': ' + d.mark});
