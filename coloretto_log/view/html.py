@@ -139,26 +139,34 @@ def analysis_of(position: int, timeline: MatchTimeline, analysis: Analysis | Non
 
     ``analysis`` is keyed by the match's number in the file, which is the
     timeline's position when every match of the file is given. When only some
-    are (``--match K``, one page a match), the entry whose ``file`` and
-    ``line`` are the timeline's is taken.
+    are (``--match K``), the entry with the timeline's file (by name) and line
+    is taken; failing that, the entry at its position if it has the same
+    players and names no other line of the same file (the analysis of a match
+    read from elsewhere, as a club site keeps it).
     """
     if not analysis:
         return None
     at = analysis.get(position)
-    if at is not None and ("file" not in at or _same_match(at, timeline)):
+    if at is not None and _same_match(at, timeline):
         return at
     found = [a for a in analysis.values() if _same_match(a, timeline)]
-    return found[0] if len(found) == 1 else None
+    if len(found) == 1:
+        return found[0]
+    if at is not None and at.get("players", list(timeline.players)) == list(timeline.players):
+        other_line = _same_file(at, timeline) and at.get("line") != timeline.line
+        return None if other_line else at
+    return None
+
+
+def _same_file(a: Mapping[str, Any], t: MatchTimeline) -> bool:
+    file = a.get("file")
+    return file == t.file or (isinstance(file, str) and t.file is not None and Path(file).name == Path(t.file).name)
 
 
 def _same_match(a: Mapping[str, Any], t: MatchTimeline) -> bool:
     """The analysis is of this match: the same line of the same file (by name, wherever it was read), the same
     players."""
-    file = a.get("file")
-    same_file = file == t.file or (
-        isinstance(file, str) and t.file is not None and Path(file).name == Path(t.file).name
-    )
-    return same_file and a.get("line") == t.line and a.get("players") == list(t.players)
+    return _same_file(a, t) and a.get("line") == t.line and a.get("players") == list(t.players)
 
 
 class NotAnAnalysis(ValueError):

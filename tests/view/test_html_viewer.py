@@ -464,10 +464,14 @@ def test_an_analysis_finds_its_match_by_number_or_by_file_and_line(tmp_path: Pat
     assert analysis_of(1, t3, analysis) is a3
     moved = {k: {**a, "file": f"/somewhere/else/{a['file']}"} for k, a in analysis.items()}
     assert analysis_of(1, t3, moved) == moved[3]
-    # an analysis of other players, or of another line, is not this match's
+    # an analysis of other players, or of another line of the same file, is not this match's
     assert analysis_of(1, t3, {1: {**a3, "players": ["X", "Y", "Z"]}}) is None
     assert analysis_of(1, t3, {1: lines[0][1]}) is None
     assert analysis_of(1, t3, None) is None and analysis_of(1, t3, {}) is None
+    # the analysis of the same match read from another file (a club's copy): taken at its position
+    elsewhere = {**a3, "file": "club/2024-05-02.json", "line": None}
+    assert analysis_of(1, t3, {1: elsewhere}) is elsewhere
+    assert analysis_of(2, t3, {1: elsewhere}) is None
     written = write_html(tmp_path / "p.html", [t3, lines[0][0]], title="m.jsonl", analysis={3: a3})
     assert (written.matches, written.analysed) == (2, 1)
     data = embedded((tmp_path / "p.html").read_text(encoding="utf-8"))
