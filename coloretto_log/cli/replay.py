@@ -29,12 +29,12 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from ..core.errors import Finding, UnreadableFileError
+from ..core.errors import Finding
 from ..log.atomic import output_problem
 from ..log.load import Unreadable, load
-from ..log.reader import STDIN, decode, expand_paths, parse_json, read_bytes
+from ..log.reader import STDIN, expand_paths
 from ..report.timeline import GameTimeline, MatchTimeline, Step, from_loaded, scores_line
-from ..view.html import PageTooLarge, analysis_from_json, write_html
+from ..view.html import BadAnalysis, PageTooLarge, read_analysis, write_html
 from ..view.json_stream import JsonList
 from ..view.replay_table import table_view, terminal_text
 from .app import app
@@ -221,13 +221,9 @@ def _read(path: str, match: int | None, run: _Run, progress: Progress | None) ->
 def _read_analysis(path: Path) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
     """The analysis of ``analyze --json`` saved in ``path``: exit 3 when it cannot be read, 2 when it is not one."""
     try:
-        raw = read_bytes(path)
-    except UnreadableFileError as e:
-        fail(f"--analysis {terminal_text(str(e))}", ExitCode.UNREADABLE)
-    try:
-        return analysis_from_json(parse_json(decode(raw)))
-    except ValueError as e:
-        fail(f"--analysis {terminal_text(str(path))}: {terminal_text(str(e))}", ExitCode.USAGE)
+        return read_analysis(path)
+    except BadAnalysis as e:
+        fail(f"--analysis {terminal_text(str(e))}", ExitCode.UNREADABLE if e.unreadable else ExitCode.USAGE)
 
 
 def _refuse_output(html: Path, path: str, *, force: bool) -> None:

@@ -44,8 +44,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.cards import CARD_HEX, LAST_ROUND, SHORT_LABELS
-from ..core.errors import ColorettoLogError
+from ..core.errors import ColorettoLogError, UnreadableFileError
 from ..log.atomic import atomic_write_lines
+from ..log.reader import decode, parse_json, read_bytes
 from ..report.timeline import MatchTimeline
 
 __all__ = [
@@ -53,7 +54,7 @@ __all__ = [
     "CARD_LABELS",
     "PAGE_LIMIT",
     "Analysis",
-    "NotAnAnalysis",
+    "BadAnalysis",
     "PageTooLarge",
     "PageWritten",
     "analysis_from_json",
@@ -61,6 +62,7 @@ __all__ = [
     "embed_json",
     "fill",
     "page_chunks",
+    "read_analysis",
     "render_html",
     "write_html",
 ]
@@ -169,18 +171,42 @@ def _same_match(a: Mapping[str, Any], t: MatchTimeline) -> bool:
     return _same_file(a, t) and a.get("line") == t.line and a.get("players") == list(t.players)
 
 
-class NotAnAnalysis(ValueError):
-    """A document given as an analysis that is not what ``analyze --json`` prints."""
+def read_analysis(path: Path) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
+    """``analysis_from_json`` of the file ``path``, read as safely as a log is (``log.reader``).
+
+    Raises ``BadAnalysis``: ``unreadable`` when the file cannot be read, else it is not such a document.
+    """
+    try:
+        raw = read_bytes(path)
+    except UnreadableFileError as e:
+        raise BadAnalysis(str(e), unreadable=True) from None
+    try:
+        value = parse_json(decode(raw))
+    except ValueError as e:
+        raise BadAnalysis(f"{path}: {e}") from None
+    try:
+        return analysis_from_json(value)
+    except BadAnalysis as e:
+        raise BadAnalysis(f"{path}: {e}") from None
+
+
+class BadAnalysis(ValueError):
+    """A document given as an analysis that is not what ``analyze --json`` prints, or a file that cannot be
+    read (``unreadable``)."""
+
+    def __init__(self, message: str, *, unreadable: bool = False) -> None:
+        super().__init__(message)
+        self.unreadable = unreadable
 
 
 def analysis_from_json(value: Any) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
     """The ``analysis`` and ``method`` of ``render_html`` from the document ``analyze --json`` prints.
 
-    Raises ``NotAnAnalysis`` (one line) when ``value`` is not such a document.
+    Raises ``BadAnalysis`` (one line) when ``value`` is not such a document.
     """
     matches = value.get("matches") if isinstance(value, dict) else None
     if not isinstance(matches, list):
-        raise NotAnAnalysis("not the output of analyze --json: no \"matches\" list")
+        raise BadAnalysis("not the output of analyze --json: no \"matches\" list")
     out: dict[int, dict[str, Any]] = {}
     for k, m in enumerate(matches, start=1):
         if not (
@@ -190,7 +216,7 @@ def analysis_from_json(value: Any) -> tuple[dict[int, dict[str, Any]], dict[str,
             and isinstance(m.get("players"), list)
             and all(isinstance(d, dict) for d in m["decisions"])
         ):
-            raise NotAnAnalysis(f"not the output of analyze --json: match {k} has no \"match\", \"players\" and "
+            raise BadAnalysis(f"not the output of analyze --json: match {k} has no \"match\", \"players\" and "
                              "\"decisions\"")
         out[m["match"]] = m
     return out, {k: v for k, v in value.items() if k != "matches"}

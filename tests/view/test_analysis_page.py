@@ -81,6 +81,11 @@ def test_replay_analysis_errors(analysed: tuple[Path, dict[str, Any]], tmp_path:
     assert missing.exit_code == 3 and "no such file" in missing.stderr
     a_log = runner.invoke(app, ["replay", str(THREE), "--html", out, "--analysis", str(THREE)])
     assert a_log.exit_code == 2 and "not the output of analyze --json" in a_log.stderr
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"matches": [', encoding="utf-8")
+    cut = runner.invoke(app, ["replay", str(THREE), "--html", out, "--analysis", str(broken)])
+    assert cut.exit_code == 2 and cut.stderr.startswith(f"Error: --analysis {broken}: ")
+    assert len(cut.stderr.strip().splitlines()) == 1
     assert not Path(out).exists()
     # the analysis of another log: the page is written without it, and the command says so
     other = SAMPLES / "classic-2p-recorded-game.json"

@@ -31,7 +31,7 @@ from coloretto_log.report.timeline import build
 from coloretto_log.view.html import (
     CARD_COLOURS,
     CARD_LABELS,
-    NotAnAnalysis,
+    BadAnalysis,
     _asset,
     analysis_from_json,
     analysis_of,
@@ -484,7 +484,7 @@ def test_only_an_analyze_json_document_is_taken() -> None:
     assert analysis == {1: a} and method == METHOD
     for bad in ([], {"matches": {}}, {"format": "coloretto-log"}, {"matches": [{"match": 1}]},
                 {"matches": [{**a, "decisions": [1]}]}, {"matches": [{**a, "match": "1"}]}):
-        with pytest.raises(NotAnAnalysis, match="not the output of analyze --json"):
+        with pytest.raises(BadAnalysis, match="not the output of analyze --json"):
             analysis_from_json(bad)
 
 
