@@ -190,6 +190,22 @@ def analyze(
     exit_for(unreadable=unreadable, invalid=invalid)
 
 
+def _progress(label: str) -> Any:
+    def show(p: Progress) -> None:
+        left = "" if p.left is None else f" · about {_clock(p.left)} left"
+        sys.stderr.write(
+            f"\r\x1b[Kanalysing {one_line(label)}: {p.done}/{p.total} decisions · {_clock(p.elapsed)}{left}"
+        )
+        sys.stderr.flush()
+
+    return show
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds + 0.5)
+    return f"{s // 60}:{s % 60:02d}"
+
+
 def _write_page(html: Path, path: str, items: list[LoadedMatch], data: dict[str, Any], game: int | None) -> None:
     """The replay viewer of the analysed matches with their analysis in it (``view.html``)."""
     analysis = {m["match"]: m for m in data["matches"]}
@@ -205,21 +221,6 @@ def _write_page(html: Path, path: str, items: list[LoadedMatch], data: dict[str,
         fail(f"cannot write {one_line(str(html))}: {e.strerror or e}", ExitCode.UNREADABLE)
     typer.echo(f"wrote {one_line(str(html))}", err=True)
 
-
-def _progress(label: str) -> Any:
-    def show(p: Progress) -> None:
-        left = "" if p.left is None else f" · about {_clock(p.left)} left"
-        sys.stderr.write(
-            f"\r\x1b[Kanalysing {one_line(label)}: {p.done}/{p.total} decisions · {_clock(p.elapsed)}{left}"
-        )
-        sys.stderr.flush()
-
-    return show
-
-
-def _clock(seconds: float) -> str:
-    s = int(seconds + 0.5)
-    return f"{s // 60}:{s % 60:02d}"
 
 
 # --------------------------------------------------------------------------- the table
