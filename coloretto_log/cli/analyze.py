@@ -222,7 +222,6 @@ def _write_page(html: Path, path: str, items: list[LoadedMatch], data: dict[str,
     typer.echo(f"wrote {one_line(str(html))}", err=True)
 
 
-
 # --------------------------------------------------------------------------- the table
 
 
