@@ -182,7 +182,8 @@ def hand_analysis(
     Every move of every game gets its draw-or-take decision (and, after a draw, its row decision); the row
     decision of each move of game 1 in ``marks`` gets that mark, a loss of 2 + the move / 10 points, ``best`` another row,
     an ``explanation`` from ``explain`` and its three choices. Margins are ``seat - move / 10`` so that a test
-    can tell every point apart. Per player: ``error_rate``, ``accuracy``, ``luck`` and ``skill`` as issue 18 adds.
+    can tell every point apart. Per player: ``error_rate``, ``accuracy``, ``luck``, ``skill``, ``margin`` and the
+    same per game (``games``), as ``analyze --json`` gives them.
     """
     players: list[str] = list(log["players"])
     marks = marks or {}
@@ -236,7 +237,12 @@ def hand_analysis(
             "costliest": [{k: d[k] for k in ("game", "move", "decision", "played", "best", "loss", "loss_se", "mark")}
                           for d in sorted(marked, key=lambda d: -d["loss"])[:3]],
             "error_rate": round(len(marked) / max(1, len(mine)), 3), "accuracy": 90.0 - seat,
-            "luck": 1.5 * seat - 2, "skill": -sum(d["loss"] for d in mine),
+            "luck": 1.5 * seat - 2, "skill": -sum(d["loss"] for d in mine), "margin": 3.0 - seat,
+            "games": [
+                {"game": g, "decisions": sum(1 for d in mine if d["game"] == g), "errors": 0, "error_rate": 0.0,
+                 "accuracy": 80.0 + g, "luck": 0.5 * g, "skill": -float(g), "margin": g - 0.5 * seat}
+                for g in range(1, len(moves) + 1)
+            ],
         })
     return {"file": file, "line": line, "match": match, "players": players, "valid": True, "findings": [],
             "decisions": decisions, "summary": summary}

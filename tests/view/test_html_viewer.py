@@ -506,12 +506,17 @@ ANALYSIS_SHOWN = """(() => ({
 
 SUMMARY = """[...document.querySelectorAll('#summary-players .pcard')].map(c => ({
   player: c.dataset.player,
-  stats: Object.fromEntries([...c.querySelectorAll('[data-stat]')].map(s => [s.dataset.stat, s.querySelector('b').textContent]))}))"""
+  stats: Object.fromEntries([...c.querySelectorAll('.stats:not(.game-stats) [data-stat]')].map(s => [s.dataset.stat, s.querySelector('b').textContent]))}))"""
 
 
 def shown_name(name: str) -> str:
     """A name as the analysis shows it: control characters as ``\\xNN`` escapes."""
     return re.sub(r"[\x00-\x1f\x7f-\x9f]", lambda m: f"\\x{ord(m.group()):02x}", name)
+
+
+GAME_SUMMARY = """[...document.querySelectorAll('#summary-players .game-stats')].map(c => ({
+  game: c.dataset.game,
+  stats: Object.fromEntries([...c.querySelectorAll('[data-stat]')].map(s => [s.dataset.stat, s.querySelector('b').textContent]))}))"""
 
 
 def check_decision_panel(shown: dict[str, Any], analysis: dict[str, Any], move: int) -> None:
@@ -581,6 +586,12 @@ def test_tapping_a_marked_point_on_a_phone_shows_that_decision(browser: Browser,
         assert got["luck"].lstrip("+−") == f"{abs(s['luck']):.1f}"
         for kind in ("inaccuracy", "mistake", "blunder"):
             assert got[kind] == str(s["marks"][kind])
+    # and for the game on screen
+    per_game = browser.eval(GAME_SUMMARY)
+    assert [g["game"] for g in per_game] == ["1"] * len(analysis["summary"])
+    for g, s in zip(per_game, analysis["summary"]):
+        assert g["stats"]["accuracy"] == f"{s['games'][0]['accuracy']:.0f}%"
+        assert g["stats"]["margin"].lstrip("+−") == f"{abs(s['games'][0]['margin']):.1f}"
     # the second game has no marked decision; its chart has no point
     browser.press("]")
     shown = browser.eval(ANALYSIS_SHOWN)

@@ -550,10 +550,19 @@
     s.appendChild(document.createTextNode(' ' + label));
     return s;
   }
-  // A rate given either as a fraction (0..1) or already in per cent.
-  function rate(x) { return typeof x !== 'number' || !isFinite(x) ? '' : (Math.abs(x) <= 1 ? 100 * x : x).toFixed(0) + '%'; }
+  function pctOf(x, per) { return typeof x === 'number' && isFinite(x) ? (per * x).toFixed(0) + '%' : ''; }
+  // What analyze gives a player over a stretch (the match, or one game): accuracy (per cent), error rate
+  // (a fraction), luck, skill and the final margin (points), each when present.
+  function standing(box, s) {
+    if (typeof s.accuracy === 'number') box.appendChild(stat('accuracy', pctOf(s.accuracy, 1), 'accuracy'));
+    if (typeof s.error_rate === 'number') box.appendChild(stat('error_rate', pctOf(s.error_rate, 100), 'error rate'));
+    if (typeof s.luck === 'number') box.appendChild(stat('luck', signed(s.luck), 'luck'));
+    if (typeof s.skill === 'number') box.appendChild(stat('skill', signed(s.skill), 'skill'));
+    if (typeof s.margin === 'number') box.appendChild(stat('margin', signed(s.margin), 'final margin'));
+  }
 
-  // Per player over the match: decisions, mean loss, marks, and what the analysis adds (accuracy, luck, skill).
+  // Per player over the match: decisions, mean loss, marks, and what the analysis adds (accuracy, luck, skill),
+  // then the same for the game on screen.
   function drawSummary(e) {
     var a = e.match.analysis;
     var box = $('summary-players');
@@ -566,16 +575,22 @@
       var stats = el('div', 'stats');
       stats.appendChild(stat('decisions', String(p.decisions), 'decisions' + (p.forced ? ' (+' + p.forced + ' forced)' : '')));
       if (typeof p.mean_loss === 'number') stats.appendChild(stat('mean_loss', num(p.mean_loss, 2), 'mean loss'));
-      if (typeof p.accuracy === 'number') stats.appendChild(stat('accuracy', rate(p.accuracy), 'accuracy'));
-      if (typeof p.error_rate === 'number') stats.appendChild(stat('error_rate', rate(p.error_rate), 'error rate'));
       if (p.marks) {
         MARKS.forEach(function (m) {
-          if (m in p.marks) stats.appendChild(stat(m, String(p.marks[m]), p.marks[m] === 1 ? m : m === 'inaccuracy' ? 'inaccuracies' : m + 's'));
+          if (has(p.marks, m)) stats.appendChild(stat(m, String(p.marks[m]), p.marks[m] === 1 ? m : m === 'inaccuracy' ? 'inaccuracies' : m + 's'));
         });
       }
-      if (typeof p.luck === 'number') stats.appendChild(stat('luck', signed(p.luck), 'luck'));
-      if (typeof p.skill === 'number') stats.appendChild(stat('skill', signed(p.skill), 'skill'));
+      standing(stats, p);
       card.appendChild(stats);
+      var games = Array.isArray(p.games) ? p.games : [];
+      var mine = games.filter(function (g) { return g && g.game === e.game.game; })[0];
+      if (mine && games.length > 1) {
+        var line = el('div', 'stats game-stats');
+        line.dataset.game = String(mine.game);
+        line.appendChild(el('span', 'flabel', 'game ' + mine.game + ':'));
+        standing(line, mine);
+        card.appendChild(line);
+      }
       var costly = (p.costliest || []).filter(function (c) { return c.loss > 0; });
       if (costly.length) {
         var list = el('div', 'marked');
