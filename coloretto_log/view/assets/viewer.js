@@ -396,12 +396,12 @@
       if (!d.forced) {
         facts.appendChild(fact('best', 'best', d.best === d.played ? d.best + ' (played)' : d.best));
       }
-      facts.appendChild(fact('loss', 'loss', lossText(d)));
+      if (!d.forced) facts.appendChild(fact('loss', 'loss', lossText(d)));
       if (!d.forced && typeof d.win_prob_played === 'number') {
         facts.appendChild(fact('win', 'win', d.best === d.played || typeof d.win_prob_best !== 'number'
           ? pct(d.win_prob_played) : pct(d.win_prob_played) + ' \u2192 ' + pct(d.win_prob_best)));
       }
-      facts.appendChild(fact('mark', 'mark', d.forced ? 'forced' : d.mark || 'none'));
+      facts.appendChild(fact('mark', 'mark', d.forced ? 'forced: the only choice' : d.mark || 'none'));
       card.appendChild(facts);
       if (typeof d.explanation === 'string' && d.explanation) card.appendChild(el('p', 'why', d.explanation));
       var table = choicesTable(d);
