@@ -171,7 +171,7 @@ def ratings(
     fewer than 10 games: provisional (?). The change column covers the last
     N days (--days) up to the latest game.
 
-    --history PLAYER shows the rating after each game; --predict NAMES the
+    --history NAME shows the rating after each game; --predict NAMES the
     chances at a table; --backtest how well the ratings predicted every game
     against two baselines (everyone equal; past win rates), and how well
     calibrated its chances were. The database is
