@@ -495,7 +495,7 @@ def test_a_last_round_card_away_from_its_place_is_confirmed_first() -> None:
         "player": "Cy", "action": "draw", "row": 2, "card": "green", "last_round": True}  # fmt: skip
     # validate gives the very warning the recorder asked about
     findings = check_match(rec.data).all_findings()
-    assert [f.rule for f in findings if f.severity == "warning"] == ["last-round-position"]
+    assert [f.rule for f in findings if f.rule != "incomplete-game"] == ["last-round-position"]
 
 
 def test_an_illegal_last_round_draw_is_refused_before_any_question() -> None:
