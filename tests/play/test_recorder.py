@@ -482,7 +482,7 @@ def test_a_last_round_card_away_from_its_place_is_confirmed_first() -> None:
     assert reply.events == (Caution("the last-round card belongs at card 58 of the deck, with 15 cards under it: "
                                     "55 cards are still to turn over before it (this would be card 3)",
                                     "last-round-position"),)  # fmt: skip
-    assert rec.phase is Phase.CONFIRM and not reply.changed and rec.prompt().typed == "y or n"
+    assert rec.phase is Phase.CONFIRM and not reply.changed and rec.prompt().hint == "y · n"
     assert rec.feed("maybe").events[0] == Refused("y records the last-round card here; n (or u) does not")
     assert rec.feed("n").events == (Note("Not recorded: l d g 2"),) and rec.moves_in_game == 2
     assert rec.phase is Phase.MOVE

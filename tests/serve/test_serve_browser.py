@@ -1,7 +1,7 @@
 """``coloretto-log serve`` in headless Chromium: a recorded sample match entered by clicks, from two phones.
 
 Every move is a real mouse click on the page (the card, then the row; "take
-row N"; the last-round card; the written scores), never an API call. Two
+row N" on the row tapped; the last-round card; the written scores), never an API call. Two
 browsers share the table, one game each in turn: each must see the other's
 moves before it can move (a stale page is refused). The log written must be
 the sample's, byte for byte in its setups and moves (the recorder keeps only
@@ -84,7 +84,8 @@ def enter_moves(b: Browser, moves: list[dict[str, Any]], shots: Browser | None =
             b.click(f'#input [data-card="{move["card"]}"]')
             tap(b, f'[data-row="{move["row"]}"]')
         else:
-            tap(b, f'[data-row="{move["row"]}"]')
+            b.click(f'[data-row="{move["row"]}"]')  # the row is chosen, not taken yet
+            tap(b, f'[data-take="{move["row"]}"]')
             if "extra" in move:
                 tap(b, f'#input [data-card="{move["extra"]}"]')
 

@@ -112,7 +112,7 @@ class Recorder:
         self._extra_row: int | None = None
         self._ask_games = ask_games
         self._confirm = confirm_last_round
-        self._pending: tuple[Phase, str] | None = None  # CONFIRM: the phase and the line waiting for a yes
+        self._pending: tuple[Phase, str, Caution] | None = None  # CONFIRM: the phase, the line waiting, why
         self._lr_confirmed = False  # the line being fed again after a yes: ask no more
         if players is not None:
             self._set_players(tuple(players))
@@ -120,7 +120,7 @@ class Recorder:
     # ----------------------------------------------------------------- construction
 
     @classmethod
-    def resume(cls, data: Any) -> Recorder:
+    def resume(cls, data: Any, *, confirm_last_round: bool = True) -> Recorder:
         """Continue an existing log; ``ResumeError`` when it cannot be."""
         report = check_match(data)
         errors = [f for f in report.all_findings() if f.severity == "error"]
@@ -129,7 +129,7 @@ class Recorder:
         assert isinstance(data, dict) and report.match is not None and report.rules is not None
         if report.match.seed is not None or any(record.seeded for record in report.games):
             raise ResumeError("the log is seeded: record continues only games played with real cards")
-        rec = cls(rules=report.rules)
+        rec = cls(rules=report.rules, confirm_last_round=confirm_last_round)
         rec.players = report.players
         rec.data = copy.deepcopy(data)
         for record in report.games:
@@ -201,6 +201,11 @@ class Recorder:
         return len(self._claims)
 
     @property
+    def confirming(self) -> Caution | None:
+        """In ``CONFIRM``: what the last-round card's place is asked about."""
+        return self._pending[2] if self._pending is not None and self.phase is Phase.CONFIRM else None
+
+    @property
     def games_changeable(self) -> bool:
         """``games N`` is taken: no game has been finished yet."""
         return self.phase is not Phase.DONE and not any(states[-1].over for states in self._states)
@@ -270,7 +275,7 @@ class Recorder:
         if self.phase is Phase.DONE:
             return f"the match is complete ({n} game{'s' if n != 1 else ''})"
         if n == 0 or self.phase.in_setup:
-            return f"{n} game{'s' if n != 1 else ''} complete, game {n + 1} not started"
+            return f"game {n + 1} of {self.rules.games} not started, {n} complete"
         m = self.moves_in_game
         return f"game {n} of {self.rules.games}, {m} move{'s' if m != 1 else ''}"
 
@@ -296,7 +301,7 @@ class Recorder:
             return Prompt(phase, f"{of}: who starts?", hint="u · ? · q", typed=f"name or seat 1-{len(self.players)}")
         if phase is Phase.CONFIRM:
             who = self.players[self._states[-1][-1].current]
-            return Prompt(phase, "Record the last-round card here all the same?", who, "y · n", typed="y or n")
+            return Prompt(phase, "Record the last-round card here all the same?", who, "y · n")
         if phase.in_play:
             state = self._states[-1][-1]
             who = self.players[state.current]
@@ -575,7 +580,7 @@ class Recorder:
         )
 
     def _ask_confirm(self, line: str, caution: Caution) -> Reply:
-        self._pending = (self.phase, line)
+        self._pending = (self.phase, line, caution)
         self.phase = Phase.CONFIRM
         return Reply((caution,))
 
@@ -584,7 +589,7 @@ class Recorder:
         if reply is not None:
             return reply
         assert self._pending is not None
-        phase, pending = self._pending
+        phase, pending, _ = self._pending
         word = text.lower()
         if word in ("y", "yes"):
             self._pending = None
