@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...core import engine
+from ...core.cards import KIND_INDEX, card_name
 from ...core.claims import optimal_for, verdicts
 from ...core.engine import Draw, GameState, Move, Take
-from ...core.cards import KIND_INDEX, card_name
 from ...core.errors import ColorettoLogError
 from ...core.ruleset import LAYOUTS, RuleSet
 from ...core.setup import Setup

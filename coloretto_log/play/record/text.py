@@ -9,7 +9,17 @@ from __future__ import annotations
 from ...core.engine import GameState
 from ...core.errors import one_line
 from ...core.scoring import PLUS2_POINTS, Assignment
-from .events import ClaimVerdicts, Event, GameOver, GameStart, Help, MatchOver, Refused, Standing, Caution
+from .events import (
+    Caution,
+    ClaimVerdicts,
+    Event,
+    GameOver,
+    GameStart,
+    Help,
+    MatchOver,
+    Refused,
+    Standing,
+)
 
 
 def assignment_text(a: Assignment) -> str:
