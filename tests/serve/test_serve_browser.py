@@ -142,14 +142,17 @@ def test_a_sample_match_entered_by_clicks_from_two_phones_is_the_sample(
 
 
 def screenshots(phone: Browser, other: Browser, card: str) -> None:
-    """Both phones in the middle of a game, the 390 px one with the drawn card tapped."""
+    """Both phones in the middle of a game: the 390 px one with a row chosen to take, the other with the drawn card tapped."""
     ARTIFACTS.mkdir(exist_ok=True)
     other.wait_for(f"Number(document.body.dataset.version) === {version(phone)}")
     other.click(f'#input [data-card="{card}"]')
+    row = phone.eval("[...document.querySelectorAll('[data-row]')].find(e => !e.disabled).dataset.row")
+    phone.click(f'[data-row="{row}"]')  # chosen, not taken: "Take row N" shows on it
     assert phone.eval("document.documentElement.scrollWidth") <= 390  # nothing sticks out of a phone's screen
     phone.screenshot(ARTIFACTS / "serve-390.png")
     other.screenshot(ARTIFACTS / "serve-1280.png")
-    other.click(f'#input [data-card="{card}"]')  # untapped again: the page holds no half move
+    phone.click(f'[data-row="{row}"]')
+    other.click(f'#input [data-card="{card}"]')  # untapped again: the pages hold no half move
 
 
 def test_the_page_goes_on_after_the_server_is_killed_and_restarted(tmp_path: Path, chromium: str) -> None:
