@@ -295,7 +295,7 @@ def record(
         if strays:
             ui.message(f"Removed {len(strays)} temporary file{'s' if len(strays) != 1 else ''} left by a crash: "
                        + ", ".join(p.name for p in strays))
-        rec, resumed = open_session(log, names, edition, table, games, date, confirm=isinstance(ui, _Terminal))
+        rec, resumed = open_session(log, names, edition, table, games, date, interactive=isinstance(ui, _Terminal))
         if isinstance(ui, _Terminal) and not resumed and names is not None and games is None:
             ui.note(f"A match of {rec.rules.games} games: type games N to change it, until the first game ends.")
         code = _session(rec, log, ui, resumed=resumed)
@@ -353,14 +353,17 @@ def open_session(
     games: int | None,
     date: str | None,
     *,
-    confirm: bool = True,
+    interactive: bool = True,
 ) -> tuple[Recorder, bool]:
     """The session: a new one, or the log's resumed (``True``).
 
-    A new one asks how many games after the names when ``games`` is not
-    given; ``confirm``: ask before a misplaced last-round card (else warn
-    only). On resume, a ``games`` that differs from the log's changes it
-    (and saves) while no game is finished; after that it is a usage error.
+    ``interactive`` (a terminal, or serve's page): a new session asks how
+    many games after the names when ``games`` is not given, and a misplaced
+    last-round card is asked about; piped input is asked neither (it may
+    say ``games N``; the last-round card is only warned about), so that the
+    lines typed for a match stay the same. On resume, a ``games`` that
+    differs from the log's changes it (and saves) while no game is
+    finished; after that it is a usage error.
     """
     try:
         data = log.read()
@@ -372,12 +375,12 @@ def open_session(
         when = date or _dt.date.today().isoformat()
         rules = RuleSet.of(edition=edition or "classic", scoring=table or "standard", games=games or 4)
         rec = Recorder(rules=rules, players=names, match_id=f"{when}-{log.path.stem}", date=when,
-                       ask_games=games is None, confirm_last_round=confirm)  # fmt: skip
+                       ask_games=games is None and interactive, confirm_last_round=interactive)  # fmt: skip
         if rec.data is not None:
             _save(log, rec)
         return rec, False
     try:
-        rec = Recorder.resume(data, confirm_last_round=confirm)
+        rec = Recorder.resume(data, confirm_last_round=interactive)
     except ResumeError as e:
         _fail(f"{log.path}: {e}", ExitCode.INVALID)
     differ = [

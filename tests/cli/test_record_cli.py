@@ -649,3 +649,14 @@ def test_games_given_again_on_resume_change_the_match_until_a_game_is_finished(t
     assert result.exit_code == 2
     assert result.stderr.strip() == (f"Error: {path}: --games 2: the match stays 4 games: the number of games can "
                                      "change only before the first game ends (1 finished)")  # fmt: skip
+
+
+def test_piped_input_is_not_asked_the_number_of_games_and_may_say_it(tmp_path: Path) -> None:
+    path = tmp_path / "k.json"
+    lines = ["Ann, Ben, Cy", "red", "green", "blue", "yellow", "games 2", "Ann", "d o 1"]
+    result = runner.invoke(app, ["record", str(path), "--date", DATE], input="".join(f"{line}\n" for line in lines))
+    assert result.exit_code == 0, result.output
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["rules"]["games"] == 2 and data["games"][0]["moves"] == [
+        {"player": "Ann", "action": "draw", "row": 1, "card": "orange"}]  # fmt: skip
+    assert result.stderr.strip().endswith("(game 1 of 2, 1 move); run the same command to continue.")
