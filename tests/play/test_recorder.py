@@ -487,8 +487,12 @@ def test_a_last_round_card_away_from_its_place_is_confirmed_first() -> None:
     assert rec.feed("n").events == (Note("Not recorded: l d g 2"),) and rec.moves_in_game == 2
     assert rec.phase is Phase.MOVE
     rec.feed("l")
-    assert rec.phase is Phase.CONFIRM and rec.feed("u").events == (Note("Not recorded: l"),)
+    assert rec.phase is Phase.CONFIRM and rec.feed("u").events == (Note("Not recorded: the last-round card is not marked"),)
     assert not rec.last_round_mark
+    # an illegal line is refused before any question: a take marks the last round only with the golden joker
+    assert rec.feed("t 1 l").events == (
+        Refused('"last_round" on a take of row 1, which holds no golden joker', "unexpected-extra"),)  # fmt: skip
+    assert rec.phase is Phase.MOVE
     reply = rec.feed("d l g 2")
     assert rec.feed("y").changed and rec.state is not None and rec.state.last_round
     assert rec.data is not None and rec.data["games"][0]["moves"][-1] == {
@@ -548,3 +552,16 @@ def test_who_starts_is_asked_in_words_the_typed_form_apart() -> None:
     feed_all(rec, ["orange blue", "red green", "yellow grey"])
     prompt = rec.prompt()
     assert prompt.text == "Game 1 of 1: who starts?" and prompt.terminal == "Game 1 of 1: who starts? (name or seat 1-2)"
+
+
+def test_the_golden_jokers_take_with_a_misplaced_last_round_card_is_confirmed_then_asks_the_card() -> None:
+    rec = Recorder(rules=RuleSet.of(edition="anniversary", games=1), players=("Ann", "Ben", "Cy"))
+    feed_all(rec, ["purple", "red", "blue", "green", "Ann", "d gj 1"])
+    assert isinstance(rec.feed("t 1 l").events[0], Caution) and rec.phase is Phase.CONFIRM
+    rec.feed("y")
+    assert rec.phase is Phase.EXTRA and rec.last_round_mark
+    assert rec.feed("l").events == (Note("The last-round card is already noted: name the card turned over after it"),)
+    assert rec.phase is Phase.EXTRA  # asked once, not again
+    feed_all(rec, ["+2"])
+    assert rec.data is not None and rec.data["games"][0]["moves"][-1] == {
+        "player": "Ben", "action": "take", "row": 1, "extra": "plus2", "last_round": True}  # fmt: skip

@@ -602,7 +602,8 @@ class Recorder:
         if word in ("n", "no") or simple_word(word) == "undo":
             self._pending = None
             self.phase = phase
-            return Reply((Note(f"Not recorded: {pending}"),))
+            what = "the last-round card is not marked" if pending.strip().lower() in ("l", "lr", "last") else pending
+            return Reply((Note(f"Not recorded: {what}"),))
         raise InputError("y records the last-round card here; n (or u) does not")
 
     def _mark_last_round(self, state: GameState) -> Reply:
@@ -610,6 +611,8 @@ class Recorder:
             raise InputError("the last-round card has already come out in this game", "impossible-card")
         if state.turned + 1 >= state.total:
             raise InputError("no card is left after the last-round card", "deck-empty")
+        if self._lr_mark:
+            return Reply((Note("The last-round card is already noted: name the card turned over after it"),))
         caution = self._misplaced(state)
         if caution is not None and self._confirm:
             return self._ask_confirm("l", caution)
