@@ -565,3 +565,43 @@ def test_the_golden_jokers_take_with_a_misplaced_last_round_card_is_confirmed_th
     feed_all(rec, ["+2"])
     assert rec.data is not None and rec.data["games"][0]["moves"][-1] == {
         "player": "Ben", "action": "take", "row": 1, "extra": "plus2", "last_round": True}  # fmt: skip
+
+
+@pytest.mark.parametrize(("seed", "players", "edition"), [(3, FOUR, "classic"), (8, ("Ann", "Ben", "Cy"), "anniversary"),
+                                                          (21, ("Ann", "Ben"), "classic")])  # fmt: skip
+def test_the_offer_is_what_the_engine_accepts_at_every_prompt(seed: int, players: tuple[str, ...], edition: str) -> None:
+    """At every prompt of a scripted match: a card is offered exactly when the rules take it there."""
+    from coloretto_log.core import engine
+    from coloretto_log.core.engine import Draw, Take
+    from coloretto_log.log.replay import SetupError, check_starting_cards
+
+    script = match_script(seed, players, RuleSet.of(edition=edition, games=1), claims=False)
+    rec = new_recorder(script)
+    names = rec.rules.edition.card_names()
+    checked = 0
+    for line in script.lines:
+        state = rec.state
+        if rec.phase is Phase.MOVE and state is not None:
+            free = [i + 1 for i in range(len(state.rows)) if not state.taken[i] and len(state.rows[i]) < state.limits[i]]
+            allowed = tuple(c for c in names if any(engine.check(state, Draw(state.current, r, c)) is None for r in free))
+            assert rec.offer() == allowed, line
+            checked += 1
+        elif rec.phase is Phase.EXTRA and state is not None and rec.extra_row is not None:
+            allowed = tuple(c for c in names if engine.check(state, Take(state.current, rec.extra_row, c)) is None)
+            assert rec.offer() == allowed
+        elif rec.phase is Phase.STARTING:
+            layout_removed = rec._answers[0] if rec._steps[0][0] is Phase.REMOVED else ()
+            given = {c for a, (p, _) in zip(rec._answers, rec._steps) if p is Phase.STARTING for c in a}
+            seat = rec._steps[len(rec._answers)][1]
+
+            def takes(colour: str) -> bool:
+                try:
+                    check_starting_cards(players[seat], [colour], rec.rules.edition, layout_removed, set(given), 4)  # one card at a time
+                except SetupError:
+                    return False
+                return True
+
+            assert rec.offer() == tuple(c for c in rec.rules.edition.colours if takes(c))
+        reply = rec.feed(line)
+        assert not [e for e in reply.events if isinstance(e, Refused)]
+    assert checked > 40 and rec.complete
