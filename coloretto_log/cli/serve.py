@@ -47,8 +47,8 @@ def serve(
     token, kept beside the log (.FILE.serve-token) until the match is
     complete, so that a restart keeps the address: a request without it can
     neither read nor write. Every phone that
-    opens it sees each move at once; a move is two taps (the card's colour,
-    then the row) or one ("take row N"). Illegal moves are refused with
+    opens it sees each move at once; a draw is two taps (the card's colour,
+    then the row), a take too (the row, then "Take row N"). Illegal moves are refused with
     their rule id. The log is saved atomically after every move and is
     locked: a second serve or record on it is refused. Stop with Ctrl-C; run
     the same command to resume. See docs/serve.md.
