@@ -313,3 +313,22 @@ def test_the_address_is_the_one_the_system_bound(
     assert (where.bound, where.loopback, where.everywhere) == (bound, loopback, bound == "0.0.0.0")
     assert where.shown == (shown or run.reachable_host()) and where.shown not in ("0", "0.0.0.0")
     assert where.url("T").startswith(f"http://{where.shown}:{where.port}/?t=T")
+
+
+def test_garbage_and_oversized_headers_get_400_and_one_line_each(tmp_path: Path) -> None:
+    """Bytes that are not HTTP (a TLS hello, a binary blob), sent 50 times, and headers unfinished at 16 KB:
+    400 and closed, the server goes on, and standard error says each kind once."""
+    with Server(tmp_path / "a.json", *ARGS) as server:
+        port = port_of(server)
+        for n in range(50):
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                sock.sendall(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" if n % 2 else b"\x00\xff" * 40 + b"\r\n\r\n")
+                assert answer_of(sock).startswith(b"HTTP/1.1 400 ")
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Big: {'a' * 17_000}".encode())  # and on
+            assert answer_of(sock).startswith(b"HTTP/1.1 400 ")
+        assert server.state()["phase"] == "starting"
+        err = server.stop()
+    troubles = trouble_lines(err)
+    assert troubles == ["serve: Invalid HTTP request received. (said once)"], err
+    assert "Traceback" not in err and len(err.splitlines()) == 3
