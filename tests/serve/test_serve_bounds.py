@@ -264,15 +264,15 @@ def test_only_this_servers_names_and_its_own_pages_are_answered(
             status, answer = server.send("GET", f"/api/events?t={server.token}", headers)
             assert status == 403, origin
         assert path.read_bytes() == before
-        for n, origin in enumerate((f"http://127.0.0.1:{port}", f"http://localhost:{port}", None)):
+        for n, page_origin in enumerate((f"http://127.0.0.1:{port}", f"http://localhost:{port}", None)):
             body = json.dumps(
                 {"line": script.lines[n], "version": version + n, "epoch": epoch}
             ).encode()
             headers = {"Host": f"localhost:{port}", "Content-Type": "application/json"} | (
-                {"Origin": origin} if origin else {}
+                {"Origin": page_origin} if page_origin else {}
             )
             status, answer = server.send("POST", f"/api/line?t={server.token}", headers, body)
-            assert status == 200, (origin, answer)
+            assert status == 200, (page_origin, answer)
         server.stop()
 
 
