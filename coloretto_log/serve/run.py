@@ -6,6 +6,8 @@ What a client that reaches the port can cost is bounded here, token or not
 * a connection must send a whole request (its headers and its body) within
   ``REQUEST_TIMEOUT`` seconds of opening, or of the previous answer on it;
   otherwise it is answered 408 and closed;
+* a client that stops reading its answers (once they fill the buffers) has
+  ``REQUEST_TIMEOUT`` seconds to read again, or is dropped;
 * at most ``MAX_CONNECTIONS`` connections are open (fewer when the system
   allows fewer descriptors): one more closes the connection that has been
   waiting longest for its request, or, when every one is busy (event
@@ -228,6 +230,7 @@ class _Guarded(H11Protocol):
     timeout: float
 
     _timer: asyncio.TimerHandle | None = None
+    _stalled: asyncio.TimerHandle | None = None
     _waiting_since: float | None = None
     _answered: object = None  # the request already answered when the deadline was set
 
@@ -245,7 +248,26 @@ class _Guarded(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._clear_deadline()
+        if self._stalled is not None:
+            self._stalled.cancel()
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        """The client reads less than it is sent: it has ``timeout`` seconds to read again."""
+        super().pause_writing()
+        if self._stalled is None:
+            self._stalled = self.loop.call_later(self.timeout, self._not_reading)
+
+    def resume_writing(self) -> None:
+        if self._stalled is not None:
+            self._stalled.cancel()
+            self._stalled = None
+        super().resume_writing()
+
+    def _not_reading(self) -> None:
+        self._stalled = None
+        self.trouble.say("unread", f"dropped a connection that read nothing of its answers for {self.timeout:g} s")
+        self.transport.abort()
 
     def handle_events(self) -> None:
         super().handle_events()
@@ -308,13 +330,20 @@ class _Guarded(H11Protocol):
         return True
 
     def _answer_and_close(self, status: int, reason: str, text: str) -> None:
-        """A last plain answer when no answer has started on this connection, then close it."""
+        """A last plain answer when no answer has started on this connection, then close it.
+
+        A client that does not read what it is sent would keep a closing
+        connection open for ever: what it has not read is dropped instead.
+        """
         if self.cycle is None or self.cycle is self._answered or not self.cycle.response_started:
             body = (text + "\n").encode()
             head = (f"HTTP/1.1 {status} {reason}\r\ncontent-type: text/plain; charset=utf-8\r\n"
                     f"connection: close\r\ncontent-length: {len(body)}\r\n\r\n")  # fmt: skip
             self.transport.write(head.encode() + body)
-        self.transport.close()
+        if self.transport.get_write_buffer_size():
+            self.transport.abort()
+        else:
+            self.transport.close()
 
 
 def descriptors(wanted: int) -> int:

@@ -332,3 +332,27 @@ def test_garbage_and_oversized_headers_get_400_and_one_line_each(tmp_path: Path)
     troubles = trouble_lines(err)
     assert troubles == ["serve: Invalid HTTP request received. (said once)"], err
     assert "Traceback" not in err and len(err.splitlines()) == 3
+
+
+def test_a_client_that_never_reads_its_answers_is_let_go_at_the_deadline(tmp_path: Path) -> None:
+    """A thousand requests for the page in one go, none of the answers read: once the answers no longer
+    fit in the buffers, the client has the deadline to read again, and is dropped."""
+    with Server(tmp_path / "a.json", *ARGS) as server:
+        port = port_of(server)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", port))
+        ask = f"GET /?t={server.token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        sock.sendall(ask * 1000)
+        time.sleep(run.REQUEST_TIMEOUT + 2)
+        sock.setblocking(False)
+        try:  # what the system had already taken may still come, then the end (or a reset): never a wait
+            while sock.recv(1 << 20):
+                pass
+        except ConnectionResetError:
+            pass
+        sock.close()
+        status, _ = server.request("GET", "/")
+        assert status == 200
+        err = server.stop()
+    assert trouble_lines(err) == ["serve: dropped a connection that read nothing of its answers for 10 s (said once)"]
