@@ -50,8 +50,11 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")
 REQUEST_TIMEOUT = 10.0
 #: Open connections at most (a phone's page holds one or two, and one event stream).
 MAX_CONNECTIONS = 200
-#: Connections waiting in the system's queue, and accepted in one go.
+#: Connections accepted in one go (each takes a descriptor at once).
 BACKLOG = 64
+#: Connections the system holds, its handshake done, until they are accepted (no descriptor yet): a flood
+#: fills this queue rather than making a new phone's connection wait for the system's retry.
+LISTEN_QUEUE = 1024
 #: Descriptors kept for everything but connections (the log, its lock, the listening socket, a burst).
 SPARE_DESCRIPTORS = 64 + BACKLOG
 #: Seconds an idle connection is kept open after an answer (uvicorn's keep-alive).
@@ -376,6 +379,8 @@ class _Server(uvicorn.Server):
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         asyncio.get_running_loop().set_exception_handler(self.trouble.loop_error)
         await super().startup(sockets=sockets)
+        for sock in sockets or ():
+            sock.listen(LISTEN_QUEUE)  # after uvicorn's listen(BACKLOG): the system's queue only
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.trouble.quiet = True  # what is cut short now is no one's trouble: every move is saved
