@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import ipaddress
 import logging
 import os
@@ -105,7 +106,7 @@ def listen(host: str, port: int) -> socket.socket:
     """A listening socket on ``host``:``port`` (port 0: any free one)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
-        return socket.create_server((host, port), family=family, backlog=BACKLOG)
+        return socket.create_server((host, port), family=family, backlog=LISTEN_QUEUE)
     except (OSError, UnicodeError) as e:
         raise ListenError(
             f"cannot listen on {host}:{port}: {getattr(e, 'strerror', None) or e}"
@@ -195,7 +196,7 @@ class Trouble:
         """The event loop's errors (``socket.accept() out of system resource``, ...), each kind once."""
         message = str(context.get("message") or "an error in the event loop")
         exc = context.get("exception")
-        if isinstance(exc, OSError) and exc.errno in (24, 23):  # EMFILE, ENFILE
+        if isinstance(exc, OSError) and exc.errno in (errno.EMFILE, errno.ENFILE):
             text = "cannot accept a connection: too many open files; new connections wait until some close"
         else:
             text = f"{message}: {type(exc).__name__}: {exc}" if exc is not None else message

@@ -356,3 +356,28 @@ def test_a_client_that_never_reads_its_answers_is_let_go_at_the_deadline(tmp_pat
         assert status == 200
         err = server.stop()
     assert trouble_lines(err) == ["serve: dropped a connection that read nothing of its answers for 10 s (said once)"]
+
+
+def test_out_of_descriptors_it_says_so_once_and_goes_on(tmp_path: Path) -> None:
+    """At a 64-descriptor limit, 300 half-open connections run it out of descriptors while accepting:
+    one line instead of a traceback a connection, and the page still answers."""
+    half: list[socket.socket] = []
+    try:
+        with Server(tmp_path / "a.json", *ARGS, files=64) as server:
+            port = port_of(server)
+            assert server.state()["phase"] == "starting"  # serving
+            server.proc.send_signal(signal.SIGSTOP)  # they all wait in the system's queue: one burst of accepts
+            for _ in range(300):
+                sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+                sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode())
+                half.append(sock)
+            server.proc.send_signal(signal.SIGCONT)
+            status, _ = server.request("GET", "/")
+            assert status == 200
+            err = server.stop()
+    finally:
+        for sock in half:
+            sock.close()
+    troubles = trouble_lines(err)
+    assert "serve: cannot accept a connection: too many open files; new connections wait until some close (said once)" in troubles
+    assert len(troubles) == len(set(troubles)) <= 3 and "Traceback" not in err and "out of system resource" not in err
