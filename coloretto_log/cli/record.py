@@ -260,12 +260,12 @@ def record(
     ],
     players: Annotated[
         str | None,
-        typer.Option(help='Players in seat order, clockwise, separated by commas: "Aiko,Boris,Chloe,Dae". Asked if missing.'),
+        typer.Option(metavar="NAMES", help='Players in seat order, clockwise, separated by commas: "Aiko,Boris,Chloe,Dae". Asked if missing.'),
     ] = None,
-    edition: Annotated[str | None, typer.Option(help=f"{edition_choice(default=True)}.", show_default=False)] = None,
-    table: Annotated[str | None, typer.Option(help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
-    games: Annotated[int | None, typer.Option(help="Games in the match (default 4).", show_default=False)] = None,
-    date: Annotated[str | None, typer.Option(help="The date played, YYYY-MM-DD (default: today).", show_default=False)] = None,
+    edition: Annotated[str | None, typer.Option(metavar="EDITION", help=f"{edition_choice(default=True)}.", show_default=False)] = None,
+    table: Annotated[str | None, typer.Option(metavar="TABLE", help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
+    games: Annotated[int | None, typer.Option(metavar="N", help="Games in the match (default 4).", show_default=False)] = None,
+    date: Annotated[str | None, typer.Option(metavar="DATE", help="The date played, YYYY-MM-DD (default: today).", show_default=False)] = None,
 ) -> None:
     """Record a match played at the table, move by move, saving after every move.
 
