@@ -147,7 +147,7 @@ def test_a_real_analysis_read_on_a_phone_and_a_desktop(
     browser.open(page.as_uri() + f"#m=1&g=1&s={worst['move']}", width=1280, height=900, mobile=False)
     assert browser.overflow() <= 0
     assert browser.eval("document.body.dataset.move") == str(worst["move"])
-    browser.screenshot(ARTIFACTS / "analyze-1280.png", height=900)
+    browser.screenshot(ARTIFACTS / "analyze-1280.png")
 
 
 def test_one_match_of_a_jsonl_file_finds_its_analysis(tmp_path: Path) -> None:
