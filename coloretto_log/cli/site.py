@@ -57,7 +57,7 @@ def site(
         return
     replay = "" if not built.no_replay else f"; {plural(built.no_replay, 'match')} without a replay (log file moved or changed)"
     typer.echo(
-        f"site {one_line(str(out))}: {plural(built.pages, 'page')}, {built.written} written, {built.unchanged} "
+        f"site {one_line(str(out))}: {plural(built.pages, 'file')}, {built.written} written, {built.unchanged} "
         f"unchanged, {built.removed} removed{replay}; open {one_line(str(out / 'index.html'))}",
         err=True,
     )

@@ -151,7 +151,7 @@ class Site:
         return (
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{escape(one_line(title))}</title>"
+            f"<title>{svg.escape(title)}</title>"
             f'<link rel="stylesheet" href="{up}site.css"></head>'
             '<body data-ready="true"><header>'
             f'<a href="{up}index.html">Standings</a><a href="{up}matches.html">Matches</a>'

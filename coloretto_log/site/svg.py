@@ -12,7 +12,9 @@ import datetime as _dt
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
+from html import escape as _escape
+
+from ..core.errors import one_line
 
 __all__ = ["PALETTE", "Line", "hbars", "lines", "vbars"]
 
@@ -33,6 +35,11 @@ class Line:
     colour: str
     points: Sequence[tuple[float, float]]
     band: Sequence[tuple[float, float, float]] = ()
+
+
+def escape(text: str) -> str:
+    """Text for the chart: control characters shown as escapes, markup escaped, its direction isolated."""
+    return _escape("\u2068" + one_line(text) + "\u2069")
 
 
 def _fmt(x: float) -> str:
