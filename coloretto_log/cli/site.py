@@ -11,7 +11,7 @@ from ..core.errors import one_line
 from ..db.store import DatabaseError
 from ..site.build import SiteError, build_site
 from .app import app
-from .common import ExitCode, JsonOption, emit_json, fail, plural
+from .common import ExitCode, emit_json, fail, plural
 from .database import DbOption, db_path
 
 
@@ -27,7 +27,9 @@ def site(
     force: Annotated[
         bool, typer.Option("--force", help="Build into a folder that holds other files (never the database's).")
     ] = False,
-    json_out: JsonOption = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print what was built (files written, unchanged, removed) as JSON.")
+    ] = False,
 ) -> None:
     """Build the club's site: standings, ratings over time, every evening, a page per player and per match.
 
@@ -41,6 +43,7 @@ def site(
     Exit codes: 0 built, 2 usage error (--out is a file, or a folder of
     other files), 3 the database cannot be read or a page cannot be written.
 
+    Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
     Example: coloretto-log site --db club.duckdb --out site/
     """
     path = db_path(db)

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..core.cards import ALL_COLOURS, CARD_HEX, SHORT_LABELS, card_name
 from ..core.errors import one_line
-from ..db.ratings import BASE, SCALE
+from ..db.ratings import BASE, SCALE, HistoryRow
 from ..db.site_data import ClubData, GameSeat, MatchRow, MatchSeat
 from . import svg
 
@@ -58,6 +58,7 @@ text-align:center;font-size:.8em;font-weight:600}
 .evening ul{margin:.2em 0;padding-left:1.2em}
 .verdict-agrees{color:#23883a}.verdict-bad{color:#b00020;font-weight:600}
 bdi{unicode-bidi:isolate}
+@media (max-width:600px){body{font-size:14px}main{padding:0 .6em 2em}th,td{padding:.2em .35em}}
 .tag{font-size:.75em;background:#eee;border-radius:3px;padding:0 .3em;color:#555}
 """
 
@@ -204,19 +205,24 @@ class Site:
                 ("wins", True), ("win %", True), ("last played", False)]
         return _table(head, rows) + note
 
-    def _series(self, player: str, colour: str, *, band: bool) -> tuple[svg.Line, bool]:
+    def _series(self, player: str, colour: str, *, band: bool) -> list[svg.Line]:
+        """The player's rating (the standings' figure) by day, or by contest when a match is undated; with
+        ``band``, also the skill (dashed) and its range μ ± 3σ, from the rating up."""
         hist = self.data.history.get(player, [])
-        dated = bool(hist) and all(h.date is not None for h in hist)
+        dated = self._dated(hist)
         points: dict[float, tuple[float, float, float]] = {}
         for h in hist:
             x = float(h.date.toordinal()) if dated and h.date is not None else float(h.position)
-            rating = BASE + SCALE * (h.mu - 3 * h.sigma)
-            points[x] = (rating, BASE + SCALE * (h.mu - h.sigma), BASE + SCALE * (h.mu + h.sigma))  # last of the day
-        line = svg.Line(
-            player, colour, [(x, v[0]) for x, v in points.items()],
-            [(x, v[1], v[2]) for x, v in points.items()] if band else (),
-        )
-        return line, dated
+            points[x] = (BASE + SCALE * (h.mu - 3 * h.sigma), _skill(h.mu), BASE + SCALE * (h.mu + 3 * h.sigma))
+        rating = svg.Line(player, colour, [(x, v[0]) for x, v in points.items()],
+                          [(x, v[0], v[2]) for x, v in points.items()] if band else ())
+        if not band:
+            return [rating]
+        return [rating, svg.Line(f"{player}: skill", colour, [(x, v[1]) for x, v in points.items()], dashed=True)]
+
+    @staticmethod
+    def _dated(hist: Sequence[HistoryRow]) -> bool:
+        return bool(hist) and all(h.date is not None for h in hist)
 
     def _ratings_chart(self, players: Sequence[str], up: str) -> str:
         if not players:
@@ -324,10 +330,12 @@ class Site:
         else:
             out.append('<p class="note">No finished game yet, so no rating.</p>')
         out.append("<h2>Rating over time</h2>")
-        line, dated = self._series(player, svg.PALETTE[0], band=True)
-        chart = svg.lines([line], title=f"Rating of {one_line(player)}", dates=dated, y_label="rating")
-        out.append(f"<figure>{chart}<figcaption>The rating after each {'day' if dated else 'game'}; the band is "
-                   "the skill ± its uncertainty.</figcaption></figure>")
+        dated = self._dated(self.data.history.get(player, []))
+        chart = svg.lines(self._series(player, svg.PALETTE[0], band=True), title=f"Rating of {player}", dates=dated,
+                          y_label="rating")
+        out.append(f"<figure>{chart}<figcaption>The rating (solid) after each {'day' if dated else 'game'}; dashed: "
+                   "the skill; the band runs from the rating (skill − 3 × uncertainty) to skill + 3 × uncertainty: "
+                   "where the skill almost surely lies.</figcaption></figure>")
         out.append("<h2>By table size and seat</h2>")
         out.append(self._by_seat(mine))
         out.append("<h2>Colour habits</h2>")
@@ -395,9 +403,10 @@ class Site:
         if not regular:
             return f'<p class="note">No opponent met in {REGULAR} finished games or more yet.</p>'
         rows = [[self.player_link(o, "../"), str(g), str(w), str(lost), str(t), _pct(w, g)] for o, (g, w, lost, t) in regular]
-        head = [("opponent", False), ("games", True), ("scored more", True), ("less", True), ("same", True),
+        head = [("opponent", False), ("games", True), ("ahead", True), ("behind", True), ("tied", True),
                 ("ahead %", True)]
-        return _table(head, rows) + f'<p class="note">Opponents met in {REGULAR} finished games or more.</p>'
+        return _table(head, rows) + (f'<p class="note">Opponents met in {REGULAR} finished games or more: games in '
+                                     "which this player scored more (ahead), less (behind) or the same.</p>")
 
     def _game_row(self, s: GameSeat) -> list[str]:
         m = self.by_id[s.match_id]
@@ -455,7 +464,8 @@ class Site:
         title = f"{_day(m.date)} · " + ", ".join(one_line(p) for p in m.players)
         out = [f"<h1>{escape(_day(m.date))}: {', '.join(self.player_link(p, up) for p in m.players)}</h1>"]
         facts = f"{escape(m.edition)} edition, {escape(m.scoring)} scoring, {m.games_complete} of {m.games_played} games finished"
-        out.append(f'<p class="note">Match {name(m.match_id)} · {facts} · from {name(m.source_file)}'
+        source = m.source_file.replace("\\", "/").rsplit("/", 1)[-1]  # the file's name, not where it lives
+        out.append(f'<p class="note">Match {name(m.match_id)} · {facts} · from {name(source)}'
                    f"{'' if m.source_line is None else f' line {m.source_line}'}</p>")
         if m.match_id in self.replays:
             out.append(f'<p><a href="{up}replay/{match_slug(m.match_id)}.html">Replay it move by move</a></p>')
@@ -493,10 +503,10 @@ class Site:
                     _card(c) for c in (s.claimed_positive or ()))
             verdict = s.verdict or "no-claim"
             cls = "verdict-agrees" if verdict == "agrees" else "" if verdict == "no-claim" else "verdict-bad"
-            rows.append([self.player_link(s.player, up), held, jokers, positive, str(s.score), str(s.rank), claim,
+            rows.append([self.player_link(s.player, up), str(s.score), str(s.rank), positive, jokers, held, claim,
                          f'<span class="{cls}">{escape(verdict)}</span>'])
-        head = [("player", False), ("cards held", False), ("jokers as", False), ("scored plus", False),
-                ("score", True), ("rank", True), ("claimed", False), ("verdict", False)]
+        head = [("player", False), ("score", True), ("rank", True), ("scored plus", False), ("jokers as", False),
+                ("cards held", False), ("claimed", False), ("verdict", False)]
         return _table(head, rows, row_class=["win" if s.win else "" for s in gs]) + (
             '<p class="note">Scores are the best assignment of jokers and plus colours; a claim from the log is '
             "checked against it.</p>")
