@@ -31,10 +31,10 @@ from typing import Any
 from ..core.errors import ColorettoLogError, one_line
 from ..db.site_data import ClubData, MatchRow, club_data
 from ..db.store import MatchStore
-from ..log.atomic import atomic_write_bytes
+from ..log.atomic import atomic_write_bytes, atomic_write_lines
 from ..log.load import LoadedMatch, load
 from ..report.timeline import from_loaded
-from ..view.html import render_html
+from ..view.html import page_chunks
 from .pages import CSS, Site, match_slug, player_slug
 
 __all__ = ["MANIFEST", "Built", "SiteError", "build_site"]
@@ -125,6 +125,17 @@ class _Writer:
             self.written += 1
         self.pages[rel] = {"sha256": digest, **({"key": key} if key else {})}
 
+    def stream(self, rel: str, chunks: Iterator[str], key: str) -> None:
+        """A large page (a replay): written as it is drawn when new; else drawn whole and compared."""
+        path = self.out / rel
+        if path.exists():
+            self.put(rel, "".join(chunks).encode("utf-8", "surrogatepass"), key)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_lines(path, chunks, newline=False)
+        self.written += 1
+        self.pages[rel] = {"key": key}
+
     def keep(self, rel: str) -> bool:
         """Count ``rel`` unchanged (and keep it in the manifest) when it is there as the manifest says."""
         entry = self.old.get(rel)
@@ -168,10 +179,15 @@ def _loaded(wanted: list[MatchRow]) -> Iterator[tuple[MatchRow, LoadedMatch]]:
 
 
 def _analysis_arg(analysis: dict[str, Any] | None) -> dict[str, Any]:
-    """The viewer's ``analysis`` keyword when ``view.html.render_html`` takes one (match 1 of the page)."""
-    if analysis is None or "analysis" not in inspect.signature(render_html).parameters:
+    """The viewer's ``analysis`` (match 1 of the page) and ``method`` keywords, when ``view.html`` takes them."""
+    accepted = inspect.signature(page_chunks).parameters
+    if analysis is None or "analysis" not in accepted:
         return {}
-    return {"analysis": {1: analysis}}
+    match = {k: v for k, v in analysis.items() if k != "settings"}
+    out: dict[str, Any] = {"analysis": {1: match}}
+    if "method" in accepted and isinstance(analysis.get("settings"), dict):
+        out["method"] = analysis["settings"]
+    return out
 
 
 def build_site(
@@ -232,11 +248,10 @@ def _replays(data: ClubData, writer: _Writer, progress: Callable[[str], None] | 
         else:
             wanted.append(m)
     for done, (m, item) in enumerate(_loaded(wanted), 1):
-        timeline = from_loaded(item)
         entry = data.analyses.get(m.match_id)
-        page = render_html([timeline], title=f"{m.date or 'undated'} · {', '.join(m.players)}",
-                           **_analysis_arg(None if entry is None else entry[1]))
-        writer.put(f"replay/{match_slug(m.match_id)}.html", page.encode("utf-8", "surrogatepass"), keys[m.match_id])
+        chunks = page_chunks([from_loaded(item)], title=f"{m.date or 'undated'} · {', '.join(m.players)}",
+                             **_analysis_arg(None if entry is None else entry[1]))
+        writer.stream(f"replay/{match_slug(m.match_id)}.html", chunks, keys[m.match_id])
         have.add(m.match_id)
         if progress is not None and done % 50 == 0:
             progress(f"{done} of {len(wanted)} replays drawn")
