@@ -26,7 +26,7 @@ import duckdb
 from .errors import db_error
 from .store import MatchStore
 
-__all__ = ["ANALYSIS_TABLE", "ANALYSIS_COLUMNS", "has_analyses", "store_analysis", "stored_analyses"]
+__all__ = ["ANALYSIS_COLUMNS", "ANALYSIS_TABLE", "has_analyses", "store_analysis", "stored_analyses"]
 
 ANALYSIS_TABLE = "analyses"
 #: The table's columns (docs/database.md, "Stored analyses").
