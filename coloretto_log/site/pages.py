@@ -440,7 +440,7 @@ class Site:
         rows = []
         for m, s in found:
             row = [self.match_link(m, "../"), str(s.get("decisions", "")), _num(s.get("mean_loss"))]
-            row += [_num(s.get(k)) for k in keys]
+            row += [_metric(k, s.get(k)) for k in keys]
             rows.append(row)
         chronological = sorted(found, key=lambda t: (t[0].date or _dt.date.min, t[0].match_id))
         dated = all(m.date is not None for m, _ in chronological)
@@ -521,10 +521,24 @@ class Site:
             marks = s.get("marks", {})
             rows.append([self.player_link(str(s.get("player", "")), up), str(s.get("decisions", "")),
                          _num(s.get("mean_loss")), str(marks.get("inaccuracy", "")), str(marks.get("mistake", "")),
-                         str(marks.get("blunder", ""))] + [_num(s.get(k)) for k in keys])
+                         str(marks.get("blunder", ""))] + [_metric(k, s.get(k)) for k in keys])
         settings = data.get("settings", {})
         how = f"{settings.get('samples', '?')} samples, seed {settings.get('seed', '?')}" if settings else ""
         return _table(head, rows) + f'<p class="note">Stored by <code>analyze --db</code>{", " + escape(how) if how else ""}.</p>'
+
+
+def _metric(key: str, x: Any) -> str:
+    """An analysis figure as ``analyze`` prints it: accuracy in percent, error rate as a percentage, luck and
+    skill in signed points."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return "–"
+    if key == "accuracy":
+        return f"{x:.0f}%"
+    if key == "error_rate":
+        return f"{100 * x:.0f}%"
+    if key in ("luck", "skill"):
+        return f"{x:+.1f}"
+    return _num(x)
 
 
 def _num(x: Any) -> str:

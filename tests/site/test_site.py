@@ -276,3 +276,28 @@ def test_every_page_in_chromium(club: Path, browser: Browser) -> None:
                     problems.append(f"{page.relative_to(site)}: request {url}")
     assert not problems, "\n".join(problems[:20])
     assert (site / MANIFEST).is_file()
+
+
+def test_accuracy_luck_and_skill_over_time_where_the_analysis_gives_them(tmp_path: Path) -> None:
+    """Summary entries with accuracy, error rate, luck and skill (analyze's per-player figures) make a column each
+    and a chart over the analysed matches' dates."""
+    from coloretto_log.db.analysis_store import store_analysis
+
+    db = tmp_path / "club.duckdb"
+    assert cli("ingest", "--db", str(db), str(season(tmp_path, 0, 6))).exit_code == 0
+    with MatchStore.open(db) as store:
+        rows = store.execute(
+            "SELECT match_id, content_hash, players, date FROM matches WHERE list_contains(players, 'Aiko') "
+            "ORDER BY date LIMIT 2").fetchall()
+        assert len(rows) == 2 and rows[0][3] != rows[1][3]
+        for k, (mid, digest, players, _) in enumerate(rows):
+            summary = [{"player": p, "decisions": 10, "mean_loss": 0.5 + k, "accuracy": 90.0 - 10 * k,
+                        "error_rate": 0.1 + k / 10, "luck": 1.5 - k, "skill": -0.25 + k} for p in players]
+            store_analysis(store, mid, digest, {"match": 1, "players": players, "decisions": [], "summary": summary})
+    assert cli("site", "--db", str(db), "--out", str(tmp_path / "site")).exit_code == 0
+    page = (tmp_path / "site" / "players" / f"{player_slug('Aiko')}.html").read_text(encoding="utf-8")
+    section = page[page.index("<h2>Analysed games</h2>"): page.index("<h2>Matches</h2>")]
+    for cells in (["90%", "10%", "+1.5", "-0.2"], ["80%", "20%", "+0.5", "+0.8"]):
+        assert "".join(f"<td class=n>{c}</td>" for c in cells) in section
+    for label in ("mean loss", "accuracy", "error rate", "luck", "skill"):
+        assert f'aria-label="\u2068{label}\u2069"' in section  # a chart of each over the two dates
