@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -47,8 +48,18 @@ def site(
     Example: coloretto-log site --db club.duckdb --out site/
     """
     path = db_path(db)
+    tty = sys.stderr.isatty()
+
+    def progress(text: str) -> None:
+        sys.stderr.write(f"\r\x1b[K{text}")
+        sys.stderr.flush()
+
     try:
-        built = build_site(path, out, force=force, title=title)
+        try:
+            built = build_site(path, out, force=force, title=title, progress=progress if tty else None)
+        finally:
+            if tty:
+                progress("")  # the progress line is cleared before any other word
     except SiteError as e:
         fail(str(e), ExitCode.USAGE)
     except DatabaseError as e:

@@ -253,6 +253,6 @@ def _replays(data: ClubData, writer: _Writer, progress: Callable[[str], None] | 
                              **_analysis_arg(None if entry is None else entry[1]))
         writer.stream(f"replay/{match_slug(m.match_id)}.html", chunks, keys[m.match_id])
         have.add(m.match_id)
-        if progress is not None and done % 50 == 0:
-            progress(f"{done} of {len(wanted)} replays drawn")
+        if progress is not None and (done % 20 == 0 or done == len(wanted)):
+            progress(f"site: {done} of {len(wanted)} replay pages drawn")
     return have
