@@ -246,7 +246,7 @@ class Site:
         )
         state = "" if m.complete else ' <span class="tag">unfinished</span>'
         games = f"{m.games_complete} game{'s' if m.games_complete != 1 else ''}"
-        return f"<li>{self.match_link(m, up, 'match')} ({games}): {people}{state}</li>"
+        return f"<li>{self.match_link(m, up, games)}: {people}{state}</li>"
 
     def _evenings(self) -> str:
         days: dict[_dt.date | None, list[MatchRow]] = {}
