@@ -22,7 +22,17 @@ from typing import Any
 
 from ..core.cards import ALL_COLOURS, CARD_HEX, SHORT_LABELS, card_name
 from ..core.errors import one_line
-from ..db.ratings import BASE, SCALE, HistoryRow
+from ..db.ratings import (
+    BAND,
+    BASE,
+    MU0,
+    PROVISIONAL_GAMES,
+    SCALE,
+    HistoryRow,
+    Z,
+    displayed,
+    uncertainty,
+)
 from ..db.site_data import ClubData, GameSeat, MatchRow, MatchSeat
 from . import svg
 
@@ -123,10 +133,6 @@ def _table(head: Sequence[tuple[str, bool]], rows: Iterable[Sequence[str]], *, r
     return "".join(out)
 
 
-def _skill(mu: float) -> float:
-    return BASE + SCALE * mu
-
-
 class Site:
     """The pages of one club, from :class:`ClubData`; links are relative to the page's folder."""
 
@@ -189,36 +195,36 @@ class Site:
     def _standings(self) -> str:
         rows = []
         for r in self.data.ratings:
+            tag = ' <span class="tag">provisional</span>' if r.provisional else ""
             rows.append([
-                str(r.rank), self.player_link(r.player, ""), f"{r.rating:.0f}",
-                f"{_skill(r.mu):.0f} ± {SCALE * r.sigma:.0f}", str(r.games), str(r.wins), _pct(r.wins, r.games),
-                escape(_day(r.last_played)),
+                str(r.rank), self.player_link(r.player, "") + tag, f"{r.rating:.0f} ± {r.uncertainty:.0f}",
+                f"{r.cautious:.0f}", str(r.games), str(r.wins), _pct(r.wins, r.games), escape(_day(r.last_played)),
             ])
         if not rows:
             return '<p class="note">No finished game yet.</p>'
         note = (
-            f'<p class="note">Rating: a cautious estimate, {BASE:g} + {SCALE:g} × (μ − 3σ): it rises as games '
-            f"show how well someone plays. Skill: the estimate itself, {BASE:g} + {SCALE:g} × μ, ± its uncertainty "
-            f"({SCALE:g} × σ). Games and wins count finished games.</p>"
+            f'<p class="note">Rating: the skill estimate, {BASE:g} + {SCALE:g} × (μ − {MU0:g}), so that of two players '
+            f"the higher rating is the favourite; a newcomer starts at {BASE:g}. ±: its uncertainty, "
+            f"{SCALE:g} × {BAND:g}σ (the skill is within it about 95% of the time). Cautious: the rating less "
+            f"{SCALE:g} × {Z:g}σ, what the player very likely has at least. Provisional: fewer than "
+            f"{PROVISIONAL_GAMES} rated games, listed after the others. Games and wins count finished games "
+            "(ratings.md).</p>"
         )
-        head = [("#", True), ("player", False), ("rating", True), ("skill ± uncertainty", True), ("games", True),
+        head = [("#", True), ("player", False), ("rating", True), ("cautious", True), ("games", True),
                 ("wins", True), ("win %", True), ("last played", False)]
         return _table(head, rows) + note
 
-    def _series(self, player: str, colour: str, *, band: bool) -> list[svg.Line]:
+    def _series(self, player: str, colour: str, *, band: bool) -> svg.Line:
         """The player's rating (the standings' figure) by day, or by contest when a match is undated; with
-        ``band``, also the skill (dashed) and its range μ ± 3σ, from the rating up."""
+        ``band``, its uncertainty around it."""
         hist = self.data.history.get(player, [])
         dated = self._dated(hist)
-        points: dict[float, tuple[float, float, float]] = {}
+        points: dict[float, tuple[float, float]] = {}
         for h in hist:
             x = float(h.date.toordinal()) if dated and h.date is not None else float(h.position)
-            points[x] = (BASE + SCALE * (h.mu - 3 * h.sigma), _skill(h.mu), BASE + SCALE * (h.mu + 3 * h.sigma))
-        rating = svg.Line(player, colour, [(x, v[0]) for x, v in points.items()],
-                          [(x, v[0], v[2]) for x, v in points.items()] if band else ())
-        if not band:
-            return [rating]
-        return [rating, svg.Line(f"{player}: skill", colour, [(x, v[1]) for x, v in points.items()], dashed=True)]
+            points[x] = (displayed(h.mu), uncertainty(h.sigma))  # the last of the day
+        return svg.Line(player, colour, [(x, v) for x, (v, _) in points.items()],
+                        [(x, v - u, v + u) for x, (v, u) in points.items()] if band else ())
 
     @staticmethod
     def _dated(hist: Sequence[HistoryRow]) -> bool:
@@ -228,7 +234,7 @@ class Site:
         if not players:
             return '<p class="note">No rated game yet.</p>'
         all_dated = all(h.date is not None for p in players for h in self.data.history.get(p, []))
-        series = [self._series(p, svg.PALETTE[i % len(svg.PALETTE)], band=False)[0] for i, p in enumerate(players)]
+        series = [self._series(p, svg.PALETTE[i % len(svg.PALETTE)], band=False) for i, p in enumerate(players)]
         chart = svg.lines(series, title="Ratings over time", dates=all_dated, y_label="rating")
         legend = "".join(
             f'<li><span style="background:{s.colour}"></span>{self.player_link(s.label, up)}</li>' for s in series
@@ -324,18 +330,18 @@ class Site:
         mine = self.player_games.get(player, [])
         out = [f"<h1>{name(player)}</h1>"]
         if r is not None:
-            out.append(f'<p>Rating <strong>{r.rating:.0f}</strong> (#{r.rank} of {len(self.data.ratings)}) · skill '
-                       f"{_skill(r.mu):.0f} ± {SCALE * r.sigma:.0f} · {r.games} games, {r.wins} won "
+            tag = ' <span class="tag">provisional</span>' if r.provisional else ""
+            out.append(f"<p>Rating <strong>{r.rating:.0f}</strong> ± {r.uncertainty:.0f}{tag} (#{r.rank} of "
+                       f"{len(self.data.ratings)}) · cautious {r.cautious:.0f} · {r.games} games, {r.wins} won "
                        f"({_pct(r.wins, r.games)})</p>")
         else:
             out.append('<p class="note">No finished game yet, so no rating.</p>')
         out.append("<h2>Rating over time</h2>")
         dated = self._dated(self.data.history.get(player, []))
-        chart = svg.lines(self._series(player, svg.PALETTE[0], band=True), title=f"Rating of {player}", dates=dated,
+        chart = svg.lines([self._series(player, svg.PALETTE[0], band=True)], title=f"Rating of {player}", dates=dated,
                           y_label="rating")
-        out.append(f"<figure>{chart}<figcaption>The rating (solid) after each {'day' if dated else 'game'}; dashed: "
-                   "the skill; the band runs from the rating (skill − 3 × uncertainty) to skill + 3 × uncertainty: "
-                   "where the skill almost surely lies.</figcaption></figure>")
+        out.append(f"<figure>{chart}<figcaption>The rating after each {'day' if dated else 'game'}, and its "
+                   f"uncertainty (± {SCALE:g} × {BAND:g}σ) as a band.</figcaption></figure>")
         out.append("<h2>By table size and seat</h2>")
         out.append(self._by_seat(mine))
         out.append("<h2>Colour habits</h2>")

@@ -35,7 +35,6 @@ class Line:
     colour: str
     points: Sequence[tuple[float, float]]
     band: Sequence[tuple[float, float, float]] = ()
-    dashed: bool = False
 
 
 def escape(text: str) -> str:
@@ -130,8 +129,7 @@ def lines(series: Sequence[Line], *, title: str, dates: bool, y_label: str = "")
             body.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="2.5" fill="{s.colour}">'
                         f"<title>{escape(s.label)}</title></circle>")
         else:
-            dash = ' stroke-dasharray="5 3" stroke-opacity="0.7"' if s.dashed else ""
-            body.append(f'<polyline points="{pts}" fill="none" stroke="{s.colour}" stroke-width="1.8"{dash} '
+            body.append(f'<polyline points="{pts}" fill="none" stroke="{s.colour}" stroke-width="1.8" '
                         f'stroke-linejoin="round"><title>{escape(s.label)}</title></polyline>')
     return _frame(title, body, label=title)
 

@@ -106,6 +106,23 @@ def test_every_player_and_match_has_a_page(club: Path) -> None:
         assert f'players/{player_slug(p)}.html"' in index
 
 
+def test_the_standings_are_the_ratings_command(club: Path) -> None:
+    """Order, rating ± uncertainty, cautious rating, provisional, games and wins as `ratings --json` gives them."""
+    rated = json.loads(cli("ratings", "--db", str(club / "club.duckdb"), "--json").stdout)["players"]
+    index = (club / "site" / "index.html").read_text(encoding="utf-8")
+    table = index[index.index("<h2 id=standings>"): index.index("<h2 id=chart>")]
+    rows = re.findall(r"<tr><td class=n>(\d+)</td><td><a href=\"players/([a-z0-9-]+)\.html\">.*?</a>(.*?)</td>"
+                      r"<td class=n>(\d+) ± (\d+)</td><td class=n>(-?\d+)</td><td class=n>(\d+)</td><td class=n>(\d+)</td>",
+                      table)
+    assert len(rows) == len(rated) > 0
+    for row, r in zip(rows, rated):
+        rank, slug, tag, rating, plus, cautious, games, wins = row
+        assert (int(rank), slug, int(games), int(wins)) == (r["rank"], player_slug(r["player"]), r["games"], r["wins"])
+        assert (int(rating), int(plus), int(cautious)) == tuple(round(r[k]) for k in ("rating", "uncertainty", "cautious"))
+        assert ("provisional" in tag) == r["provisional"]
+    assert any(r["provisional"] for r in rated) and not all(r["provisional"] for r in rated)
+
+
 def test_a_match_page_shows_what_score_says(club: Path) -> None:
     """Scores and claim verdicts of the claims sample, as `score --json` gives them."""
     sample = SAMPLES / "classic-4p-recorded-match-with-claims.json"
