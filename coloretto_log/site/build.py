@@ -103,13 +103,23 @@ class _Writer:
 
     def __init__(self, out: Path, old: dict[str, dict[str, str]]) -> None:
         self.out = out
+        self.root = out.resolve()
         self.old = old
         self.pages: dict[str, dict[str, str]] = {}
         self.written = 0
         self.unchanged = 0
 
-    def put(self, rel: str, data: bytes, key: str = "") -> None:
+    def _path(self, rel: str) -> Path:
+        """``rel`` in the folder, its folder made; refused when a folder on the way leads out (a link)."""
         path = self.out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.parent.resolve().is_relative_to(self.root):
+            raise SiteError(f"{one_line(str(path.parent))}: leads out of {one_line(str(self.out))} (a link); "
+                            "remove it, or give another --out")
+        return path
+
+    def put(self, rel: str, data: bytes, key: str = "") -> None:
+        path = self._path(rel)
         digest = _sha(data)
         same = False
         if path.is_file():
@@ -120,18 +130,16 @@ class _Writer:
         if same:
             self.unchanged += 1
         else:
-            path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_bytes(path, data)
             self.written += 1
         self.pages[rel] = {"sha256": digest, **({"key": key} if key else {})}
 
     def stream(self, rel: str, chunks: Iterator[str], key: str) -> None:
         """A large page (a replay): written as it is drawn when new; else drawn whole and compared."""
-        path = self.out / rel
+        path = self._path(rel)
         if path.exists():
             self.put(rel, "".join(chunks).encode("utf-8", "surrogatepass"), key)
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_lines(path, chunks, newline=False)
         self.written += 1
         self.pages[rel] = {"key": key}

@@ -318,3 +318,15 @@ def test_accuracy_luck_and_skill_over_time_where_the_analysis_gives_them(tmp_pat
         assert "".join(f"<td class=n>{c}</td>" for c in cells) in section
     for label in ("mean loss", "accuracy", "error rate", "luck", "skill"):
         assert f'aria-label="\u2068{label}\u2069"' in section  # a chart of each over the two dates
+
+
+def test_a_subfolder_linked_out_of_the_site_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    assert cli("ingest", "--db", str(db), str(SAMPLES / "classic-2p-recorded-game.json")).exit_code == 0
+    out, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
+    assert cli("site", "--db", str(db), "--out", str(out)).exit_code == 0
+    elsewhere.mkdir()
+    shutil.rmtree(out / "players")
+    (out / "players").symlink_to(elsewhere, target_is_directory=True)
+    r = cli("site", "--db", str(db), "--out", str(out))
+    assert r.exit_code == 2 and "leads out of" in r.stderr and list(elsewhere.iterdir()) == []
