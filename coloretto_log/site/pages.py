@@ -177,14 +177,14 @@ class Site:
 
     def index(self) -> str:
         d = self.data
-        parts = [f"<h1>{escape(self.title)}</h1>"]
+        parts = [f"<h1>{name(self.title)}</h1>"]
         dated = [m.date for m in d.matches if m.date is not None]
         span = f" from {min(dated)} to {max(dated)}" if dated else ""
         parts.append(f'<p class="note">{len(d.matches)} matches, {len(d.players)} players{span}.</p>')
         parts.append("<h2 id=standings>Standings</h2>")
         parts.append(self._standings())
         parts.append("<h2 id=chart>Ratings over time</h2>")
-        parts.append(self._ratings_chart([r.player for r in d.ratings[:CHART_PLAYERS]], "../" * 0))
+        parts.append(self._ratings_chart([r.player for r in d.ratings[:CHART_PLAYERS]], ""))
         parts.append("<h2 id=evenings>The latest evenings</h2>")
         parts.append(self._evenings())
         parts.append('<p><a href="matches.html">Every match</a></p>')
