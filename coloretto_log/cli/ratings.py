@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..core.editions import edition_names
+from ..core.editions import edition_choice, edition_names
 from ..core.errors import UsageError, one_line
 from ..db.outputs import output_problem
 from ..db.rating_report import backtest, plot_series, predict_table, rating_history, ratings_table
@@ -41,14 +41,17 @@ from ..db.store import DatabaseError, MatchStore, default_db_path
 from ..log.atomic import atomic_write_bytes
 from ..view.ratings_plot import PlotUnavailable, Series, ratings_png
 from .app import app
-from .common import ExitCode, count_of_players, emit_json, fail, plural
-
-
-class Format(str, enum.Enum):
-    table = "table"
-    json = "json"
-    csv = "csv"
-
+from .common import (
+    ExitCode,
+    Format,
+    FormatOption,
+    JsonOption,
+    count_of_players,
+    emit_json,
+    fail,
+    output_format,
+    plural,
+)
 
 #: The editions of the one table (core.editions), as choices.
 Edition = enum.Enum("Edition", {name: name for name in edition_names()}, type=str)  # type: ignore[misc]
@@ -104,7 +107,10 @@ def ratings(
         typer.Option("--db", metavar="FILE", dir_okay=False, show_default=False,
                      help="The database file. Default: $COLORETTO_DB, else coloretto.duckdb in the current folder."),
     ] = None,
-    edition: Annotated[Edition | None, typer.Option("--edition", help="Rate only matches of this edition.")] = None,
+    edition: Annotated[
+        Edition | None,
+        typer.Option("--edition", metavar="EDITION", help=f"Rate only matches of this edition: {edition_choice()}."),
+    ] = None,
     player_count: Annotated[
         int | None,
         typer.Option("--player-count", metavar="N", min=2, max=5, help="Rate only matches of N players."),
@@ -131,10 +137,10 @@ def ratings(
                           help="game: each finished game is one contest; match: each finished match, by its totals.")
     ] = Per.game,
     days: Annotated[int, typer.Option("--days", metavar="N", min=0, help="The change column covers the last N days.")] = 30,
-    fmt: Annotated[Format, typer.Option("--format", "-f", metavar="table|json|csv", help="table for people; json or csv for programs.")] = Format.table,
-    json_out: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
+    fmt: FormatOption = None,
+    json_out: JsonOption = False,
     history: Annotated[
-        str | None, typer.Option("--history", metavar="PLAYER", help="Print PLAYER's rating after each of their games.")
+        str | None, typer.Option("--history", metavar="NAME", help="Print the rating of the player called NAME after each of their games.")
     ] = None,
     predict: Annotated[
         str | None,
@@ -165,7 +171,7 @@ def ratings(
     fewer than 10 games: provisional (?). The change column covers the last
     N days (--days) up to the latest game.
 
-    --history PLAYER shows the rating after each game; --predict NAMES the
+    --history NAME shows the rating after each game; --predict NAMES the
     chances at a table; --backtest how well the ratings predicted every game
     against two baselines (everyone equal; past win rates), and how well
     calibrated its chances were. The database is
@@ -182,8 +188,7 @@ def ratings(
     chosen = [x for x in (history is not None, predict is not None, run_backtest) if x]
     if len(chosen) > 1:
         fail("give at most one of --history, --predict and --backtest", ExitCode.USAGE)
-    if json_out:
-        fmt = Format.json
+    chosen_format = output_format(fmt, json_out)
     if png is not None:  # never the database it reads (it was replaced by the picture), nor a file without --force
         problem = output_problem(png, inputs=[db if db is not None else default_db_path()], force=force)
         if problem is not None:
@@ -206,18 +211,18 @@ def ratings(
             if history is not None:
                 source, rows = rating_history(store, options, history)
                 _note(source.note)
-                _print_history(history, rows, fmt, options.model)
+                _print_history(history, rows, chosen_format, options.model)
             elif predict is not None:
                 names = [n.strip() for n in predict.split(",") if n.strip()]
                 source, table = predict_table(store, options, names)
                 _note(source.note)
-                _print_predictions(table, fmt)
+                _print_predictions(table, chosen_format)
             elif run_backtest:
-                _print_backtest(backtest(store, options).as_json(), fmt)
+                _print_backtest(backtest(store, options).as_json(), chosen_format)
             else:
                 report = ratings_table(store, options)
                 _note(report.source.note)
-                _print_table(report.as_json(), report.rows, fmt)
+                _print_table(report.as_json(), report.rows, chosen_format)
             if png is not None:
                 _draw(store, options, top, png)
     except UsageError as e:

@@ -31,8 +31,8 @@ def serve(
         str | None,
         typer.Option(metavar="NAMES", help='Players in seat order, clockwise, separated by commas: "Aiko,Boris,Chloe,Dae". Asked on the page if missing.'),
     ] = None,
-    edition: Annotated[str | None, typer.Option(metavar="NAME", help=f"{edition_choice(default=True)}.", show_default=False)] = None,
-    table: Annotated[str | None, typer.Option(metavar="NAME", help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
+    edition: Annotated[str | None, typer.Option(metavar="EDITION", help=f"{edition_choice(default=True)}.", show_default=False)] = None,
+    table: Annotated[str | None, typer.Option(metavar="TABLE", help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(metavar="N", help="Games in the match (default 4).", show_default=False)] = None,
     date: Annotated[str | None, typer.Option(metavar="DATE", help="The date played, YYYY-MM-DD (default: today).", show_default=False)] = None,
     host: Annotated[
@@ -47,8 +47,8 @@ def serve(
     token, kept beside the log (.FILE.serve-token) until the match is
     complete, so that a restart keeps the address: a request without it can
     neither read nor write. Every phone that
-    opens it sees each move at once; a move is two taps (the card's colour,
-    then the row) or one ("take row N"). Illegal moves are refused with
+    opens it sees each move at once; a draw is two taps (the card's colour,
+    then the row), a take too (the row, then "Take row N"). Illegal moves are refused with
     their rule id. The log is saved atomically after every move and is
     locked: a second serve or record on it is refused. Stop with Ctrl-C; run
     the same command to resume. See docs/serve.md.
