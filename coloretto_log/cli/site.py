@@ -20,7 +20,7 @@ from .database import DbOption, db_path
 def site(
     out: Annotated[
         Path,
-        typer.Option("--out", "-o", metavar="DIR", file_okay=False, show_default=False,
+        typer.Option("--out", "-o", metavar="PATH", file_okay=False, show_default=False,
                      help="The folder to build the site in (created if new; only pages that changed are rewritten)."),
     ],
     db: DbOption = None,
