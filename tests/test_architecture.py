@@ -28,8 +28,9 @@ ALLOWED: dict[str, set[str]] = {
     "db": {"core", "log", "report", "db"},
     "view": {"core", "log", "report", "view"},
     "serve": {"core", "log", "play", "serve"},  # the web recorder: the session of play.record behind a page
-    "cli": {"core", "log", "play", "report", "db", "view", "serve", "cli", ""},
-    "": {"core", "log", "play", "report", "db", "view", "serve", "cli", ""},  # the package's __init__ and __main__
+    "site": {"core", "log", "report", "db", "view", "site"},  # the club's static site: db's figures drawn as pages
+    "cli": {"core", "log", "play", "report", "db", "view", "serve", "site", "cli", ""},
+    "": {"core", "log", "play", "report", "db", "view", "serve", "site", "cli", ""},  # the package's __init__ and __main__
 }
 
 #: The layers in which each third-party package may be imported.
