@@ -36,7 +36,7 @@ DOMAIN = "coloretto"
 LOCALES = Path(__file__).parent / "locales"
 
 
-def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "translate later"
+def N_(message: str) -> str:
     """Mark a message for the catalogue where it is defined; it is translated where it is shown."""
     return message
 
@@ -123,7 +123,7 @@ class Translator:
         """The plural form for ``n`` (``{n}`` is filled with ``n`` in the locale's digits)."""
         return self._tr.ngettext(singular, plural, n).format(n=self.format_number(n), **values)
 
-    def format_number(self, n: int | float) -> str:
+    def format_number(self, n: float) -> str:
         """``n`` as the locale writes it (English: as Python writes it, so English output is unchanged)."""
         if self.lang == DEFAULT:
             return str(n)
@@ -143,7 +143,7 @@ class Translator:
 ENGLISH = Translator(DEFAULT, _gettext.NullTranslations())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _catalogue(lang: str) -> Any:
     from babel.messages.pofile import read_po
 
@@ -151,7 +151,7 @@ def _catalogue(lang: str) -> Any:
         return read_po(f, locale=lang, domain=DOMAIN)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def translator(lang: str) -> Translator:
     """The translator of ``lang`` (one of ``LANGUAGES``), read from its catalogue once."""
     if lang not in LANGUAGES:
@@ -173,7 +173,7 @@ def plural_categories(lang: str) -> dict[str, int]:
     locale = Locale.parse(lang)
     expr = _gettext.c2py(_plural_expression(lang))
     forms: dict[str, int] = {}
-    for n in range(0, 200):
+    for n in range(200):
         forms.setdefault(str(locale.plural_form(n)), int(expr(n)))
     # CLDR's "other" may hold only fractions (Russian 1.5): they take the form of 2 ("1,5 карты").
     forms.setdefault("other", int(expr(2)))
@@ -226,4 +226,4 @@ def _sample(lang: str, category: str) -> int:
     from babel import Locale
 
     locale = Locale.parse(lang)
-    return next((n for n in range(0, 200) if locale.plural_form(n) == category), 2)
+    return next((n for n in range(200) if locale.plural_form(n) == category), 2)

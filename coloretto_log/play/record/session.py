@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...core import engine
-from ...core.cards import KIND_INDEX, card_name
+from ...core.cards import KIND_INDEX
 from ...core.claims import optimal_for, verdicts
 from ...core.engine import Draw, GameState, Move, Take
 from ...core.errors import ColorettoLogError
