@@ -134,6 +134,7 @@ def test_a_whole_game_at_the_keyboard(tmp_path: Path, script: Script, lang: str)
     assert {"ja": "手番で使うコマンド:", "ko": "차례에 쓰는 명령:", "ru": "Команды на ходу:"}[lang] in text
     assert "d CARD ROW" in text  # the typed commands are the same letters
     assert "'s move" not in text and "Game 1 of 1" not in text  # nothing left in English
+    assert "×" in text and not re.search(r"\b(orange|blue|brown|yellow|grey|green|red|purple) ×", text)  # collections
     english = tmp_path / "en" / "kitchen.json"
     english.parent.mkdir()
     assert piped(english, script.lines, "--lang", "en").returncode == 0

@@ -119,8 +119,9 @@ def test_english_needs_no_babel_and_translating_imports_it_only_then() -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [["validate", str(ROOT / "sample_logs")], ["record", "--help"], ["deal", "--seed", "1", "--player-count", "3"]],
-    ids=["validate", "record --help", "deal"],
+    [["validate", str(ROOT / "sample_logs")], ["record", "--help"], ["deal", "--seed", "1", "--player-count", "3"],
+     ["record", "k.json", "--players", "Aiko,Boris", "--lang", "en"]],
+    ids=["validate", "record --help", "deal", "record in English"],
 )
 def test_commands_that_do_not_translate_do_not_import_babel(args: list[str], tmp_path: Path) -> None:
     code = ("import atexit, sys\n"
