@@ -69,3 +69,27 @@ def test_a_page_catalogue_switches_languages_offline() -> None:
     assert ru["one"] == "Матч из {n} игры" and ru["many"] == "Матч из {n} игр"
     assert set(page["ja"]["messages"][counted[0]]) == {"other"}
     assert page["ru"]["name"] == "Русский" and plural_count("ru") == 3 and plural_count("ja") == 1
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko", "ru"])
+def test_the_catalogue_plural_rule_agrees_with_cldr(lang: str) -> None:
+    """For every count, the form gettext picks is the one the page's CLDR category picks (what JS would show)."""
+    import gettext
+
+    from babel import Locale
+
+    from coloretto_log.lang import plural_categories
+
+    locale = Locale.parse(lang)
+    expr = gettext.c2py(_expression(lang))
+    forms = plural_categories(lang)
+    assert [n for n in range(3000) if forms[str(locale.plural_form(n))] != expr(n)] == []
+
+
+def _expression(lang: str) -> str:
+    from babel.messages.pofile import read_po
+
+    from coloretto_log.lang import po_path
+
+    with po_path(lang).open("rb") as f:
+        return str(read_po(f, locale=lang).plural_expr)
