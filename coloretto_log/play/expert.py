@@ -29,7 +29,7 @@ with the other bots, whatever ``simulate --jobs`` is. Nothing is kept
 between calls.
 
 The playouts and the exact search are the analysis's own (``play.playout``,
-``play.exact``), reached through ``_start``, ``_sampled_margin`` and
+``play.exact``), reached through ``public_position``, ``_sampled_margin`` and
 ``_exact_margins`` below only: one place to follow if they change.
 """
 
@@ -43,7 +43,7 @@ from . import bots
 from . import exact as exact_search
 from .playout import Choice, Start
 
-__all__ = ["BATCH", "MIN_SAMPLES", "SAMPLES", "ExpertBot", "Z", "distinct"]
+__all__ = ["BATCH", "MIN_SAMPLES", "SAMPLES", "ExpertBot", "Z", "distinct", "public_position"]
 
 #: At most this many sampled orders per decision.
 SAMPLES = 256
@@ -58,7 +58,7 @@ Z = 3.0
 # --------------------------------------------------------------------------- the analysis's machinery
 
 
-def _start(view: View, card: str | None) -> Start:
+def public_position(view: View, card: str | None) -> Start:
     """The public position of a decision. ``view`` is what the bot is shown: for a row
     decision the card is turned over already (``Start`` would turn it over again)."""
     state = view.state() if isinstance(view, Table) else view
@@ -114,12 +114,12 @@ class ExpertBot:
         self.exact = exact
 
     def choose(self, view: View, rng: SplitMix64) -> Take | None:
-        start = _start(view, None)
+        start = public_position(view, None)
         kind, i = self.best(start, rng)
         return None if kind == "draw" else Take(start.state.current, i + 1)
 
     def place(self, view: View, card: str, rng: SplitMix64) -> int:
-        return self.best(_start(view, card), rng)[1] + 1
+        return self.best(public_position(view, card), rng)[1] + 1
 
     def best(self, start: Start, rng: SplitMix64) -> Choice:
         """The choice to play at ``start``: draws one number from ``rng`` unless the choice is forced
