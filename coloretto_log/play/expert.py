@@ -5,9 +5,9 @@ every choice open to it the way ``analyze`` does, by the expected final
 **margin** (own score less the mean of the others') of the whole game:
 
 - **exact**, where the analysis's exact search applies (``exact.applies``:
-  the last round, few places left in the rows): every order of the unseen
-  cards, best play by everyone; the best value wins, ties to the first
-  choice;
+  the last round, few places left in the rows) and its tree is small
+  (``searched_exactly``): every order of the unseen cards, best play by
+  everyone; the best value wins, ties to the first choice;
 - **sampled** elsewhere: orders of the unseen cards drawn from what is public
   (``playout.Start.deal``: the composition of the cards not yet turned over,
   the last-round card where the rules put it; never the real order), each
@@ -43,7 +43,17 @@ from . import bots
 from . import exact as exact_search
 from .playout import Choice, Start
 
-__all__ = ["BATCH", "MIN_SAMPLES", "SAMPLES", "ExpertBot", "Z", "distinct", "public_position"]
+__all__ = [
+    "BATCH",
+    "EXACT_WORK",
+    "MIN_SAMPLES",
+    "SAMPLES",
+    "ExpertBot",
+    "Z",
+    "distinct",
+    "public_position",
+    "searched_exactly",
+]
 
 #: At most this many sampled orders per decision.
 SAMPLES = 256
@@ -53,6 +63,9 @@ BATCH = 16
 MIN_SAMPLES = 16
 #: A choice is dropped when it trails the leader by more than ``Z`` standard errors.
 Z = 3.0
+#: The exact search only where the places left in the rows and the players still in the round
+#: number at most this many together: with 4 places and 3 players one search can take 1.5 s.
+EXACT_WORK = 6
 
 
 # --------------------------------------------------------------------------- the analysis's machinery
@@ -80,6 +93,16 @@ def _sampled_margin(start: Start, scores: bots.Scores, choice: Choice, deck: lis
 
 
 # --------------------------------------------------------------------------- choosing
+
+
+def searched_exactly(start: Start) -> bool:
+    """Whether the expert searches ``start`` exactly: where the analysis would (``exact.applies``)
+    and the tree is small (places left plus players in the round at most ``EXACT_WORK``)."""
+    if not exact_search.applies(start):
+        return False
+    state = start.state
+    free = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
+    return free + state.done.count(False) <= EXACT_WORK
 
 
 def distinct(start: Start) -> list[Choice]:
@@ -127,7 +150,7 @@ class ExpertBot:
         choices = distinct(start)
         if len(choices) == 1:
             return choices[0]
-        if self.exact and exact_search.applies(start):
+        if self.exact and searched_exactly(start):
             values = _exact_margins(start, choices)
             return choices[max(range(len(choices)), key=lambda k: (values[k], -k))]
         return choices[self.race(start, choices, rng.next())]

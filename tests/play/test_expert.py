@@ -89,7 +89,7 @@ def test_takes_the_row_that_makes_six_of_a_colour_rather_than_draw(exact: bool) 
     # Every unseen card is yellow, her negative colour: a draw goes into row 4, which she must then
     # take, and her second yellow costs her 3 - 1 = 2 points. Take row 4.
     state = position(4, BOARD, [[], [], [], ["red", "red"]], {"yellow": 8})
-    assert exact_search.applies(Start(state))
+    assert expert.searched_exactly(Start(state))
     assert quick(exact=exact).choose(state, SplitMix64(0)) == Take(3, 4)
 
 
@@ -139,7 +139,7 @@ def test_in_the_exact_end_it_plays_the_exact_search_best_choice() -> None:
         for state in expert_game(seed, 3)[:-1]:
             view = hidden(state)
             start = Start(view)
-            if not exact_search.applies(start) or len(expert.distinct(start)) < 2:
+            if not expert.searched_exactly(start) or len(expert.distinct(start)) < 2:
                 continue
             choices = expert.distinct(start)
             values = [v[view.current] for v in exact_search.choice_values(start, choices)]
