@@ -36,14 +36,16 @@ from ..view.analysis import render_analysis
 from .app import app
 from .common import (
     ExitCode,
-    FormatOption,
     JsonOption,
     LogPath,
+    TableJsonOption,
     emit_json,
     exit_for,
     fail,
+    old_short,
     output_format,
     plural,
+    with_old_short,
 )
 
 
@@ -65,9 +67,10 @@ def analyze(
     ] = None,
     samples: Annotated[
         int,
-        typer.Option("--samples", "-n", help="At most N sampled orders of the unseen cards per decision.",
+        typer.Option("--samples", help="At most N sampled orders of the unseen cards per decision.",
                      metavar="N"),
     ] = DEFAULT_SAMPLES,
+    old_n: Annotated[int | None, old_short("-n", "--samples")] = None,
     max_se: Annotated[
         float,
         typer.Option("--max-se", help="Stop sampling a decision once its loss has a standard error of at most "
@@ -75,19 +78,24 @@ def analyze(
     ] = DEFAULT_MAX_SE,
     seed: Annotated[
         int, typer.Option("--seed", help="Seed of the sampled orders: the same seed gives the same numbers.",
-                          metavar="S")
+                          metavar="N")
     ] = 0,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Processes to use (the numbers do not depend on it).", metavar="J")
+        int, typer.Option("--jobs", "-j", help="Processes to use (the numbers do not depend on it).", metavar="N")
     ] = 1,
-    output: FormatOption = None,
+    output: TableJsonOption = None,
     json_out: JsonOption = False,
     html: Annotated[
         Path | None,
-        typer.Option("--html", help="Also write a self-contained web page of the analysis to FILE.",
-                     metavar="FILE", show_default=False),
+        typer.Option("--html", help="Also write a self-contained web page of the analysis to OUT.html.",
+                     metavar="OUT.html", show_default=False),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the --html file if it exists.")] = False,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="Also keep each valid match's analysis in this database (for `site`); the "
+                     "match is found by its id and content.", metavar="FILE", dir_okay=False, show_default=False),
+    ] = None,
 ) -> None:
     """Value every decision of a game from what the player could see: the best choice, the loss, a mark.
 
@@ -109,6 +117,7 @@ def analyze(
     Example: coloretto-log analyze sample_logs/classic-2p-recorded-game.json --samples 64 --jobs 2
     """
     fmt = output_format(output, json_out, csv=False).value
+    samples = with_old_short(samples, old_n, "--samples", "-n", default=DEFAULT_SAMPLES)
     for name, value in (("--game", game), ("--match", match)):
         if value is not None and value < 1:
             fail(f"{name} counts from 1", ExitCode.USAGE)
@@ -127,6 +136,7 @@ def analyze(
             fail(problem, ExitCode.USAGE)
 
     settings = Settings(samples=samples, seed=seed, max_se=max_se)
+    keep = _open_store(db) if db is not None else None
     picked: list[tuple[int, LoadedMatch]] = []
     unreadable = False
     seen = 0
@@ -175,12 +185,16 @@ def analyze(
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
         invalid = invalid or not result.valid
+        if keep is not None and result.valid:
+            _keep(keep, item, {**result.as_json(), "settings": settings_json(settings)})
         if fmt == "json" or html is not None:
             matches.append(result.as_json())
         if fmt == "table":
             console.print()
             _print_match(console, result)
 
+    if keep is not None:
+        keep.close()
     data = {**settings_json(settings), "matches": matches}
     if html is not None:
         try:
@@ -191,6 +205,32 @@ def analyze(
     if fmt == "json":
         emit_json(data)
     exit_for(unreadable=unreadable, invalid=invalid)
+
+
+def _open_store(db: Path) -> Any:
+    from ..db.store import DatabaseError, MatchStore
+
+    try:
+        return MatchStore.open(db, create=False)
+    except DatabaseError as e:
+        fail(str(e), ExitCode.UNREADABLE)
+
+
+def _keep(store: Any, item: LoadedMatch, data: dict[str, Any]) -> None:
+    """Store one match's analysis; say so when the database does not hold that match (yet)."""
+    from ..db.analysis_store import store_analysis
+    from ..db.store import DatabaseError
+
+    match_id, digest = item.report.match_id, item.report.content_hash
+    if match_id is None or digest is None:
+        return
+    try:
+        found = store_analysis(store, match_id, digest, data)
+    except DatabaseError as e:
+        fail(str(e), ExitCode.UNREADABLE)
+    if not found:
+        typer.echo(f"{one_line(item.label)}: kept in {one_line(str(store.path))}, but that database does not hold "
+                   "this match (ingest it for `site` to show the analysis)", err=True)
 
 
 def _progress(label: str) -> Any:
