@@ -1,4 +1,4 @@
-"""Computer players behind one small interface: ``random``, ``greedy`` and ``strong``.
+"""Computer players behind one small interface: ``random``, ``greedy``, ``strong`` (and ``expert``).
 
 A turn has two decisions, as at the table (docs/rules-of-play.md §3):
 
@@ -38,6 +38,7 @@ memoised by that integer (``Scores``).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -658,11 +659,23 @@ _GREEDY = GreedyBot()
 _NO_RNG = SplitMix64(0)  # greedy draws nothing from it
 
 
-#: The bots by name, as ``--bots`` spells them.
+def _expert() -> Bot:
+    """``expert`` (``play.expert``: the analysis's best choice), loaded when first asked for.
+
+    It plays the analysis's playouts (``play.playout``), which are built on
+    this module: importing it here at the top would import this module back.
+    """
+    bot: Bot = importlib.import_module(f"{__package__}.expert").ExpertBot()
+    return bot
+
+
+#: The bots by name, as ``--bots`` spells them, weakest first: the one list every choice of a bot
+#: (``simulate --bots``, its help, the docs' table) comes from.
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "strong": StrongBot,
+    "expert": _expert,
 }
 
 
