@@ -50,7 +50,13 @@ def same(text: str) -> None:
 
 # Keys from a small alphabet, so that objects often repeat a key; colons, quotes and backslashes inside strings.
 KEYS = st.text(alphabet='ab:"\\ é', max_size=3)
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(allow_nan=False), st.text(alphabet='xy: "\\\u00e9\ud800', max_size=4))
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.floats(allow_nan=False),
+    st.text(alphabet='xy: "\\\u00e9\ud800', max_size=4),
+)
 
 
 def pairs_tree() -> st.SearchStrategy[Any]:
@@ -68,7 +74,10 @@ def pairs_tree() -> st.SearchStrategy[Any]:
 def write(value: Any, style: dict[str, Any]) -> str:
     """The text of a pairs tree, in one of several legal spellings."""
     if isinstance(value, tuple) and value and value[0] == "obj":
-        items = [f"{write_str(k, style)}{style['before']}:{style['after']}{write(v, style)}" for k, v in value[1]]
+        items = [
+            f"{write_str(k, style)}{style['before']}:{style['after']}{write(v, style)}"
+            for k, v in value[1]
+        ]
         return "{" + style["comma"].join(items) + "}"
     if isinstance(value, list):
         return "[" + style["comma"].join(write(v, style) for v in value) + "]"
@@ -97,18 +106,26 @@ STYLES = st.fixed_dictionaries(
 
 @settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
 @given(pairs_tree(), STYLES)
-def test_the_fast_parse_agrees_with_the_strict_one_on_random_values(value: Any, style: dict[str, Any]) -> None:
+def test_the_fast_parse_agrees_with_the_strict_one_on_random_values(
+    value: Any, style: dict[str, Any]
+) -> None:
     same(write(("obj", [("m", value)]), style))
     same(write(value, style))
 
 
 @settings(max_examples=400)
 @given(pairs_tree(), STYLES, st.data())
-def test_the_fast_parse_agrees_on_mangled_texts(value: Any, style: dict[str, Any], data: st.DataObject) -> None:
+def test_the_fast_parse_agrees_on_mangled_texts(
+    value: Any, style: dict[str, Any], data: st.DataObject
+) -> None:
     """Cut, insert and repeat pieces of a text: broken JSON, repeated keys, stray colons, trailing data."""
     text = write(value, style)
     at = data.draw(st.integers(0, len(text)))
-    piece = data.draw(st.sampled_from(['"', ":", '":', '"a":1,', ',"a":1', "\\", "}", "{", "NaN", "1e999", " ", "\\ud800"]))
+    piece = data.draw(
+        st.sampled_from(
+            ['"', ":", '":', '"a":1,', ',"a":1', "\\", "}", "{", "NaN", "1e999", " ", "\\ud800"]
+        )
+    )
     same(text[:at] + piece + text[at:])
     same(text[:at])
     same(text + text[at:])
@@ -134,7 +151,12 @@ def test_a_repeated_key_is_found_wherever_it_hides() -> None:
 @pytest.mark.parametrize("width", [64, 65, 200])
 def test_a_wide_object_is_seen_by_both(width: int) -> None:
     wide = "{" + ",".join(f'"k{i}":{i}' for i in range(width)) + "}"
-    for text in (wide, '{"moves":[{"a":1},' + wide + "]}", '{"games":[{"moves":[' + wide + "]}]}", '{"r":' + wide + "}"):
+    for text in (
+        wide,
+        '{"moves":[{"a":1},' + wide + "]}",
+        '{"games":[{"moves":[' + wide + "]}]}",
+        '{"r":' + wide + "}",
+    ):
         assert outcome(text)[2] is (width > reader.WIDE_OBJECT)
         same(text)
         same(text.replace('"k1"', '"k0"'))
