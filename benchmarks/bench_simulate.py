@@ -44,8 +44,6 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -53,6 +51,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _child import child_cpu, program
 
 from coloretto_log.core import engine, scoring
 from coloretto_log.log.replay import check_match
@@ -82,21 +82,9 @@ def line(label: str, seconds: float, games: int) -> float:
     return rate
 
 
-def child_cpu(args: list[str], repeats: int) -> float:
-    """The least CPU time (user + system) of ``repeats`` runs of ``args``, output discarded."""
-    best = float("inf")
-    for _ in range(repeats):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        best = min(best, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
-    return best
-
-
 def command_line(matches: int, repeats: int, cold: float, warm: float) -> None:
     """``simulate`` from the command line, a user's run: every memo starts empty in the new process."""
-    script = Path(sys.executable).with_name("coloretto-log")
-    cli = [str(script)] if script.exists() else [sys.executable, "-m", "coloretto_log"]
+    cli = program()
     with tempfile.TemporaryDirectory(prefix="bench-simulate-") as work:
         out = str(Path(work) / "sims.jsonl")
 

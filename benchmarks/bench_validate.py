@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _child import child_cpu, program
 from _logs import match_seeds, random_match
 
 from coloretto_log.log.reader import sources_from_bytes
@@ -44,23 +43,6 @@ def best_of(repeats: int, fn) -> float:  # type: ignore[no-untyped-def]
         fn()
         times.append(time.process_time() - t)
     return min(times)
-
-
-def program() -> list[str]:
-    """The installed console script beside this interpreter, else ``python -m coloretto_log``."""
-    script = Path(sys.executable).with_name("coloretto-log")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "coloretto_log"]
-
-
-def child_cpu(args: list[str], repeats: int) -> float:
-    """The least CPU time (user + system) of ``repeats`` runs of ``args``, output discarded."""
-    best = float("inf")
-    for _ in range(repeats):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        best = min(best, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
-    return best
 
 
 def command_line(blobs: list[bytes], repeats: int) -> None:
