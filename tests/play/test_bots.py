@@ -33,14 +33,10 @@ from coloretto_log.play.bots import (
 CLASSIC_4 = ("orange", "blue", "brown", "yellow", "grey", "green", "red")
 
 
-def new_state(
-    seed: int, players: int = 4, edition: str = "classic", scoring: str = "standard"
-) -> GameState:
+def new_state(seed: int, players: int = 4, edition: str = "classic", scoring: str = "standard") -> GameState:
     rules = RuleSet.of(edition=edition, scoring=scoring)
     s = seeded_setup(rules, players, seed, 0)
-    return engine.new_game(
-        rules, players, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck
-    )
+    return engine.new_game(rules, players, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
 
 
 def states_of_a_game(seed: int, players: int = 4, edition: str = "classic") -> list[GameState]:
@@ -116,9 +112,7 @@ def test_every_bot_plays_legal_games_to_the_end(players: int, edition: str) -> N
     names = ["strong", "greedy", "random", "greedy", "strong"][:players]
     for seed in (1, 2):
         s = seeded_setup(rules, players, seed, 0)
-        state = engine.new_game(
-            rules, players, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck
-        )
+        state = engine.new_game(rules, players, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
         table = [make_bot(n) for n in names]
         rngs = [SplitMix64(seed + 100 * i) for i in range(players)]
         start = state
@@ -130,11 +124,7 @@ def test_every_bot_plays_legal_games_to_the_end(players: int, edition: str) -> N
         assert engine.card_total(state) == engine.card_total(start)  # no card made or lost
 
 
-@given(
-    seed=st.integers(0, 2**64 - 1),
-    players=st.integers(2, 5),
-    edition=st.sampled_from(["classic", "anniversary"]),
-)
+@given(seed=st.integers(0, 2**64 - 1), players=st.integers(2, 5), edition=st.sampled_from(["classic", "anniversary"]))
 @settings(max_examples=25, deadline=None)
 def test_random_and_greedy_games_always_end_legally(seed: int, players: int, edition: str) -> None:
     states = states_of_a_game(seed % 10**6, players, edition)
@@ -288,50 +278,6 @@ def test_memoised_scores_equal_the_optimiser(colours: list[int], jokers: int, pl
     assert bots.scores_for(view)[bots.pack(counts)] == best_from_counts(counts, CLASSIC_4).score
 
 
-@given(
-    st.sampled_from(["classic", "anniversary"]),
-    st.integers(2, 5),
-    st.sampled_from(["standard", "alternative"]),
-    st.integers(0, 50),
-    st.lists(st.integers(0, 9), min_size=7, max_size=7),
-    st.integers(0, 3),
-    st.integers(0, 1),
-    st.integers(0, 10),
-    st.booleans(),
-)
-@settings(max_examples=300, deadline=None)
-def test_shared_memos_give_the_optimisers_score_for_every_colour_set(
-    edition: str,
-    players: int,
-    scoring: str,
-    seed: int,
-    colours: list[int],
-    jokers: int,
-    golden: int,
-    plus2: int,
-    cold: bool,
-) -> None:
-    """The memos are shared by every game with as many colours in play (whichever they are) and the same table;
-    each score, and ``final_scores``, is still the optimiser's for this game's colours."""
-    if cold:
-        bots.clear_scores()
-    view = hidden(new_state(seed, players, edition, scoring))
-    counts = [0] * N_KINDS
-    for colour, n in zip(view.colours, colours, strict=False):
-        counts[KIND_INDEX[colour]] = n
-    counts[KIND_INDEX["joker"]], counts[KIND_INDEX["golden_joker"]], counts[KIND_INDEX["plus2"]] = (
-        jokers,
-        golden,
-        plus2,
-    )
-    want = best_from_counts(counts, view.colours, table=view.rules.table).score
-    assert bots.scores_for(view)[bots.pack(counts)] == want
-    state = view._replace(collections=(tuple(counts),) + view.collections[1:])
-    assert bots.final_scores(state) == tuple(
-        best_from_counts(c, view.colours, table=view.rules.table).score for c in state.collections
-    )
-
-
 # --------------------------------------------------------------------------- greedy, by hand
 
 
@@ -360,9 +306,7 @@ def table_state(
 
 def test_greedy_takes_a_row_worth_at_least_four_points() -> None:
     # red 2 (3 points); row 1 makes red 4 (10 points): +7; row 2 adds a blue: +1
-    view = table_state(
-        {0: {"red": 2}}, [["red", "red"], ["blue"], [], []], [False] * 4, [False] * 4
-    )
+    view = table_state({0: {"red": 2}}, [["red", "red"], ["blue"], [], []], [False] * 4, [False] * 4)
     assert GreedyBot().choose(view, SplitMix64(0)) == Take(0, 1)
 
 
@@ -383,13 +327,7 @@ def test_greedy_takes_the_cheapest_row_when_every_row_is_full() -> None:
         [False, False, True, True],
         [False, True, True, False],
     )
-    assert (
-        best_from_counts(
-            counts_of(["red"] * 2 + ["blue"] * 2 + ["brown"] * 2 + ["yellow"] * 2 + ["grey"]),
-            CLASSIC_4,
-        ).score
-        == 5
-    )
+    assert best_from_counts(counts_of(["red"] * 2 + ["blue"] * 2 + ["brown"] * 2 + ["yellow"] * 2 + ["grey"]), CLASSIC_4).score == 5
     assert GreedyBot().choose(view, SplitMix64(0)) == Take(0, 2)
 
 
@@ -414,9 +352,7 @@ def test_greedy_places_where_it_helps_itself_less_what_it_gives_a_rival() -> Non
 
 def test_strong_takes_an_outstanding_row() -> None:
     # red 4 (10 points) and a row of three reds (red 7: 21 points): +11, nothing can beat it.
-    view = table_state(
-        {0: {"red": 4}}, [["red", "red", "red"], ["blue"], [], []], [False] * 4, [False] * 4
-    )
+    view = table_state({0: {"red": 4}}, [["red", "red", "red"], ["blue"], [], []], [False] * 4, [False] * 4)
     assert StrongBot(samples=4).choose(view, SplitMix64(0)) == Take(0, 1)
 
 
@@ -428,20 +364,17 @@ def test_strong_needs_one_sample() -> None:
 def test_greedy_takes_rather_than_draw_when_no_card_is_left() -> None:
     # the same table as when greedy draws, but every card has been turned over (a playout's order ran out)
     view = table_state({0: {"red": 2}}, [["blue"], ["green"], [], []], [False] * 4, [False] * 4)
-    empty = view._replace(
-        remaining=(0,) * len(view.remaining), lr_pending=False, last_round=True, turned=view.total
-    )
+    empty = view._replace(remaining=(0,) * len(view.remaining), lr_pending=False, last_round=True,
+                          turned=view.total)
     assert GreedyBot().choose(empty, SplitMix64(0)) == Take(0, 1)
     # only the last-round card left: no card to draw either
-    assert GreedyBot().choose(
-        empty._replace(lr_pending=True, last_round=False, turned=view.total - 1), SplitMix64(0)
-    ) == Take(0, 1)
+    assert GreedyBot().choose(empty._replace(lr_pending=True, last_round=False, turned=view.total - 1),
+                              SplitMix64(0)) == Take(0, 1)
 
 
 def test_the_loop_stops_where_it_is_when_the_order_given_runs_out() -> None:
-    state = engine.new_game(
-        RuleSet.of(), 4, removed=(), starting=(("red",), ("blue",), ("green",), ("grey",)), first=0
-    )
+    state = engine.new_game(RuleSet.of(), 4, removed=(), starting=(("red",), ("blue",), ("green",), ("grey",)),
+                            first=0)
     table = Table(state)
     play_out(table, ["red", "blue"], table.turned, [GreedyBot()] * 4, [SplitMix64(0)] * 4)
     assert table.turned == 2 and not table.over  # two cards turned over, then no card to turn over
@@ -449,9 +382,8 @@ def test_the_loop_stops_where_it_is_when_the_order_given_runs_out() -> None:
 
 
 def test_a_copied_table_changes_apart_from_its_original() -> None:
-    state = engine.new_game(
-        RuleSet.of(), 3, removed=("orange",), starting=(("red",), ("blue",), ("green",)), first=0
-    )
+    state = engine.new_game(RuleSet.of(), 3, removed=("orange",), starting=(("red",), ("blue",), ("green",)),
+                            first=0)
     table = Table(state)
     table.draw(0, 0, "red", False)
     before = table.state()
