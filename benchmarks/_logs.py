@@ -14,9 +14,7 @@ from coloretto_log.play.simulate import match_seed
 NAMES = ("Aiko", "Boris", "Chloe", "Dae", "Emil")
 
 
-def random_match(
-    seed: int, *, players: int = 4, games: int = 4, edition: str = "classic", recorded: bool = False
-) -> dict[str, Any]:
+def random_match(seed: int, *, players: int = 4, games: int = 4, edition: str = "classic", recorded: bool = False) -> dict[str, Any]:
     """A complete match played by uniformly random legal moves (cards left out unless ``recorded``)."""
     rules = RuleSet.of(edition=edition, games=games)
     names = NAMES[:players]
@@ -24,14 +22,7 @@ def random_match(
     out_games = []
     for g in range(games):
         setup = seeded_setup(rules, players, seed, g)
-        state = engine.new_game(
-            rules,
-            players,
-            removed=setup.removed,
-            starting=setup.starting,
-            first=setup.first,
-            deck=setup.deck,
-        )
+        state = engine.new_game(rules, players, removed=setup.removed, starting=setup.starting, first=setup.first, deck=setup.deck)
         moves = []
         while not state.over:
             actions = engine.legal_actions(state)

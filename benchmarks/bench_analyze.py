@@ -53,9 +53,7 @@ TARGET_SE = 0.5
 def start(seed: int) -> GameState:
     rules = RuleSet.of()
     s = seeded_setup(rules, 4, seed, 0)
-    return engine.new_game(
-        rules, 4, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck
-    )
+    return engine.new_game(rules, 4, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
 
 
 def playouts_per_second(n: int) -> tuple[float, float]:
@@ -83,15 +81,10 @@ def simulated_game(index: int) -> list[tuple[Move, GameState]]:
     seed = match_seed(2026, index)
     setup = seeded_setup(rules, 4, seed, 0)
     names = ("strong", "greedy", "random", "greedy")
-    played = play_game(
-        rules,
-        [bots.make_bot(b) for b in names],
-        setup,
-        [SplitMix64(bot_seed(seed, 0, s)) for s in range(4)],
-    )
-    state = engine.new_game(
-        rules, 4, removed=setup.removed, starting=setup.starting, first=setup.first, deck=setup.deck
-    )
+    played = play_game(rules, [bots.make_bot(b) for b in names], setup,
+                       [SplitMix64(bot_seed(seed, 0, s)) for s in range(4)])
+    state = engine.new_game(rules, 4, removed=setup.removed, starting=setup.starting, first=setup.first,
+                            deck=setup.deck)
     pairs = []
     for move in played.moves:
         pairs.append((move, state))
@@ -99,9 +92,7 @@ def simulated_game(index: int) -> list[tuple[Move, GameState]]:
     return pairs
 
 
-def analyse(
-    tasks: list[A.Task], settings: A.Settings, jobs: int
-) -> tuple[float, float, list[A.Decision]]:
+def analyse(tasks: list[A.Task], settings: A.Settings, jobs: int) -> tuple[float, float, list[A.Decision]]:
     """Wall-clock seconds, CPU seconds (this process and its finished children) and the decisions."""
     t = time.perf_counter()
     cpu = _cpu()
@@ -115,27 +106,19 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def describe(
-    label: str, seconds: float, cpu: float, decisions: list[A.Decision], settings: A.Settings
-) -> None:
+def describe(label: str, seconds: float, cpu: float, decisions: list[A.Decision], settings: A.Settings) -> None:
     real = [d for d in decisions if not d.forced]
     sampled = [d for d in real if not d.evaluation.exact]
     samples = [d.evaluation.samples for d in sampled]
     worst = max((d.loss_se for d in real), default=0.0)
-    cpu_text = (
-        f"{cpu:6.1f} s" if not math.isnan(cpu) else "  (n/a)"
-    )  # the workers are the forkserver's children
+    cpu_text = f"{cpu:6.1f} s" if not math.isnan(cpu) else "  (n/a)"  # the workers are the forkserver's children
     capped = sum(1 for n in samples if n >= settings.samples)
     print(
         f"{label:<16} {seconds:6.1f} s wall, {cpu_text} cpu  {len(decisions)} decisions ({len(decisions) - len(real)} forced, "
         f"{len(real) - len(sampled)} exact)  samples mean {statistics.mean(samples):.0f}, "
         f"median {statistics.median(samples):.0f}, max {max(samples)}, {capped} at the cap  "
-        f"largest loss se {worst:.2f}"
-        + (
-            f"  (cpu: {cpu / TARGET_SECONDS:.2f} of the {TARGET_SECONDS:.0f} s target)"
-            if not math.isnan(cpu)
-            else ""
-        )
+        f"largest loss se {worst:.2f}" + (f"  (cpu: {cpu / TARGET_SECONDS:.2f} of the {TARGET_SECONDS:.0f} s target)"
+                                            if not math.isnan(cpu) else "")
     )
 
 
@@ -150,16 +133,12 @@ def main() -> None:
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus")
 
     fast, through = playouts_per_second(args.playouts)  # cpu time: compare the ratio
-    print(
-        f"whole-game playouts, 4 players: {fast:,.0f}/s as analyze plays them; {through:,.0f}/s one move at a "
-        f"time through engine.apply + bots.turn (baseline): {fast / through:.1f}x"
-    )
+    print(f"whole-game playouts, 4 players: {fast:,.0f}/s as analyze plays them; {through:,.0f}/s one move at a "
+          f"time through engine.apply + bots.turn (baseline): {fast / through:.1f}x")
 
     settings = A.Settings(samples=args.samples, max_se=args.max_se)
-    print(
-        f"settings: at most {settings.samples} samples, stop at se {settings.max_se}; "
-        f"exact in the last round with <= {EXACT_SLOTS} places left"
-    )
+    print(f"settings: at most {settings.samples} samples, stop at se {settings.max_se}; "
+          f"exact in the last round with <= {EXACT_SLOTS} places left")
     for g in range(args.games):
         tasks = A.tasks_of_game(simulated_game(g), 1, 1, 0)
         one, cpu1, d1 = analyse(tasks, settings, 1)
@@ -170,10 +149,8 @@ def main() -> None:
                 A.decision_json(d, ("a", "b", "c", "d")) for d in d1
             ], "the numbers depend on --jobs"
             describe(f"game {g + 1}, --jobs {args.jobs}", many, math.nan, dj, settings)
-            print(
-                f"{'':<16} --jobs {args.jobs} takes {many / one:.2f} of --jobs 1's wall time (same numbers); "
-                f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cpus"
-            )
+            print(f"{'':<16} --jobs {args.jobs} takes {many / one:.2f} of --jobs 1's wall time (same numbers); "
+                  f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cpus")
 
 
 if __name__ == "__main__":

@@ -61,9 +61,7 @@ def _write_chunk(args: tuple[str, int, int, int]) -> tuple[str, int]:
     with open(path, "w", encoding="utf-8") as f:
         for i in range(start, start + count):
             log = match_log(plan, play_match(plan, i))
-            log["date"] = (
-                first + datetime.timedelta(days=i % 730)
-            ).isoformat()  # two seasons of dates
+            log["date"] = (first + datetime.timedelta(days=i % 730)).isoformat()  # two seasons of dates
             f.write(dumps_line(log) + "\n")
     return str(path), count
 
@@ -131,9 +129,7 @@ def child(mode: str, db: str, files: list[str]) -> None:
             out["stats"] = timings
             out["games"] = store.counts()["games"]
     out["seconds"] = time.perf_counter() - start
-    out["cpu_seconds"] = (
-        time.process_time() - cpu
-    )  # every thread of the process (DuckDB's included)
+    out["cpu_seconds"] = time.process_time() - cpu  # every thread of the process (DuckDB's included)
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
     print(json.dumps(out))
 
@@ -174,24 +170,14 @@ def fresh(db: Path) -> Path:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument(
-        "--games", type=int, default=20_000, help="games to simulate and ingest (default 20000)"
-    )
+    ap.add_argument("--games", type=int, default=20_000, help="games to simulate and ingest (default 20000)")
     ap.add_argument("--million", action="store_true", help="1,000,000 games; stats at 100k and 1M")
-    ap.add_argument(
-        "--ratio-games", type=int, default=20_000, help="games for the ingest / baseline ratio"
-    )
-    ap.add_argument(
-        "--repeat", type=int, default=3, help="runs of each side of the ratio (best counts)"
-    )
-    ap.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, help="processes for simulating"
-    )
+    ap.add_argument("--ratio-games", type=int, default=20_000, help="games for the ingest / baseline ratio")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each side of the ratio (best counts)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for simulating")
     ap.add_argument("--seed", type=int, default=6)
     ap.add_argument("--keep", type=Path, help="keep the logs and databases in this folder")
-    ap.add_argument(
-        "--stats-db", type=Path, help="only time the stats reports on this existing database"
-    )
+    ap.add_argument("--stats-db", type=Path, help="only time the stats reports on this existing database")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--db", help=argparse.SUPPRESS)
     ap.add_argument("--files", help=argparse.SUPPRESS)
@@ -209,9 +195,7 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     logs = work / "logs"
     try:
-        print(
-            f"coloretto-log database benchmark: {games:,} games (4 players, {GAMES_PER_MATCH}-game matches, random bots)"
-        )
+        print(f"coloretto-log database benchmark: {games:,} games (4 players, {GAMES_PER_MATCH}-game matches, random bots)")
         if logs.is_dir() and any(logs.iterdir()):
             files = sorted(str(p) for p in logs.glob("*.jsonl"))
             print(f"  logs: reusing {len(files)} files in {logs}")
@@ -220,9 +204,7 @@ def main() -> None:
             t = time.perf_counter()
             files = simulate(logs, games, seed=args.seed, jobs=args.jobs)
             size = sum(Path(f).stat().st_size for f in files) / 1e6
-            print(
-                f"  simulated in {time.perf_counter() - t:.0f} s with {args.jobs} processes: {len(files)} files, {size:,.0f} MB"
-            )
+            print(f"  simulated in {time.perf_counter() - t:.0f} s with {args.jobs} processes: {len(files)} files, {size:,.0f} MB")
 
         per_file = MATCHES_PER_FILE * GAMES_PER_MATCH
         ratio_files = files[: max(1, args.ratio_games // per_file)]

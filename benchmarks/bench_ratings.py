@@ -60,19 +60,14 @@ def _write_chunk(args: tuple[str, int, int, int, int, int]) -> str:
     from coloretto_log.log.writer import dumps_line
 
     path = Path(folder) / f"club-{first // CHUNK:05d}.jsonl"
-    matches = club_matches(
-        count, roster=roster(players), games=games, first=first, days=730, seed=11, span=total
-    )
+    matches = club_matches(count, roster=roster(players), games=games, first=first, days=730, seed=11, span=total)
     with open(path, "w", encoding="utf-8") as f:
         f.writelines(dumps_line(m) + "\n" for m in matches)
     return str(path)
 
 
 def simulate(folder: Path, matches: int, games: int, players: int, jobs: int) -> list[str]:
-    tasks = [
-        (str(folder), s, min(CHUNK, matches - s), matches, games, players)
-        for s in range(0, matches, CHUNK)
-    ]
+    tasks = [(str(folder), s, min(CHUNK, matches - s), matches, games, players) for s in range(0, matches, CHUNK)]
     with multiprocessing.Pool(jobs) as pool:
         return list(pool.imap(_write_chunk, tasks))
 
@@ -88,9 +83,7 @@ def without_ratings(db: Path, out: Path) -> Path:
 
 def cli(*args: str) -> tuple[float, subprocess.CompletedProcess[str]]:
     start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "coloretto_log", *args], capture_output=True, text=True, check=False
-    )
+    done = subprocess.run([sys.executable, "-m", "coloretto_log", *args], capture_output=True, text=True, check=False)
     return time.perf_counter() - start, done
 
 
@@ -183,18 +176,14 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=40, help="club members")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument(
-        "--keep", type=Path, help="a folder to keep (and reuse) the logs and the database in"
-    )
+    ap.add_argument("--keep", type=Path, help="a folder to keep (and reuse) the logs and the database in")
     args = ap.parse_args()
 
     folder = args.keep or Path(tempfile.mkdtemp(prefix="bench-ratings-"))
     folder.mkdir(parents=True, exist_ok=True)
     db = folder / "club.duckdb"
     try:
-        print(
-            f"club: {args.players} members, {args.matches:,} matches of {args.games} games ({args.matches * args.games:,} games)"
-        )
+        print(f"club: {args.players} members, {args.matches:,} matches of {args.games} games ({args.matches * args.games:,} games)")
         logs = folder / "logs"
         if not db.exists():
             logs.mkdir(exist_ok=True)
@@ -202,45 +191,29 @@ def main() -> None:
             simulate(logs, args.matches, args.games, args.players, args.jobs)
             print(f"  simulated in {time.perf_counter() - t:.0f} s")
             t, done = cli("ingest", str(logs), "--db", str(db))
-            print(
-                f"  ingested in {t:.0f} s: {done.stdout.strip().splitlines()[-1] if done.stdout else done.stderr}"
-            )
+            print(f"  ingested in {t:.0f} s: {done.stdout.strip().splitlines()[-1] if done.stdout else done.stderr}")
         else:
             print(f"  reusing {db}")
 
-        print(
-            "one core (child process pinned to one CPU, DuckDB threads = 1), best of", args.repeat
-        )
+        print("one core (child process pinned to one CPU, DuckDB threads = 1), best of", args.repeat)
         out = timed_child(db, args.repeat)
         read, rate, store = out["read"], out["rate"], out["store"]
         games = rate["games"]
-        print(
-            f"  baseline: read the {games:,} games' rows from DuckDB   {read['wall']:.2f} s wall, {read['cpu']:.2f} s CPU"
-        )
-        print(
-            f"  ratings of every game in memory (openskill)       {rate['wall']:.2f} s wall, {rate['cpu']:.2f} s CPU"
-            f"  = {games / rate['wall']:,.0f} games/s; {rate['wall'] / read['wall']:.1f}x the baseline"
-        )
-        print(
-            f"  stored (refresh: recompute and write the tables)  {store['wall']:.2f} s wall, {store['cpu']:.2f} s CPU"
-            f" ({store['action']}, {store['games']:,} games)"
-        )
-        print(
-            f"  target: {games:,} games within 10 s on one core: {'met' if rate['wall'] < 10 else 'NOT met'}"
-            f" ({rate['wall'] * 100_000 / games:.1f} s per 100,000 games)"
-        )
+        print(f"  baseline: read the {games:,} games' rows from DuckDB   {read['wall']:.2f} s wall, {read['cpu']:.2f} s CPU")
+        print(f"  ratings of every game in memory (openskill)       {rate['wall']:.2f} s wall, {rate['cpu']:.2f} s CPU"
+              f"  = {games / rate['wall']:,.0f} games/s; {rate['wall'] / read['wall']:.1f}x the baseline")
+        print(f"  stored (refresh: recompute and write the tables)  {store['wall']:.2f} s wall, {store['cpu']:.2f} s CPU"
+              f" ({store['action']}, {store['games']:,} games)")
+        print(f"  target: {games:,} games within 10 s on one core: {'met' if rate['wall'] < 10 else 'NOT met'}"
+              f" ({rate['wall'] * 100_000 / games:.1f} s per 100,000 games)")
 
         print("end to end (coloretto-log ratings, process start included)")
         plain = without_ratings(db, folder / "plain.duckdb")
         t, done = cli("ratings", "--db", str(plain), "--json")
-        print(
-            f"  without stored ratings (computed in memory): {t:.2f} s (source: {json.loads(done.stdout)['source']})"
-        )
+        print(f"  without stored ratings (computed in memory): {t:.2f} s (source: {json.loads(done.stdout)['source']})")
         work = without_ratings(db, folder / "stored.duckdb")
-        code = (
-            "import sys; from coloretto_log.db.store import MatchStore; from coloretto_log.db.rating_store import refresh\n"
-            f"s = MatchStore.open({str(work)!r}); print(refresh(s)); s.close()"
-        )
+        code = "import sys; from coloretto_log.db.store import MatchStore; from coloretto_log.db.rating_store import refresh\n" \
+               f"s = MatchStore.open({str(work)!r}); print(refresh(s)); s.close()"
         subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, cwd=ROOT)
         t, done = cli("ratings", "--db", str(work), "--json")
         stored = json.loads(done.stdout)
@@ -268,25 +241,19 @@ def main() -> None:
         state, action, n, secs = subprocess.run(
             [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT
         ).stdout.split()
-        print(
-            f"  freshness {state}: refresh {action} {int(n):,} games in {float(secs):.2f} s (a recompute: {store['wall']:.2f} s)"
-        )
+        print(f"  freshness {state}: refresh {action} {int(n):,} games in {float(secs):.2f} s (a recompute: {store['wall']:.2f} s)")
 
         print("how well the ratings predict and order the club")
         t, done = cli("ratings", "--db", str(work), "--backtest", "--json")
         back = json.loads(done.stdout)
         for p in back["predictors"]:
-            print(
-                f"  {p['predictor']:<12} log-loss {p['log_loss']:.4f}  top-1 {100 * p['top1_accuracy']:.1f}%"
-            )
+            print(f"  {p['predictor']:<12} log-loss {p['log_loss']:.4f}  top-1 {100 * p['top1_accuracy']:.1f}%")
         print(f"  ratings beat both baselines: {back['ratings_beat_both']}")
         t, done = cli("ratings", "--db", str(work), "--json")
         table = json.loads(done.stdout)["players"]
         skill = roster(args.players)
         rho = spearman([skill[p["player"]] for p in table], [p["rating"] for p in table])
-        print(
-            f"  Spearman correlation of rating and hidden skill over {len(table)} members: {rho:.3f}"
-        )
+        print(f"  Spearman correlation of rating and hidden skill over {len(table)} members: {rho:.3f}")
     finally:
         if args.keep is None:
             shutil.rmtree(folder, ignore_errors=True)

@@ -35,9 +35,7 @@ UNLIMITED = (
 )
 
 
-def measure(
-    args: list[str], *, stdout: int | None = subprocess.DEVNULL
-) -> tuple[int, float, float]:
+def measure(args: list[str], *, stdout: int | None = subprocess.DEVNULL) -> tuple[int, float, float]:
     """(exit code, peak resident memory in MB, wall seconds) of one process."""
     start = time.perf_counter()
     proc = subprocess.Popen(args, stdout=stdout, stderr=subprocess.DEVNULL)
@@ -49,15 +47,9 @@ def measure(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--matches", type=int, default=20_000, help="matches in the file (default 20,000)"
-    )
-    parser.add_argument(
-        "--page-matches", type=int, default=1_000, help="matches in the unlimited page"
-    )
-    parser.add_argument(
-        "--keep", type=Path, help="a folder to keep (and reuse) the generated file in"
-    )
+    parser.add_argument("--matches", type=int, default=20_000, help="matches in the file (default 20,000)")
+    parser.add_argument("--page-matches", type=int, default=1_000, help="matches in the unlimited page")
+    parser.add_argument("--keep", type=Path, help="a folder to keep (and reuse) the generated file in")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="bench-replay-") as tmp:
@@ -67,23 +59,9 @@ def main() -> None:
         if not logs.exists():
             t = time.perf_counter()
             subprocess.run(
-                [
-                    *CLI,
-                    "simulate",
-                    "-n",
-                    str(args.matches),
-                    "--bots",
-                    "random",
-                    "--seed",
-                    "2026",
-                    "--jobs",
-                    "0",
-                    "--out",
-                    str(logs),
-                ],
-                check=True,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                [*CLI, "simulate", "-n", str(args.matches), "--bots", "random", "--seed", "2026",
+                 "--jobs", "0", "--out", str(logs)],
+                check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
             print(f"simulate: {args.matches} matches in {time.perf_counter() - t:.0f} s")
         first = folder / f"sims-first-{args.page_matches}.jsonl"
@@ -99,34 +77,16 @@ def main() -> None:
             ("score --json", [*CLI, "score", str(logs), "--json"]),
             ("score --format csv", [*CLI, "score", str(logs), "--format", "csv"]),
             ("replay --json", [*CLI, "replay", str(logs), "--json"]),
-            (
-                "replay --html (50 MB limit)",
-                [*CLI, "replay", str(logs), "--html", str(page), "--force"],
-            ),
-            (
-                f"replay --html, {args.page_matches} matches, no limit",
-                [
-                    sys.executable,
-                    "-c",
-                    UNLIMITED,
-                    "replay",
-                    str(first),
-                    "--html",
-                    str(page),
-                    "--force",
-                ],
-            ),
+            ("replay --html (50 MB limit)", [*CLI, "replay", str(logs), "--html", str(page), "--force"]),
+            (f"replay --html, {args.page_matches} matches, no limit",
+             [sys.executable, "-c", UNLIMITED, "replay", str(first), "--html", str(page), "--force"]),
         ]
         base = None
         print(f"{'command':42} {'exit':>4} {'peak MB':>8} {'x validate':>10} {'wall s':>8}")
         for name, command in runs:
             code, peak, wall = measure(command)
             base = base or peak
-            note = (
-                f"  (page {page.stat().st_size / 1e6:.0f} MB)"
-                if page.exists() and "no limit" in name
-                else ""
-            )
+            note = f"  (page {page.stat().st_size / 1e6:.0f} MB)" if page.exists() and "no limit" in name else ""
             print(f"{name:42} {code:>4} {peak:8.0f} {peak / base:10.2f} {wall:8.1f}{note}")
             page.unlink(missing_ok=True)
 

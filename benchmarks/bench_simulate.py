@@ -27,9 +27,9 @@ games' moves alive made the garbage collector's passes cost self-play
 about 40 microseconds a game that the command never pays.
 
 Then M matches with one ``strong`` seat against three ``greedy`` ones, and
-from the command line (``--cli``, on by default): the CPU time (user +
-system) of ``coloretto-log simulate -n N --bots greedy --jobs 1 --out FILE``
-in a child process, against the same with ``-n 1`` (the start, the strength
+from the command line (unless ``--no-cli``): the CPU time (user + system)
+of ``coloretto-log simulate -n N --bots greedy --jobs 1 --out FILE`` in a
+child process, against the same with ``-n 1`` (the start, the strength
 table and the file, which the command pays once): games a second with and
 without them, beside the cold and warm figures in-process. Times
 are CPU time of this process (``time.process_time``): throughput on one core
@@ -89,53 +89,29 @@ def command_line(matches: int, repeats: int, cold: float, warm: float) -> None:
         out = str(Path(work) / "sims.jsonl")
 
         def run(n: int) -> list[str]:
-            return [
-                *cli,
-                "simulate",
-                "-n",
-                str(n),
-                "--bots",
-                "greedy",
-                "--seed",
-                "2026",
-                "--jobs",
-                "1",
-                "--out",
-                out,
-                "--force",
-            ]
+            return [*cli, "simulate", "-n", str(n), "--bots", "greedy", "--seed", "2026", "--jobs", "1", "--out", out, "--force"]
 
         t_run = child_cpu(run(matches), repeats)
         t_one = child_cpu(run(1), repeats)
     games = 4 * matches
     print()
-    print(
-        f"from the command line: simulate -n {matches} --bots greedy --jobs 1 --out FILE ({games} games)"
-    )
+    print(f"from the command line: simulate -n {matches} --bots greedy --jobs 1 --out FILE ({games} games)")
     print(f"  whole command        {t_run:8.3f} s CPU {games / t_run:10.0f} games/s")
     print(f"  the same, -n 1       {t_one:8.3f} s CPU (start, strength table, file)")
-    print(
-        f"  less the -n 1 run    {t_run - t_one:8.3f} s CPU {(games - 4) / (t_run - t_one):10.0f} games/s"
-    )
-    print(
-        f"  in-process: cold {cold:.0f} games/s, warm {warm:.0f} games/s (target: a user's 1,000 games at 2,000/s)"
-    )
+    print(f"  less the -n 1 run    {t_run - t_one:8.3f} s CPU {(games - 4) / (t_run - t_one):10.0f} games/s")
+    print(f"  in-process: cold {cold:.0f} games/s, warm {warm:.0f} games/s (target: a user's 1,000 games at 2,000/s)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument(
-        "--matches", type=int, default=250, help="greedy self-play matches (4 games each)"
-    )
+    parser.add_argument("--matches", type=int, default=250, help="greedy self-play matches (4 games each)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--strong", type=int, default=10, help="matches with a strong seat (slow)")
     parser.add_argument("--no-cli", action="store_true", help="skip the command-line measurement")
     args = parser.parse_args()
     n = args.matches
     games = 4 * n
-    print(
-        f"python {platform.python_version()} on {platform.machine()}; {n} matches, {games} four-player games each pass"
-    )
+    print(f"python {platform.python_version()} on {platform.machine()}; {n} matches, {games} four-player games each pass")
 
     greedy = sim.make_plan(bots=["greedy"], games=4, seed=2026)
     bots.clear_scores()
@@ -168,12 +144,7 @@ def main() -> None:
                 for g in m.games:
                     s = g.setup
                     state = engine.new_game(
-                        greedy.rules,
-                        4,
-                        removed=s.removed,
-                        starting=s.starting,
-                        first=s.first,
-                        deck=s.deck,
+                        greedy.rules, 4, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck
                     )
                     for move in g.moves:
                         state = engine.apply(state, move)
@@ -182,9 +153,7 @@ def main() -> None:
 
     def self_play(plan: sim.Plan) -> Callable[[], None]:
         def run() -> None:
-            for i in range(
-                n
-            ):  # one match at a time, dropped when done, as the command does (``sim.run``)
+            for i in range(n):  # one match at a time, dropped when done, as the command does (``sim.run``)
                 sim.play_match(plan, i)
 
         return run
@@ -213,11 +182,7 @@ def main() -> None:
         t = time.process_time()
         for i in range(args.strong):
             sim.play_match(strong, i)
-        line(
-            f"simulate strong+3 greedy ({args.strong} matches)",
-            time.process_time() - t,
-            4 * args.strong,
-        )
+        line(f"simulate strong+3 greedy ({args.strong} matches)", time.process_time() - t, 4 * args.strong)
 
     moves = sum(len(g.moves) for m in played for g in m.games)
     moves_random = sum(len(g.moves) for m in played_random for g in m.games)
@@ -225,26 +190,18 @@ def main() -> None:
     greedy_ratio = times["warm"] / times["fold"]
     print()
     print(f"moves per game: greedy {moves / games:.1f}, random {moves_random / games:.1f}")
-    print(
-        f"ratio random self-play / engine fold (time):  {random_ratio:5.2f}x  (target: at most {RANDOM_TARGET}x)"
-    )
+    print(f"ratio random self-play / engine fold (time):  {random_ratio:5.2f}x  (target: at most {RANDOM_TARGET}x)")
     print(
         f"ratio greedy self-play / engine fold (time):  {greedy_ratio:5.2f}x  "
         f"(target: at most {GREEDY_TARGET}x, or {TARGET} games/s)"
     )
-    print(
-        f"ratio simulate (warm) / replay seeded:   {warm / r_seeded:5.2f}x  (above 1: simulating is faster than replaying)"
-    )
+    print(f"ratio simulate (warm) / replay seeded:   {warm / r_seeded:5.2f}x  (above 1: simulating is faster than replaying)")
     print(f"ratio simulate (warm) / replay recorded: {warm / r_recorded:5.2f}x")
     print(f"ratio simulate + log / replay seeded:    {logged / r_seeded:5.2f}x")
     print(f"ratio simulate (cold) / simulate (warm): {cold / warm:5.2f}x")
     print(f"engine fold alone: {floor:.0f} games/s, the ceiling for any bot on this engine")
-    print(
-        f"target {TARGET} games/s with greedy: reached {warm / TARGET:.2f} of it (warm), {logged / TARGET:.2f} with the log line"
-    )
-    print(
-        f"cold memo: {cold:.0f} games/s, {cold / warm:.2f} of warm (target: 2,000 games/s for a user's 1,000 games)"
-    )
+    print(f"target {TARGET} games/s with greedy: reached {warm / TARGET:.2f} of it (warm), {logged / TARGET:.2f} with the log line")
+    print(f"cold memo: {cold:.0f} games/s, {cold / warm:.2f} of warm (target: 2,000 games/s for a user's 1,000 games)")
     if not args.no_cli:
         command_line(n, args.repeats, cold, warm)
 

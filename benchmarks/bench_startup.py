@@ -30,6 +30,8 @@ from _child import child_cpu, program
 HAND = "green=6 yellow=4 red=3 blue=2 joker=1 +2=1"
 
 
+
+
 def parse_cpu(path: Path, repeats: int) -> float:
     best = float("inf")
     for _ in range(repeats):
@@ -53,46 +55,24 @@ def main() -> None:
     version = child_cpu([*cli, "--version"], args.repeats)
     hand = child_cpu([*cli, "score", "--hand", HAND], args.repeats)
     print(f"python -c 'import typer'       {base * 1000:7.1f} ms CPU")
-    print(
-        f"coloretto-log --version        {version * 1000:7.1f} ms CPU  {version / base:5.2f}x  (target <= 2x)"
-    )
-    print(
-        f"coloretto-log score --hand ... {hand * 1000:7.1f} ms CPU  {hand / base:5.2f}x  (target <= 3x)"
-    )
+    print(f"coloretto-log --version        {version * 1000:7.1f} ms CPU  {version / base:5.2f}x  (target <= 2x)")
+    print(f'coloretto-log score --hand ... {hand * 1000:7.1f} ms CPU  {hand / base:5.2f}x  (target <= 3x)')
 
     work = Path(tempfile.mkdtemp(prefix="bench-startup-"))
     try:
         log = work / "sims.jsonl"
         subprocess.run(
-            [
-                *cli,
-                "simulate",
-                "-n",
-                str(args.matches),
-                "--bots",
-                "greedy",
-                "--seed",
-                "1",
-                "--jobs",
-                "0",
-                "--out",
-                str(log),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            check=True,
+            [*cli, "simulate", "-n", str(args.matches), "--bots", "greedy", "--seed", "1", "--jobs", "0",
+             "--out", str(log)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
         )
         size = os.path.getsize(log) / 1e6
         runs = max(1, args.repeats // 2)
         parse = parse_cpu(log, runs)
         validate = child_cpu([*cli, "validate", str(log)], runs)
-        print(
-            f"{args.matches} seeded four-game matches, {size:.1f} MB in one .jsonl (simulate --bots greedy)"
-        )
+        print(f"{args.matches} seeded four-game matches, {size:.1f} MB in one .jsonl (simulate --bots greedy)")
         print(f"json.loads of every line         {parse * 1000:7.0f} ms CPU")
-        print(
-            f"coloretto-log validate FILE      {validate * 1000:7.0f} ms CPU  {validate / parse:5.2f}x  (target <= 8x)"
-        )
+        print(f"coloretto-log validate FILE      {validate * 1000:7.0f} ms CPU  {validate / parse:5.2f}x  (target <= 8x)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

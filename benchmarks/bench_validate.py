@@ -64,28 +64,18 @@ def command_line(blobs: list[bytes], repeats: int) -> None:
         t_one = child_cpu([*cli, "validate", str(one)], repeats)
     games = 4 * len(blobs)
     print()
-    print(
-        f"from the command line: {' '.join(cli)} validate FILE.jsonl ({len(blobs)} matches, one a line)"
-    )
+    print(f"from the command line: {' '.join(cli)} validate FILE.jsonl ({len(blobs)} matches, one a line)")
     print(f"json.loads of every line     {t_json:8.3f} s CPU")
-    print(
-        f"validate FILE.jsonl          {t_cli:8.3f} s CPU  {games / t_cli:10.0f} games/s (process start included)"
-    )
+    print(f"validate FILE.jsonl          {t_cli:8.3f} s CPU  {games / t_cli:10.0f} games/s (process start included)")
     print(f"validate of one match        {t_one:8.3f} s CPU  (the start)")
-    print(
-        f"ratio command line / json.loads: {t_cli / t_json:.1f}x   (target: at most 8x; stretch 4x)"
-    )
+    print(f"ratio command line / json.loads: {t_cli / t_json:.1f}x   (target: at most 8x; stretch 4x)")
     print(f"ratio less the start:            {(t_cli - t_one) / t_json:.1f}x")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=1000)
-    parser.add_argument(
-        "--recorded",
-        action="store_true",
-        help="recorded form (every card written) instead of seeded",
-    )
+    parser.add_argument("--recorded", action="store_true", help="recorded form (every card written) instead of seeded")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-cli", action="store_true", help="skip the command-line measurement")
     args = parser.parse_args()
@@ -98,9 +88,7 @@ def main() -> None:
     gen = time.process_time() - t0
     games = 4 * len(blobs)
     mbytes = sum(map(len, blobs)) / 1e6
-    print(
-        f"{len(blobs)} matches ({games} games, {mbytes:.1f} MB, {'recorded' if args.recorded else 'seeded'} form) generated in {gen:.1f} s"
-    )
+    print(f"{len(blobs)} matches ({games} games, {mbytes:.1f} MB, {'recorded' if args.recorded else 'seeded'} form) generated in {gen:.1f} s")
 
     def parse_json() -> None:
         for b in blobs:

@@ -113,9 +113,7 @@ def _keys_and_widest(value: Any) -> tuple[int, int, int]:
         elif v:  # a non-empty list
             kinds = set(map(type, v))
             if kinds == _ONLY_OBJECTS and not any(type(x) in containers for x in v[0].values()):
-                lens = list(
-                    map(len, v)
-                )  # a game's moves: no call per object; what they nest is not counted
+                lens = list(map(len, v))  # a game's moves: no call per object; what they nest is not counted
                 keys += sum(lens)
                 widest = max(widest, *lens)
             elif dict in kinds or list in kinds:
@@ -185,9 +183,7 @@ def _parse_fast(text: str) -> tuple[Any, bool] | None:
 
 def _parse(text: str, *, one_line: bool) -> Any:
     if not text.strip():
-        raise ValueError(
-            "the line is blank" if one_line else "the file is empty: a log holds one JSON object"
-        )
+        raise ValueError("the line is blank" if one_line else "the file is empty: a log holds one JSON object")
     collect = gc.isenabled()
     gc.disable()  # parsed JSON holds no cycles; collecting while a million objects are built costs seconds
     try:
@@ -248,12 +244,8 @@ def decode(raw: bytes, *, whole_file: bool = True) -> str:
     gives the byte within the line (the line is in the finding's label).
     """
     if raw.startswith(b"\xef\xbb\xbf"):
-        raise ValueError(
-            "the file starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM"
-        )
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (
-        len(raw) >= 2 and (raw[0] == 0 or raw[1] == 0)
-    ):
+        raise ValueError("the file starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) >= 2 and (raw[0] == 0 or raw[1] == 0)):
         raise ValueError("the file looks like UTF-16; save it as UTF-8")
     try:
         return raw.decode("utf-8")
@@ -276,9 +268,7 @@ def open_log(path: Path) -> BinaryIO:
     except OSError as e:
         raise UnreadableFileError(f"{path}: cannot read: {e.strerror}") from None
     if stat.S_ISDIR(st.st_mode):
-        raise UnreadableFileError(
-            f"{path}: not a regular file but a folder, with no .json or .jsonl files in it"
-        )
+        raise UnreadableFileError(f"{path}: not a regular file but a folder, with no .json or .jsonl files in it")
     if not stat.S_ISREG(st.st_mode):
         raise UnreadableFileError(f"{path}: not a regular file")
     try:
@@ -333,24 +323,14 @@ def iter_lines(stream: BinaryIO, file: str, *, first_line: int = 1) -> Iterator[
             raise UnreadableFileError(f"{file}: cannot read: {e.strerror}") from None
         if not raw:
             if not found and first_line == 1:
-                yield Source(
-                    file,
-                    None,
-                    problem=Finding("error", "bad-json", "the file is empty: no match in it"),
-                )
+                yield Source(file, None, problem=Finding("error", "bad-json", "the file is empty: no match in it"))
             return
         found = found or bool(raw.strip())
         number += 1
         if len(raw) > MAX_FILE_BYTES and not raw.endswith(b"\n"):
             while (rest := stream.readline(1 << 20)) and not rest.endswith(b"\n"):
                 pass
-            yield Source(
-                file,
-                number,
-                problem=Finding(
-                    "error", "bad-json", f"a line over the {_LIMIT} limit for one match"
-                ),
-            )
+            yield Source(file, number, problem=Finding("error", "bad-json", f"a line over the {_LIMIT} limit for one match"))
             continue
         try:
             text = decode(raw, whole_file=False)
@@ -389,9 +369,7 @@ def sources_from_stream(stream: BinaryIO, name: str) -> Iterator[Source]:
             pass
         if following.strip():
             yield Source(name, head_number, data=first)
-            yield from iter_lines(
-                io.BytesIO(b"".join(read[head_number:])), name, first_line=head_number + 1
-            )
+            yield from iter_lines(io.BytesIO(b"".join(read[head_number:])), name, first_line=head_number + 1)
             yield from iter_lines(stream, name, first_line=len(read) + 1)
             return
     raw = b"".join(read)
@@ -428,9 +406,7 @@ def expand_paths(paths: list[str]) -> Iterator[str | Path]:
         path = Path(p)
         if path.is_dir():
             found = sorted(f for f in path.rglob("*") if f.suffix in LOG_SUFFIXES and f.is_file())
-            yield from found or [
-                path
-            ]  # an empty folder is reported as unreadable, not skipped silently
+            yield from found or [path]  # an empty folder is reported as unreadable, not skipped silently
         else:
             yield path
 

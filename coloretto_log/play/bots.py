@@ -165,9 +165,7 @@ def play_to_end(
     return table.state()
 
 
-def play_out(
-    table: Table, cards: Sequence[str], base: int, bots: Sequence[Bot], rngs: Sequence[SplitMix64]
-) -> None:
+def play_out(table: Table, cards: Sequence[str], base: int, bots: Sequence[Bot], rngs: Sequence[SplitMix64]) -> None:
     """Play ``table`` on to the end of its game in place: ``play_to_end``'s loop for a table at hand.
 
     The table's deck must be hidden (``deck`` None: the bots read the table);
@@ -218,29 +216,17 @@ def _play(
                 return
             turn_over(card, last_round)
             row = bot.place(table, card, rng)
-            if (
-                type(row) is not int
-                or not 0 < row <= n_rows
-                or taken[row - 1]
-                or len(rows[row - 1]) >= limits[row - 1]
-            ):
+            if type(row) is not int or not 0 < row <= n_rows or taken[row - 1] or len(rows[row - 1]) >= limits[row - 1]:
                 raise _illegal_place(bot, table, Draw(seat, row, card, last_round))
             place(seat, row - 1, card)
             add(_new(Draw, (seat, row, card, last_round)))
             continue
-        if (
-            type(take) is not Take
-            or take.seat != seat
-            or take.extra is not None
-            or take.last_round is not None
-        ):
+        if type(take) is not Take or take.seat != seat or take.extra is not None or take.last_round is not None:
             raise BotError(f"{bot.name} chose {take!r}, which is not a take for seat {seat}")
         i = take.row - 1
         if not 0 <= i < n_rows or taken[i] or not rows[i]:
             violation = engine.check(table.state(), take)
-            raise BotError(
-                f"{bot.name} chose {take!r}: {violation.message if violation else 'an illegal take'}"
-            )
+            raise BotError(f"{bot.name} chose {take!r}: {violation.message if violation else 'an illegal take'}")
         if GOLDEN_JOKER not in rows[i]:
             take_row(seat, i, None, False)
             add(take)
@@ -263,9 +249,7 @@ def _illegal_place(bot: Bot, table: Table, move: Draw) -> BotError:
     if type(move.row) is not int:
         reason = "not a row number"
     else:
-        violation = engine.check(
-            table.state(), move
-        )  # the row's own rule comes before any card check
+        violation = engine.check(table.state(), move)  # the row's own rule comes before any card check
         reason = violation.message if violation else "an illegal row"
     return BotError(f"{bot.name} drew and chose row {move.row!r}: {reason}")
 
@@ -334,9 +318,7 @@ def pack_all(collections: Sequence[tuple[int, ...]]) -> list[int]:
         last, before = _packed_memo[0]
         if last is collections:
             return before
-        if len(last) == len(
-            collections
-        ):  # a take changes one seat's: the others are the same tuples
+        if len(last) == len(collections):  # a take changes one seat's: the others are the same tuples
             packed = before[:]
             for s, c in enumerate(collections):
                 if c is not last[s]:
@@ -348,9 +330,7 @@ def pack_all(collections: Sequence[tuple[int, ...]]) -> list[int]:
     return packed
 
 
-_ROW_UNITS: dict[
-    tuple[str, ...], int
-] = {}  # every row seen, packed (a row holds at most three cards: a few thousand)
+_ROW_UNITS: dict[tuple[str, ...], int] = {}  # every row seen, packed (a row holds at most three cards: a few thousand)
 
 
 def unpack(packed: int) -> tuple[int, ...]:
@@ -362,9 +342,9 @@ class Scores:
     """Best-assignment scores of packed collections, memoised (``scoring.best_from_counts``).
 
     ``scores[packed]`` looks a score up, computing it if it is missing;
-    ``memo`` is the plain dictionary behind it, for the bots' hot loops,
-    which look up there and call ``add`` on a ``KeyError`` (a plain ``dict``
-    answers faster than one with ``__missing__``).
+    ``memo`` is the dictionary behind it, for the bots' hot loops: a
+    ``dict`` whose ``__missing__`` computes a missing score (``add``), so a
+    hit costs a plain look-up and a miss raises nothing.
 
     A score depends only on the multiset of the colour counts in play
     (capped at 6), the number of jokers and the "+2" cards, never on which
@@ -402,9 +382,7 @@ class Scores:
         raw = packed.to_bytes(N_KINDS, "little")
         # the pattern, order-free without a sort: how many colours hold 0, 1, ... 6 or more cards
         # (one hex digit each), and the jokers above them
-        key = sum(map(_DIGIT.__getitem__, raw[:_N_COLOURS])) + (
-            (raw[JOKER_INDEX] + raw[GOLDEN_INDEX]) << _JOKER_SHIFT
-        )
+        key = sum(map(_DIGIT.__getitem__, raw[:_N_COLOURS])) + ((raw[JOKER_INDEX] + raw[GOLDEN_INDEX]) << _JOKER_SHIFT)
         base = self.patterns.get(key)
         if base is None:
             base = self.patterns[key] = self._base(raw)
@@ -415,9 +393,7 @@ class Scores:
         """The score of ``raw`` without its "+2" cards, by ``best_from_counts`` on the pattern laid out on this
         game's colours (the memos are shared by every game with as many colours in play)."""
         plain = [0] * N_KINDS
-        counts = sorted(
-            (min(n, 6) for n in raw[:_N_COLOURS]), reverse=True
-        )  # colours not in play hold 0
+        counts = sorted((min(n, 6) for n in raw[:_N_COLOURS]), reverse=True)  # colours not in play hold 0
         for colour, n in zip(self.colours, counts, strict=False):
             plain[KIND_INDEX[colour]] = n
         plain[JOKER_INDEX] = raw[JOKER_INDEX]
@@ -469,9 +445,7 @@ def _memos(scores: Scores, limit: int) -> _Memos:
 _SCORES: dict[tuple[tuple[str, ...], ScoringTable], Scores] = {}
 
 
-_last: list[
-    tuple[object, object, Scores]
-] = []  # (removed, rules, memo): the last game's, by identity
+_last: list[tuple[object, object, Scores]] = []  # (removed, rules, memo): the last game's, by identity
 
 
 def scores_for(view: View) -> Scores:
@@ -535,8 +509,9 @@ class GreedyBot:
     This is the only copy of the greedy rule: the strong bot's look-ahead
     and the analysis's playouts play it through the same loop. Both methods
     are written for speed (greedy's own thinking is most of a greedy game's
-    time): scores are looked up in the plain memo (``Scores.memo``) and a
-    decision is simply made again after a missing score is added.
+    time): scores are looked up in the memo (``Scores.memo``), which
+    computes a missing one itself; a decision is made again only after a row
+    never packed before (``_ROW_UNITS``) is added.
     """
 
     name = "greedy"
@@ -603,9 +578,7 @@ class GreedyBot:
                     r2 = r + unit
                     value = memo[me + r2] - memo[me + r]
                     if rivals:
-                        most = -(
-                            1 << 62
-                        )  # max() over a generator, spelled out: a third of the time
+                        most = -(1 << 62)  # max() over a generator, spelled out: a third of the time
                         for c in rivals:
                             change = memo[c + r2] - memo[c + r]
                             if change > most:  # noqa: PLR1730 (max() is slower)
