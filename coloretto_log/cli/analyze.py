@@ -91,6 +91,11 @@ def analyze(
                      metavar="OUT.html", show_default=False),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the --html file if it exists.")] = False,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="Also keep each valid match's analysis in this database (for `site`); the "
+                     "match is found by its id and content.", metavar="FILE", dir_okay=False, show_default=False),
+    ] = None,
 ) -> None:
     """Value every decision of a game from what the player could see: the best choice, the loss, a mark.
 
@@ -131,6 +136,7 @@ def analyze(
             fail(problem, ExitCode.USAGE)
 
     settings = Settings(samples=samples, seed=seed, max_se=max_se)
+    keep = _open_store(db) if db is not None else None
     picked: list[tuple[int, LoadedMatch]] = []
     unreadable = False
     seen = 0
@@ -179,12 +185,16 @@ def analyze(
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
         invalid = invalid or not result.valid
+        if keep is not None and result.valid:
+            _keep(keep, item, {**result.as_json(), "settings": settings_json(settings)})
         if fmt == "json" or html is not None:
             matches.append(result.as_json())
         if fmt == "table":
             console.print()
             _print_match(console, result)
 
+    if keep is not None:
+        keep.close()
     data = {**settings_json(settings), "matches": matches}
     if html is not None:
         try:
@@ -195,6 +205,32 @@ def analyze(
     if fmt == "json":
         emit_json(data)
     exit_for(unreadable=unreadable, invalid=invalid)
+
+
+def _open_store(db: Path) -> Any:
+    from ..db.store import DatabaseError, MatchStore
+
+    try:
+        return MatchStore.open(db, create=False)
+    except DatabaseError as e:
+        fail(str(e), ExitCode.UNREADABLE)
+
+
+def _keep(store: Any, item: LoadedMatch, data: dict[str, Any]) -> None:
+    """Store one match's analysis; say so when the database does not hold that match (yet)."""
+    from ..db.analysis_store import store_analysis
+    from ..db.store import DatabaseError
+
+    match_id, digest = item.report.match_id, item.report.content_hash
+    if match_id is None or digest is None:
+        return
+    try:
+        found = store_analysis(store, match_id, digest, data)
+    except DatabaseError as e:
+        fail(str(e), ExitCode.UNREADABLE)
+    if not found:
+        typer.echo(f"{one_line(item.label)}: kept in {one_line(str(store.path))}, but that database does not hold "
+                   "this match (ingest it for `site` to show the analysis)", err=True)
 
 
 def _progress(label: str) -> Any:
