@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from ..core.errors import ColorettoLogError, one_line
+from ..log.atomic import is_duckdb_file
 
 __all__ = [
     "REBUILD_HINT",
@@ -109,8 +110,8 @@ def refuse_foreign(db: Path) -> None:
     """
     try:
         with open(db, "rb") as f:
-            head = f.read(12)
+            empty = not f.read(1)
     except OSError:
         return
-    if head and head[8:12] != b"DUCK":
+    if not empty and not is_duckdb_file(db):
         raise db_error(db, OSError("not a valid DuckDB database file"))

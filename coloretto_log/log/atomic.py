@@ -122,14 +122,65 @@ def same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def output_problem(out: Path, *, inputs: Iterable[Path], force: bool, what: str = "an input of this command") -> str | None:
+DUCKDB = "a DuckDB database"
+MATCH_LOG = "a match log"
+
+_SNIFF = 65536
+_LOG_MARKER = re.compile(rb'"format"\s*:\s*"coloretto-log"')
+
+
+def is_duckdb_file(path: Path) -> bool:
+    """``path`` is a file that starts with DuckDB's header (``DUCK`` at byte 8)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(12)
+    except OSError:
+        return False
+    return len(head) == 12 and head[8:12] == b"DUCK"
+
+
+def reads_as_match_log(path: Path) -> bool:
+    """``path`` is a regular file whose first 64 KiB read as a match log: a JSON object (or JSON Lines
+    of them) carrying the format's marker ``"format": "coloretto-log"`` (a cheap sniff, not a parse)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as f:
+            head = f.read(_SNIFF)
+    except OSError:
+        return False
+    body = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+    return body.startswith(b"{") and _LOG_MARKER.search(body) is not None
+
+
+def kind_of_file(path: Path) -> str | None:
+    """:data:`DUCKDB` or :data:`MATCH_LOG` when the existing file at ``path`` (through links) is one, else None."""
+    if is_duckdb_file(path):
+        return DUCKDB
+    if reads_as_match_log(path):
+        return MATCH_LOG
+    return None
+
+
+def output_problem(
+    out: Path,
+    *,
+    inputs: Iterable[Path],
+    force: bool,
+    what: str = "an input of this command",
+    writes: str | None = None,
+) -> str | None:
     """Why a command must not write ``out`` (one line naming it), or None.
 
     The rule of every command that writes: never onto one of its ``inputs``
-    (``what`` says which), even with ``force``; never onto a folder; an
-    existing file only with ``force``. (A folder that cannot be written is
-    found by the write itself, or asked of :func:`parent_problem`.) Names are
-    shown with control characters escaped.
+    (``what`` says which), even with ``force``; never onto a folder; never
+    onto a DuckDB database or a match log (:func:`kind_of_file`) unless that
+    is the kind of file the command itself writes (``writes``: ``simulate
+    --out`` writes match logs), even with ``force``: ``--force`` replaces an
+    earlier output, never a database or a log; an existing file only with
+    ``force``. (A folder that cannot be written is found by the write
+    itself, or asked of :func:`parent_problem`.) Names are shown with
+    control characters escaped.
     """
     shown = one_line(str(out))
     for src in inputs:
@@ -137,6 +188,9 @@ def output_problem(out: Path, *, inputs: Iterable[Path], force: bool, what: str 
             return f"{shown}: is {what}; write to another file"
     if out.is_dir():
         return f"{shown}: is a folder; give a file name"
+    kind = kind_of_file(out)
+    if kind is not None and kind != writes:
+        return f"{shown}: is {kind}, which this command never replaces (not even with --force); write to another file"
     if (out.exists() or out.is_symlink()) and not force:
         return f"{shown}: already exists; give another file name, or --force to replace it"
     return None
