@@ -473,3 +473,15 @@ def test_an_ordinary_earlier_output_is_still_replaced_with_force(club: Path, tmp
     result = runner.invoke(app, ["replay", str(EXAMPLES[0]), "--html", str(page), "--force"])
     assert result.exit_code == 0, result.output
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>") or "<html" in page.read_text(encoding="utf-8")
+
+
+def test_rebuild_through_a_link_rebuilds_the_real_database(club: Path, tmp_path: Path) -> None:
+    """``ingest --rebuild --db LINK`` made the link a new regular file and left the real database stale (exit 0)."""
+    link = tmp_path / "link.duckdb"
+    link.symlink_to(club)
+    result = runner.invoke(app, ["ingest", "--rebuild", str(EXAMPLES[0]), "--db", str(link)])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and os.readlink(link) == str(club)
+    assert stored_matches(club) == 1
+    leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("."))
+    assert leftovers == []
