@@ -46,6 +46,7 @@ from .common import (
     LogPath,
     exit_for,
     fail,
+    json_write,
     output_format,
     plural,
 )
@@ -283,7 +284,7 @@ class _Printer:
         self.closed = False
         self.count = 0
         self.console = _Console(highlight=False, soft_wrap=False, markup=False, emoji=False)
-        self.json = JsonList("matches", lambda text: sys.stdout.write(text))
+        self.json = JsonList("matches", json_write())  # escaped on a terminal
 
     def show(self, t: MatchTimeline, games: list[GameTimeline]) -> None:
         if self.kind is None or self.closed:
