@@ -15,7 +15,6 @@ import json
 import os
 import pty
 import re
-import select
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +23,7 @@ import pytest
 
 from coloretto_log.core.errors import BIDI_CONTROLS, json_for_terminal, one_line
 
+from ..builders.terminal import drain
 from ..conftest import ROOT
 
 NAME = "Ai\u009bko\u007f\u2028\u202eevil\u2066x\u2067y\u2068z\u2069"
@@ -33,34 +33,18 @@ IN_JSON = "Ai\\u009bko\\u007f\\u2028\\u202eevil\\u2066x\\u2067y\\u2068z\\u2069"
 GAME = ROOT / "tests" / "data" / "db" / "recorded-3p-game.json"
 
 
-def on_terminal(*args: str, cwd: Path, stdin: bytes | None = None) -> str:
+def on_terminal(*args: str, cwd: Path) -> str:
     """What the command writes to a terminal (standard output and error on one pseudo-terminal)."""
     leader, follower = pty.openpty()
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="200", NO_COLOR="1")
     proc = subprocess.Popen(
         [sys.executable, "-m", "coloretto_log", *args], stdout=follower, stderr=follower,
-        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL, cwd=cwd, env=env,
+        stdin=subprocess.DEVNULL, cwd=cwd, env=env,
     )  # fmt: skip
     os.close(follower)
-    if stdin is not None:
-        assert proc.stdin is not None
-        proc.stdin.write(stdin)
-        proc.stdin.close()
-    chunks = []
-    while True:
-        ready, _, _ = select.select([leader], [], [], 60)
-        if not ready:
-            break
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the other end closed
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
+    shown = drain(leader)
     proc.wait(timeout=60)
-    os.close(leader)
-    return b"".join(chunks).decode("utf-8")
+    return shown.decode("utf-8")
 
 
 @pytest.fixture

@@ -8,11 +8,9 @@ progress under a terminal, and the small messages.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import pty
-import select
 import subprocess
 import sys
 import time
@@ -30,6 +28,7 @@ from coloretto_log.db.store import MatchStore
 from coloretto_log.log.replay import check_match
 from coloretto_log.view.tabular import CHUNK
 
+from ..builders.terminal import drain
 from ..conftest import ROOT, SAMPLES
 
 DATA = ROOT / "tests" / "data" / "db"
@@ -312,22 +311,10 @@ def test_ingest_progress_advances_within_one_big_file_on_a_terminal(tmp_path: Pa
         stdout=subprocess.PIPE, stderr=follower, env=env,
     )
     os.close(follower)
-    seen = io.BytesIO()
-    while True:
-        ready, _, _ = select.select([leader], [], [], 60)
-        if not ready:
-            break
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen.write(chunk)
+    seen = drain(leader)
     proc.wait(timeout=60)
-    os.close(leader)
     assert proc.returncode == 0
-    text = seen.getvalue().decode("utf-8", "replace")
+    text = seen.decode("utf-8", "replace")
     import re
 
     percents = {int(m) for m in re.findall(r"\b(\d{1,3})%", text)}
