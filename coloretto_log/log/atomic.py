@@ -129,22 +129,36 @@ _SNIFF = 65536
 _LOG_MARKER = re.compile(rb'"format"\s*:\s*"coloretto-log"')
 
 
-def is_duckdb_file(path: Path) -> bool:
-    """``path`` is a file that starts with DuckDB's header (``DUCK`` at byte 8)."""
+def _regular(path: Path) -> bool:
+    """``path`` (through links) is a regular file: one that can be read without waiting (not a FIFO, say)."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(12)
+        return stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         return False
-    return len(head) == 12 and head[8:12] == b"DUCK"
+
+
+def duckdb_header(head: bytes) -> bool:
+    """``head`` (a file's first 12 bytes) is DuckDB's header: ``DUCK`` at byte 8."""
+    return len(head) >= 12 and head[8:12] == b"DUCK"
+
+
+def is_duckdb_file(path: Path) -> bool:
+    """``path`` is a regular file that starts with DuckDB's header."""
+    if not _regular(path):
+        return False
+    try:
+        with open(path, "rb") as f:
+            return duckdb_header(f.read(12))
+    except OSError:
+        return False
 
 
 def reads_as_match_log(path: Path) -> bool:
     """``path`` is a regular file whose first 64 KiB read as a match log: a JSON object (or JSON Lines
     of them) carrying the format's marker ``"format": "coloretto-log"`` (a cheap sniff, not a parse)."""
+    if not _regular(path):
+        return False
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return False
         with open(path, "rb") as f:
             head = f.read(_SNIFF)
     except OSError:

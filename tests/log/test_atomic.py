@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 
 from coloretto_log.log import atomic
-from coloretto_log.log.atomic import atomic_write_lines, atomic_write_text, temp_name_pattern
+from coloretto_log.log.atomic import (
+    MATCH_LOG,
+    atomic_write_lines,
+    atomic_write_text,
+    output_problem,
+    temp_name_pattern,
+)
 from coloretto_log.log.logfile import LogFile
 
 LOG = {"format": "coloretto-log", "version": 1, "players": ["A", "B"], "games": []}
@@ -137,3 +143,30 @@ def test_the_recorder_removes_the_temporary_file_a_crash_left(tmp_path: Path) ->
     assert log.lock() == left
     log.release()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_output_rule_never_waits_on_a_fifo(tmp_path: Path) -> None:
+    """Sniffing what an existing output is (a database? a log?) reads regular files only: a FIFO would block."""
+    fifo = tmp_path / "out.html"
+    os.mkfifo(fifo)
+    assert output_problem(fifo, inputs=[], force=False) == f"{fifo}: already exists; give another file name, or --force to replace it"
+    assert output_problem(fifo, inputs=[], force=True) is None
+
+
+def test_the_output_rule_names_a_database_and_a_log(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    db.write_bytes(b"\0" * 8 + b"DUCK" + b"\0" * 100)
+    log = tmp_path / "a.jsonl"
+    log.write_text('\ufeff  {"games": [], "format": "coloretto-log", "version": 1}\n', encoding="utf-8")
+    other = tmp_path / "b.json"
+    other.write_text('["format", "coloretto-log"]', encoding="utf-8")
+    for force in (False, True):
+        assert output_problem(db, inputs=[], force=force) == (
+            f"{db}: is a DuckDB database, which this command never replaces (not even with --force); write to another file"
+        )
+        assert output_problem(log, inputs=[], force=force) == (
+            f"{log}: is a match log, which this command never replaces (not even with --force); write to another file"
+        )
+    assert output_problem(log, inputs=[], force=True, writes=MATCH_LOG) is None
+    assert output_problem(db, inputs=[], force=True, writes=MATCH_LOG) is not None
+    assert output_problem(other, inputs=[], force=True) is None  # an array holding the words is no log
