@@ -37,16 +37,28 @@ from pathlib import Path
 from typing import Any
 
 from .errors import DatabaseError, QueryError
-from .sandbox import MAX_LIMIT, MAX_SQL_BYTES, MEMORY_BOUND, time_bound
-from .store import default_db_path, no_database
+from .paths import default_db_path, no_database
 
 __all__ = ["MAX_LIMIT", "MAX_SQL_BYTES", "MAX_TIMEOUT", "MIN_TIMEOUT", "QueryResult", "run_query", "timeout_problem"]
 
+#: DuckDB's own memory limit, and the most the child may map beyond what it needs to start.
+MEMORY_BOUND = 1 << 30
+#: The most rows ``--limit`` may ask for.
+MAX_LIMIT = 100_000
+#: The most bytes of rows a query hands back.
+MAX_RESULT_BYTES = 64 << 20
+#: The longest SQL text accepted (``query -`` reads it from standard input).
+MAX_SQL_BYTES = 1 << 20
 #: The shortest and the longest ``--timeout``, in seconds.
 MIN_TIMEOUT = 0.1
 MAX_TIMEOUT = 3600.0
 #: The child process that runs the statement.
 SANDBOX_COMMAND = [sys.executable, "-m", "coloretto_log.db.sandbox"]
+
+
+def time_bound(timeout: float) -> str:
+    """The one line for a query stopped at its timeout."""
+    return f"the query ran past the {timeout:g} s timeout and was stopped (the time bound, --timeout)"
 
 
 def timeout_problem(timeout: float) -> str | None:

@@ -27,16 +27,9 @@ from typing import Any
 import duckdb
 
 from .errors import DatabaseError, QueryError, db_error, first_line, refuse_foreign
-from .store import MatchStore, no_database
-
-#: DuckDB's own memory limit, and the most the child may map beyond what it needs to start.
-MEMORY_BOUND = 1 << 30
-#: The most rows ``--limit`` may ask for.
-MAX_LIMIT = 100_000
-#: The most bytes of rows a query hands back.
-MAX_RESULT_BYTES = 64 << 20
-#: The longest SQL text accepted (``query -`` reads it from standard input).
-MAX_SQL_BYTES = 1 << 20
+from .paths import no_database
+from .query import MAX_RESULT_BYTES, MEMORY_BOUND, time_bound
+from .store import MatchStore
 
 #: What the sandbox sets before locking the configuration (docs: "Securing DuckDB").
 SANDBOX_CONFIG: dict[str, str | bool | int | float | list[str]] = {
@@ -50,11 +43,6 @@ SANDBOX_CONFIG: dict[str, str | bool | int | float | list[str]] = {
     "temp_directory": "",  # no spilling to disk either
     "lock_configuration": True,  # no SET / RESET / PRAGMA changes after this
 }
-
-
-def time_bound(timeout: float) -> str:
-    """The one line for a query stopped at its timeout."""
-    return f"the query ran past the {timeout:g} s timeout and was stopped (the time bound, --timeout)"
 
 
 #: Statement types run as they are: SELECT (WITH, DESCRIBE, SUMMARIZE, SHOW, PIVOT with an IN list, VALUES),

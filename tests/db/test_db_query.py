@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -213,3 +214,21 @@ def test_a_long_query_is_stopped_at_the_wall_bound(db: Path) -> None:
     with pytest.raises(QueryError, match=r"ran past the 1.5 s timeout"):
         run_query(db, "SELECT sum(range * 2) FROM range(100000000000)", timeout=1.5)
     assert time.monotonic() - start < 2.0
+
+
+def test_the_query_command_itself_loads_neither_duckdb_nor_pyarrow(db: Path, tmp_path: Path) -> None:
+    """Only the child runs DuckDB: the command's own start (about half a second of duckdb and pyarrow
+    before) is not spent twice, which under load had the default 10 s timeout take 24 s of wall time."""
+    report = tmp_path / "modules.json"
+    harness = (
+        "import atexit, json, sys\n"
+        "atexit.register(lambda: json.dump(sorted(m for m in ('duckdb', 'pyarrow') if m in sys.modules),"
+        " open(sys.argv[1], 'w')))\n"
+        "from coloretto_log.cli import main\n"
+        "main(sys.argv[2:])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", harness, str(report), "query", "SELECT count(*) AS n FROM matches",
+                           "--db", str(db), "--json"], capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [{"n": 3}]
+    assert json.loads(report.read_text(encoding="utf-8")) == []
