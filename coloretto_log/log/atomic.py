@@ -83,7 +83,7 @@ def _replacing(path: Path, mode: int | None) -> Iterator[int]:
     and ``path`` left alone."""
     if mode is None:
         try:
-            mode = stat.S_IMODE(os.stat(path).st_mode)  # a file replaced keeps its permissions
+            mode = stat.S_IMODE(os.stat(path).st_mode) & 0o777  # a file replaced keeps its permissions (not set-id bits)
         except OSError:
             pass
     tmp, fd = _create_temp(path, mode)
