@@ -120,10 +120,14 @@ def test_query_on_a_terminal(hostile: Path) -> None:
     assert NAME in piped.stdout.decode("utf-8").split("\n")  # exact data for programs
 
 
-def test_score_csv_on_a_terminal(hostile: Path) -> None:
-    shown = on_terminal("score", str(hostile), "--format", "csv", cwd=hostile.parent)
+@pytest.mark.parametrize("command", ["score", "replay"])
+def test_csv_on_a_terminal(hostile: Path, command: str) -> None:
+    shown = on_terminal(command, str(hostile), "--format", "csv", cwd=hostile.parent)
     assert_nothing_raw(shown)
     assert SHOWN in shown
+    piped = subprocess.run([sys.executable, "-m", "coloretto_log", command, str(hostile), "--format", "csv"],
+                           capture_output=True, check=False)  # fmt: skip
+    assert NAME in piped.stdout.decode("utf-8")  # exact data for programs
 
 
 def test_record_on_a_terminal(tmp_path: Path) -> None:
