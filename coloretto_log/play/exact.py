@@ -11,6 +11,11 @@ first choice (drawing, then the rows in order). Every step goes through the
 engine's one copy of the rules (``engine.Table``); positions met twice are
 searched once (a memo keyed on the state reached and the card in hand).
 
+Values are **exact**: integers at the end of the game and ``Fraction``\\ s
+after every chance step, so that two choices worth the same are equal and
+the tie goes by the rule above, never by the rounding of a float (a draw
+worth -7.000000000000002 once lost its tie to a take worth -7).
+
 A value is a vector: every seat's expected final margin, then every seat's
 probability of finishing first (a shared first place counts as first).
 """
@@ -18,19 +23,21 @@ probability of finishing first (a shared first place counts as first).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 from ..core.cards import GOLDEN_JOKER, KINDS
 from ..core.engine import GameState, Table
 from . import bots
 from .playout import Choice, Start, choices
 
-__all__ = ["EXACT_SLOTS", "Vector", "applies", "choice_values", "final_vector"]
+__all__ = ["EXACT_SLOTS", "Vector", "applies", "best_index", "choice_values", "final_vector"]
 
 #: Exact search once the last round has begun and at most this many places are left in the rows
 #: still on the table (or fewer cards unseen than that).
 EXACT_SLOTS = 4
 
-Vector = tuple[float, ...]
+#: Every seat's margin, then every seat's chance of finishing first: ints or Fractions, never floats.
+Vector = tuple[Fraction | int, ...]
 
 
 def applies(start: Start) -> bool:
@@ -43,12 +50,21 @@ def applies(start: Start) -> bool:
 
 
 def final_vector(scores: bots.Scores, collections: Sequence[tuple[int, ...]]) -> Vector:
-    """Every seat's margin (own score less the mean of the others'), then whether it finished first."""
+    """Every seat's margin (own score less the mean of the others', exact), then whether it finished first."""
     s = [scores[bots.pack(c)] for c in collections]
     n = len(s)
     total = sum(s)
     top = max(s)
-    return tuple(x - (total - x) / (n - 1) for x in s) + tuple(1.0 if x == top else 0.0 for x in s)
+    return tuple(Fraction(n * x - total, n - 1) for x in s) + tuple(1 if x == top else 0 for x in s)
+
+
+def best_index(values: Sequence[Vector], seat: int) -> int:
+    """The choice ``seat`` plays among ``values``: the best margin, ties to the first (the stated rule)."""
+    best = 0
+    for k in range(1, len(values)):
+        if values[k][seat] > values[best][seat]:
+            best = k
+    return best
 
 
 class _Search:
@@ -61,12 +77,7 @@ class _Search:
         got = self.memo.get(key)
         if got is None:
             values = [self.after(state, card, c) for c in choices(state, card)]
-            seat = state.current
-            best = 0
-            for k in range(1, len(values)):
-                if values[k][seat] > values[best][seat]:
-                    best = k
-            got = self.memo[key] = values[best]
+            got = self.memo[key] = values[best_index(values, state.current)]
         return got
 
     def after(self, state: GameState, card: str | None, choice: Choice) -> Vector:
@@ -94,19 +105,18 @@ class _Search:
         """The mean of ``then(card)`` over the next card turned over, each kind by its count unseen."""
         remaining = state.remaining
         total = sum(remaining)
-        acc: list[float] | None = None
+        acc: list[Fraction | int] | None = None
         for k, count in enumerate(remaining):
             if not count:
                 continue
             v = then(KINDS[k])
-            w = count / total
             if acc is None:
-                acc = [w * x for x in v]
+                acc = [count * x for x in v]
             else:
                 for j, x in enumerate(v):
-                    acc[j] += w * x
+                    acc[j] += count * x
         assert acc is not None
-        return tuple(acc)
+        return tuple(Fraction(x, total) for x in acc)
 
 
 def choice_values(start: Start, wanted: list[Choice]) -> list[Vector]:

@@ -457,8 +457,11 @@ def test_any_decision_of_a_random_game_gets_consistent_values(seed: int, players
     if ev.forced:
         assert ev.loss == 0
     else:
-        assert ev.loss >= 0 and ev.loss == pytest.approx(ev.choices[ev.best].margin - ev.choices[ev.played].margin)
-        assert all(c.margin <= ev.choices[ev.best].margin for c in ev.choices)
+        assert ev.loss >= 0 and all(c.margin <= ev.choices[ev.best].margin for c in ev.choices)
+        if ev.exact:
+            assert ev.loss == pytest.approx(ev.choices[ev.best].margin - ev.choices[ev.played].margin)
+        else:  # cross-fitted, never beyond the widest gap; an honest standard error even when the played looks best
+            assert ev.loss_se > 0 or len({c.margin for c in ev.choices}) == 1
         assert all(0 <= c.win_prob <= 1 and abs(sum(c.margins)) < 1e-6 for c in ev.choices)
 
 
