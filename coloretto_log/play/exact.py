@@ -11,10 +11,11 @@ first choice (drawing, then the rows in order). Every step goes through the
 engine's one copy of the rules (``engine.Table``); positions met twice are
 searched once (a memo keyed on the state reached and the card in hand).
 
-Values are **exact**: integers at the end of the game and ``Fraction``\\ s
-after every chance step, so that two choices worth the same are equal and
-the tie goes by the rule above, never by the rounding of a float (a draw
-worth -7.000000000000002 once lost its tie to a take worth -7).
+Values are **exact**: the search runs on integers (each value multiplied by
+the number of ways the rest of the cards can come out, see ``_Search``) and
+gives ``Fraction``\\ s, so that two choices worth the same are equal and the
+tie goes by the rule above, never by the rounding of a float (a draw worth
+-7.000000000000002 once lost its tie to a take worth -7).
 
 A value is a vector: every seat's expected final margin, then every seat's
 probability of finishing first (a shared first place counts as first).
@@ -58,7 +59,7 @@ def final_vector(scores: bots.Scores, collections: Sequence[tuple[int, ...]]) ->
     return tuple(Fraction(n * x - total, n - 1) for x in s) + tuple(1 if x == top else 0 for x in s)
 
 
-def best_index(values: Sequence[Vector], seat: int) -> int:
+def best_index(values: Sequence[Sequence[Fraction | int]], seat: int) -> int:
     """The choice ``seat`` plays among ``values``: the best margin, ties to the first (the stated rule)."""
     best = 0
     for k in range(1, len(values)):
@@ -68,11 +69,24 @@ def best_index(values: Sequence[Vector], seat: int) -> int:
 
 
 class _Search:
+    """The tree in integers: a value ``t`` cards below the root is kept multiplied by ``scale[t]``, the
+    number of ways the cards after it can still come out (``(N - t)(N - t - 1)…`` down to the deepest
+    card), and margins by ``players - 1``: a chance node is then a plain sum of its children times their
+    counts, a decision compares integers of one scale, and nothing is ever rounded."""
+
     def __init__(self, state: GameState) -> None:
         self.scores = bots.scores_for(state)
-        self.memo: dict[tuple[GameState, str | None], Vector] = {}
+        self.memo: dict[tuple[GameState, str | None], tuple[int, ...]] = {}
+        self.base = state.turned
+        unseen = sum(state.remaining)
+        free = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
+        deepest = min(unseen, free + 1)  # a card for each place left, and a golden joker's extra card
+        scale = [1] * (deepest + 1)
+        for t in range(deepest - 1, -1, -1):
+            scale[t] = scale[t + 1] * (unseen - t)
+        self.scale = scale
 
-    def node(self, state: GameState, card: str | None) -> Vector:
+    def node(self, state: GameState, card: str | None) -> tuple[int, ...]:
         key = (state, card)
         got = self.memo.get(key)
         if got is None:
@@ -80,7 +94,7 @@ class _Search:
             got = self.memo[key] = values[best_index(values, state.current)]
         return got
 
-    def after(self, state: GameState, card: str | None, choice: Choice) -> Vector:
+    def after(self, state: GameState, card: str | None, choice: Choice) -> tuple[int, ...]:
         """The value of ``choice`` for ``state.current`` (``card`` in hand for a row decision)."""
         kind, i = choice
         if kind == "row":
@@ -94,19 +108,21 @@ class _Search:
             return self._chance(state, lambda extra: self._took(state, i, extra))
         return self._took(state, i, None)
 
-    def _took(self, state: GameState, i: int, extra: str | None) -> Vector:
+    def _took(self, state: GameState, i: int, extra: str | None) -> tuple[int, ...]:
         table = Table(state)
         table.take(state.current, i, extra, False)
         if table.over:
-            return final_vector(self.scores, table.collections)
+            s = [self.scores[bots.pack(c)] for c in table.collections]
+            n, total, top = len(s), sum(s), max(s)
+            f = self.scale[table.turned - self.base]
+            return tuple((n * x - total) * f for x in s) + tuple(f if x == top else 0 for x in s)
         return self.node(table.state(), None)
 
-    def _chance(self, state: GameState, then: Callable[[str], Vector]) -> Vector:
-        """The mean of ``then(card)`` over the next card turned over, each kind by its count unseen."""
-        remaining = state.remaining
-        total = sum(remaining)
-        acc: list[Fraction | int] | None = None
-        for k, count in enumerate(remaining):
+    def _chance(self, state: GameState, then: Callable[[str], tuple[int, ...]]) -> tuple[int, ...]:
+        """The next card turned over, each kind by its count unseen: the sum of the children (scaled) times
+        their counts (each count over the cards unseen, times the scale here, is the count alone)."""
+        acc: list[int] | None = None
+        for k, count in enumerate(state.remaining):
             if not count:
                 continue
             v = then(KINDS[k])
@@ -116,10 +132,17 @@ class _Search:
                 for j, x in enumerate(v):
                     acc[j] += count * x
         assert acc is not None
-        return tuple(Fraction(x, total) for x in acc)
+        return tuple(acc)
 
 
 def choice_values(start: Start, wanted: list[Choice]) -> list[Vector]:
-    """The exact value vector of each choice in ``wanted`` (see ``playout.choices``) at ``start``."""
+    """The exact value vector of each choice in ``wanted`` (see ``playout.choices``) at ``start``: every
+    seat's margin, then every seat's chance of finishing first, as ``Fraction``\\ s."""
     search = _Search(start.state)
-    return [search.after(start.state, start.card, c) for c in wanted]
+    n = start.state.players
+    whole = search.scale[0]
+    out: list[Vector] = []
+    for c in wanted:
+        v = search.after(start.state, start.card, c)
+        out.append(tuple(Fraction(x, whole * (n - 1)) for x in v[:n]) + tuple(Fraction(x, whole) for x in v[n:]))
+    return out

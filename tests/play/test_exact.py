@@ -160,7 +160,7 @@ def with_golden_joker(states: list[GameState]) -> list[GameState]:
 
 
 FOUND = last_round_positions(24)
-POSITIONS = FOUND + [p for p in with_golden_joker(FOUND[:8]) if len(_orders(unseen(p), depth_of(p))) <= 1500]
+POSITIONS = FOUND + [p for p in with_golden_joker(FOUND[:12]) if len(_orders(unseen(p), depth_of(p))) <= 1500]
 
 
 def test_enough_varied_positions() -> None:
