@@ -7,18 +7,18 @@ player's final score less the mean of the others') and its probability of
 winning the game (a shared first place counts as a win), with standard
 errors:
 
-- **sampled**: ``samples`` orders of the unseen cards, each drawn uniformly
-  from what is public (the deck's composition less every card seen, the
-  last-round card where the rules put it: ``under`` cards from the bottom);
-  every choice is played out on the *same* orders (common random numbers),
-  every seat following the ``greedy`` bot's policy (``playout``), so the
-  differences between choices are sharper. Sampling goes on in batches
-  until the loss of the played choice has a standard error of at most
-  ``max_se`` points and the best choice is told apart from every other
-  (within ``max_se``, or ahead by 3 standard errors), or until ``samples``;
+- **sampled** (``estimate``): orders of the unseen cards, each drawn
+  uniformly from what is public (the deck's composition less every card
+  seen, the last-round card where the rules put it: ``under`` cards from the
+  bottom); every choice is played out on the *same* orders (common random
+  numbers), every seat following the ``greedy`` bot's policy (``playout``).
+  The loss is cross-fitted (the best picked on one half of the samples,
+  measured on the other), with a standard error even when the played choice
+  looks best; sampling stops once the loss is precise, the best told apart
+  and the mark settled (``marks``), or at ``samples``;
 - **exact** (``exact``): in the last round with at most ``EXACT_SLOTS``
   places left in the rows, every order of the unseen cards and best play by
-  everyone (max-n expectimax); standard errors are 0.
+  everyone (max-n expectimax) on exact numbers; standard errors are 0.
 
 The real order of a seeded game's deck is never read: positions are built
 from ``GameState`` fields that every player sees.
@@ -27,10 +27,9 @@ Choices that lead to the same position (two rows with the same cards and the
 same limit) are one choice, valued once. A decision with one choice is
 *forced*: loss 0, no mark, no playouts.
 
-The **loss** of the played choice is the best choice's value less its own
-(0 when it is the best), with the standard error of that paired difference.
-A mark is given when ``loss - 2 * loss_se`` reaches a threshold
-(``THRESHOLDS``): the loss is then beyond noise.
+Marks (``marks.mark_for``) go on the lower bound ``loss - 2 * loss_se``.
+Why, in words: ``explain``; error rate, accuracy, luck and skill: ``luck``.
+``best_choice`` gives the best choice of any position (for a bot).
 
 Every decision's samples come from a seed derived from (seed, match, game,
 move, decision) alone, so the numbers are the same whatever ``jobs`` is.

@@ -38,6 +38,14 @@ choice that looks best still carries the uncertainty of that look
 
 or until ``samples``. The named best is the choice with the best mean on
 all samples (ties to the first: drawing, then the rows in order).
+
+**Racing.** A choice neither played nor best that is ``DROP`` standard
+errors behind the best is no longer played out (it keeps its samples, a
+prefix of everyone's): close decisions spend their playouts where it
+matters. **Stratified first card.** The first card of the k-th order is the
+card at the fraction ``offset + k × φ`` of the unseen cards (a
+low-discrepancy sequence; each order alone still uniform), so every kind
+comes first in its share of the samples.
 """
 
 from __future__ import annotations
