@@ -25,7 +25,9 @@ Everything is measured in this run, on this machine:
     against a 10,000-sample reference (target: within one standard error);
   * memory: ``analyze`` of a ``.jsonl`` of MATCHES matches (and of a tenth of
     them) against ``validate`` of the same files, peak RSS of each process:
-    flat memory means the same peak whatever the number of matches.
+    flat memory means the same peak whatever the number of matches. Each
+    match is a four-player game cut after 12 moves (an unfinished game:
+    read and checked whole, a few decisions to analyse, one sample each).
 
 Asserts nothing about time: it prints figures and their ratios to the targets.
 """
@@ -197,8 +199,10 @@ def memory(matches: int) -> None:
         for n in (matches // 10, matches):
             path = Path(tmp) / f"m{n}.jsonl"
             with path.open("w", encoding="utf-8") as f:
-                for seed in range(n):
-                    f.write(json.dumps(random_match(seed, players=2, games=1)) + "\n")
+                for seed in range(n):  # whole matches to read and check, a few decisions each to analyse
+                    match = random_match(seed, players=4, games=1)
+                    match["games"][0]["moves"] = match["games"][0]["moves"][:12]
+                    f.write(json.dumps(match) + "\n")
             size = path.stat().st_size / 1e6
             rss_a, sec_a = peak_rss([*cli, "analyze", str(path), "--player", "Aiko", "-n", "1", "--max-se", "0",
                                      "--json"])

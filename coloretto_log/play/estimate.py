@@ -29,7 +29,8 @@ choice that looks best still carries the uncertainty of that look
 **When to stop.** Samples come in batches of ``BATCH`` (at least
 ``MIN_SAMPLES``) until all of:
 
-- the loss's standard error is at most ``max_se``;
+- the loss's standard error is at most ``max_se`` (or the played choice is
+  the best, three standard errors ahead of every other);
 - the best choice is told apart from every other (the standard error of
   the difference at most ``max_se``, or ahead by 3 standard errors);
 - the mark is settled: the lower bound ``loss − 2 se`` that decides a mark
@@ -54,8 +55,8 @@ import math
 from dataclasses import dataclass
 
 from ..core.rng import MASK64, nth_output
-from . import bots
-from .marks import THRESHOLDS, Z
+from . import bots, marks
+from .marks import THRESHOLDS
 from .playout import Choice, Start
 
 __all__ = ["BATCH", "DROP", "LOOK", "MIN_SAMPLES", "SETTLE", "ChoiceValue", "Evaluation", "Tally", "sample"]
@@ -64,7 +65,7 @@ __all__ = ["BATCH", "DROP", "LOOK", "MIN_SAMPLES", "SETTLE", "ChoiceValue", "Eva
 BATCH = 32
 MIN_SAMPLES = 64
 #: Sampling goes on while the lower bound of a loss is within this many standard errors of a threshold.
-SETTLE = 3.0
+SETTLE = 2.5
 #: A choice (neither played nor best) this many standard errors behind the best is no longer played out.
 DROP = 4.0
 #: The first card of the k-th order is the card at the fraction ``offset + k × φ`` (mod 1) of the unseen
@@ -141,7 +142,11 @@ class Tally:
         mine = x[played]
         d = [x[picks[i & 1]][i] - mine[i] for i in range(len(mine))]
         loss = sum(d) / len(d)
-        rival = _argmax([m if k != played else -math.inf for k, m in enumerate(means)])
+        # the strongest rival of the played choice still in the race (one dropped keeps its last word)
+        rivals = [m if k != played and live[k] else -math.inf for k, m in enumerate(means)]
+        if max(rivals) == -math.inf:
+            rivals = [m if k != played else -math.inf for k, m in enumerate(means)]
+        rival = _argmax(rivals)
         se = max(_se(d), _se([a - b for a, b in zip(x[rival], mine)]))
         return loss, se, best
 
@@ -176,15 +181,20 @@ def _se(xs: list[float]) -> float:
 
 def _settled(tally: Tally, played: int, max_se: float) -> bool:
     """Precise enough: the loss, the best choice told apart, the mark the same under another seed."""
+    tally.race(played, tally.loss(played)[2])
     loss, se, best = tally.loss(played)
-    tally.race(played, best)
-    if se > max_se:
-        return False
-    lower = loss - Z * se
-    if any(abs(lower - t) < SETTLE * se for _, t in THRESHOLDS):
-        return False
     x = tally.x
     means = tally.means()
+    if se > max_se and any(tally.active[k] for k in range(len(x)) if k != played):
+        # (when every other choice is out of the race, more samples cannot narrow it)
+        ahead = best == played and all(
+            means[played] - means[k] >= 3 * _se([a - b for a, b in zip(x[played], x[k])])
+            for k in range(len(x)) if k != played and tally.active[k])
+        if not ahead:  # the played choice clearly best needs no finer loss
+            return False
+    lower = loss - marks.Z * se
+    if any(abs(lower - t) < SETTLE * se for _, t in THRESHOLDS):
+        return False
     for other in range(len(x)):
         if other in (best, played) or not tally.active[other]:
             continue
