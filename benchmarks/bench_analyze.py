@@ -204,7 +204,7 @@ def memory(matches: int) -> None:
                     match["games"][0]["moves"] = match["games"][0]["moves"][:12]
                     f.write(json.dumps(match) + "\n")
             size = path.stat().st_size / 1e6
-            rss_a, sec_a = peak_rss([*cli, "analyze", str(path), "--player", "Aiko", "-n", "1", "--max-se", "0",
+            rss_a, sec_a = peak_rss([*cli, "analyze", str(path), "--player", "Aiko", "--samples", "1", "--max-se", "0",
                                      "--json"])
             rss_v, sec_v = peak_rss([*cli, "validate", str(path), "--json"])
             print(f"memory, {n} matches ({size:.1f} MB): analyze peak {rss_a:.0f} MB ({sec_a:.0f} s), validate peak "

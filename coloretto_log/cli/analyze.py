@@ -40,14 +40,16 @@ from ..view.analysis import render_analysis
 from .app import app
 from .common import (
     ExitCode,
-    FormatOption,
     JsonOption,
     JsonReport,
     LogPath,
+    TableJsonOption,
     exit_for,
     fail,
+    old_short,
     output_format,
     plural,
+    with_old_short,
 )
 
 
@@ -69,9 +71,10 @@ def analyze(
     ] = None,
     samples: Annotated[
         int,
-        typer.Option("--samples", "-n", help="At most N sampled orders of the unseen cards per decision.",
+        typer.Option("--samples", help="At most N sampled orders of the unseen cards per decision.",
                      metavar="N"),
     ] = DEFAULT_SAMPLES,
+    old_n: Annotated[int | None, old_short("-n", "--samples")] = None,
     max_se: Annotated[
         float,
         typer.Option("--max-se", help="Stop sampling a decision once its loss has a standard error of at most "
@@ -79,18 +82,18 @@ def analyze(
     ] = DEFAULT_MAX_SE,
     seed: Annotated[
         int, typer.Option("--seed", help="Seed of the sampled orders: the same seed gives the same numbers.",
-                          metavar="S")
+                          metavar="N")
     ] = 0,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", help="Processes to use, at most the cores (the numbers do not depend "
-                          "on it).", metavar="J")
+                          "on it).", metavar="N")
     ] = 1,
-    output: FormatOption = None,
+    output: TableJsonOption = None,
     json_out: JsonOption = False,
     html: Annotated[
         Path | None,
-        typer.Option("--html", help="Also write a self-contained web page of the analysis to FILE.",
-                     metavar="FILE", show_default=False),
+        typer.Option("--html", help="Also write a self-contained web page of the analysis to OUT.html.",
+                     metavar="OUT.html", show_default=False),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the --html file if it exists.")] = False,
     explain: Annotated[
@@ -119,6 +122,7 @@ def analyze(
     Example: coloretto-log analyze sample_logs/classic-2p-recorded-game.json --samples 64 --jobs 2
     """
     fmt = output_format(output, json_out, csv=False).value
+    samples = with_old_short(samples, old_n, "--samples", "-n", default=DEFAULT_SAMPLES)
     for name, value in (("--game", game), ("--match", match)):
         if value is not None and value < 1:
             fail(f"{name} counts from 1", ExitCode.USAGE)

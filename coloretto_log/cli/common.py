@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import enum
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TextIO
 
 import typer
 
@@ -54,25 +56,117 @@ class Format(str, enum.Enum):
     csv = "csv"
 
 
-#: The output options every command shares (``--format``, and ``--json`` as its short form), declared once.
+#: The formats of the commands that print a table: table for people, json or csv for programs.
+TABLE_JSON_CSV = ("table", "json", "csv")
+#: The formats of the commands whose output is no table (findings, a summary): table for people, json for programs.
+TABLE_JSON = ("table", "json")
+
+
+def format_help(formats: tuple[str, ...]) -> str:
+    """The help of ``--format`` for a command that has ``formats``."""
+    programs = " or ".join(f for f in formats if f != "table")
+    return f"Output: table for people (default); {programs} for programs."
+
+
+#: ``--format table|json|csv`` (``-f``), for the commands that print a table; declared once, here.
 FormatOption = Annotated[
-    Format | None,
+    Literal["table", "json", "csv"] | None,
     typer.Option(
-        "--format", "-f", metavar="table|json|csv", show_default=False,
-        help="Output: table for people (default); json or csv for programs (csv where the command has a table).",
+        "--format", "-f", metavar="|".join(TABLE_JSON_CSV), show_default=False, help=format_help(TABLE_JSON_CSV)
     ),
 ]
+#: ``--format table|json`` (``-f``), for the commands that print no table (csv would have nothing to give).
+TableJsonOption = Annotated[
+    Literal["table", "json"] | None,
+    typer.Option("--format", "-f", metavar="|".join(TABLE_JSON), show_default=False, help=format_help(TABLE_JSON)),
+]
+#: ``--json``: the short form of ``--format json``, in every command that has ``--format``.
 JsonOption = Annotated[bool, typer.Option("--json", help="Short for --format json.")]
 
 
-def output_format(fmt: Format | None, json_out: bool, *, csv: bool = True) -> Format:
-    """The format asked for by ``--format``/``--json``; a usage error (exit 2) when they disagree or csv is not offered."""
-    if json_out and fmt not in (None, Format.json):
-        raise typer.BadParameter(f"--json asks for json, --format for {fmt.value}: give one", param_hint="--format")
-    chosen = Format.json if json_out else (fmt or Format.table)
+def output_format(fmt: str | Format | None, json_out: bool, *, csv: bool = True) -> Format:
+    """The format asked for by ``--format``/``--json``; a usage error (exit 2) when they disagree.
+
+    Which formats a command has is declared by its option (``FormatOption`` or
+    ``TableJsonOption``), so ``--format csv`` where there is no csv is refused
+    while parsing; ``csv=False`` is kept for callers that still say so.
+    """
+    given = None if fmt is None else Format(fmt)
+    if json_out and given is not None and given is not Format.json:
+        raise typer.BadParameter(f"--json asks for json, --format for {given.value}: give one", param_hint="--format")
+    chosen = Format.json if json_out else (given or Format.table)
     if chosen is Format.csv and not csv:
         raise typer.BadParameter("this command prints no table to give as csv: use table or json", param_hint="--format")
     return chosen
+
+
+#: Each short option and the one long option it stands for, in every command that has it (README, "Short options").
+SHORT_OPTIONS = {
+    "-h": "--help",
+    "-f": "--format",
+    "-g": "--game",
+    "-j": "--jobs",
+    "-m": "--move",
+    "-n": "--matches",
+    "-o": "--out",
+    "-p": "--player",
+    "-q": "--quiet",
+}
+#: Old spellings that still work, hidden from help: (command, short option) -> the long option it means there.
+#: New scripts should use the long option; no visible short option has two meanings.
+OLD_SHORT_OPTIONS = {
+    ("deal", "-n"): "--player-count",
+    ("analyze", "-n"): "--samples",
+}
+
+
+def old_short(letter: str, meaning: str, metavar: str = "N") -> Any:
+    """A hidden option for ``letter``, the old short spelling of ``meaning`` in one command (``OLD_SHORT_OPTIONS``)."""
+    return typer.Option(letter, metavar=metavar, hidden=True, show_default=False, help=f"The old spelling of {meaning}.")
+
+
+def with_old_short(value: Any, old: Any, meaning: str, letter: str, *, default: Any = None) -> Any:
+    """``value`` of the long option, or what its old short spelling gave; a usage error when both disagree.
+
+    ``default``: the long option's default (a value equal to it counts as not given).
+    """
+    if old is None:
+        return value
+    if value is not None and value != default and value != old:
+        raise typer.BadParameter(f"{letter} (the old spelling of {meaning}) and {meaning} disagree", param_hint=meaning)
+    return old
+
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def day_option(value: str | None, option: str) -> _dt.date | None:
+    """A day given as ``YYYY-MM-DD`` (``--since``, ``--date``), or a usage error in plain words."""
+    if value is None:
+        return None
+    try:
+        if _DAY.fullmatch(value):
+            return _dt.date.fromisoformat(value)
+    except ValueError:
+        pass
+    fail(
+        f"{option} {one_line(value)}: not a day of the calendar; give it as YYYY-MM-DD, for example 2026-01-31",
+        ExitCode.USAGE,
+    )
+
+
+def usable_cores() -> int:
+    """The processor cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def processes(jobs: int) -> int:
+    """The processes ``--jobs N`` asks for: 0 means one per core, and more than the cores is capped at the cores."""
+    cores = usable_cores()
+    return cores if jobs == 0 else min(jobs, cores)
 
 
 def _dumps(value: Any, level: int = 0) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -13,7 +15,16 @@ from ..core.rng import MASK64
 from ..core.ruleset import EDITIONS, LAYOUTS, RuleSet, under_last_round_problem
 from ..core.setup import Setup, seeded_setup
 from .app import app
-from .common import Format, FormatOption, JsonOption, count_of_players, emit_json, output_format
+from .common import (
+    Format,
+    FormatOption,
+    JsonOption,
+    count_of_players,
+    emit_json,
+    old_short,
+    output_format,
+    with_old_short,
+)
 
 
 def deal_json(setup: Setup, *, seed: int, players: int, edition: str, game: int) -> dict[str, Any]:
@@ -37,7 +48,22 @@ def deal_json(setup: Setup, *, seed: int, players: int, edition: str, game: int)
 
 
 def _shown(card: str) -> str:
-    return card_name(card)
+    """A card as people say it, and the log's word beside it where the two differ: ``+2 (plus2)``."""
+    name = card_name(card)
+    return name if name == card else f"{name} ({card})"
+
+
+def deal_rows(setup: Setup, names: list[str]) -> list[list[Any]]:
+    """The deal as csv rows: ``part`` (removed, starting, first_player, deck), ``seat`` and ``position``
+    from 1, ``card`` as a log writes it and ``name`` as people say it."""
+    assert setup.deck is not None
+    rows: list[list[Any]] = [["removed", "", "", "", card, card_name(card)] for card in setup.removed]
+    for i, cards in enumerate(setup.starting):
+        who = names[i] if names else ""
+        rows.extend(["starting", i + 1, who, "", card, card_name(card)] for card in cards)
+    rows.append(["first_player", setup.first + 1, names[setup.first] if names else "", "", "", ""])
+    rows.extend(["deck", "", "", i, card, card_name(card)] for i, card in enumerate(setup.deck, start=1))
+    return rows
 
 
 @app.command()
@@ -45,8 +71,9 @@ def deal(
     seed: Annotated[int, typer.Option(metavar="N", help="The match seed, 0 <= seed < 2^64.", show_default=False)],
     player_count: Annotated[
         int | None,
-        typer.Option("--player-count", "-n", metavar="N", help="Number of players, 2 to 5.", show_default=False),
+        typer.Option("--player-count", metavar="N", help="Number of players, 2 to 5.", show_default=False),
     ] = None,
+    old_n: Annotated[int | None, old_short("-n", "--player-count")] = None,
     players: Annotated[
         str | None,
         typer.Option(
@@ -58,7 +85,7 @@ def deal(
     ] = None,
     edition: Annotated[str, typer.Option(metavar="EDITION", help=f"{edition_choice()}.")] = "classic",
     game: Annotated[
-        int, typer.Option(metavar="N", help="Which game of the match, from 1 (the first game is 1).")
+        int, typer.Option("--game", "-g", metavar="G", help="Which game of the match, from 1 (the first game is 1).")
     ] = 1,
     under_last_round: Annotated[
         int | None,
@@ -71,15 +98,20 @@ def deal(
 
     Use it to stack a physical deck so several tables play the same cards,
     or to check a seeded log by hand (docs/format.md §4). Games and seats count from 1.
+    Each card is named as people say it, with the word a log needs beside it where
+    the two differ: "+2 (plus2)", "last-round card (last_round)".
+    --format csv prints the same as rows (part, seat, player, position, card, name):
+    seats and positions from 1, card the log's word, name the people's word.
     --format json prints the shape of the published test vectors, for programs: there
     "game" is the game's index from 0 and "first_seat" a seat index from 0, as §4 counts.
 
     \b
     Example: coloretto-log deal --seed 42 --player-count 4
     Example: coloretto-log deal --seed 42 --players Aiko,Boris,Chloe --game 2
+    Example: coloretto-log deal --seed 42 --player-count 3 --format csv
     """
-    chosen = output_format(fmt, json_out, csv=False)
-    count, names = count_of_players(player_count, players)
+    chosen = output_format(fmt, json_out)
+    count, names = count_of_players(with_old_short(player_count, old_n, "--player-count", "-n"), players)
     if not 0 <= seed <= MASK64:
         raise typer.BadParameter("must satisfy 0 <= seed < 2^64", param_hint="--seed")
     if count not in LAYOUTS:
@@ -96,6 +128,11 @@ def deal(
     if chosen is Format.json:
         emit_json(deal_json(setup, seed=seed, players=count, edition=edition, game=game - 1))
         return
+    if chosen is Format.csv:
+        out = csv.writer(sys.stdout, lineterminator="\n")
+        out.writerow(("part", "seat", "player", "position", "card", "name"))
+        out.writerows(deal_rows(setup, names))
+        return
     assert setup.deck is not None
 
     def seat(i: int) -> str:
@@ -104,7 +141,7 @@ def deal(
     typer.secho(f"Seed {seed}, {count} players, {edition} edition, game {game} of the match", bold=True)
     typer.echo(f"Removed colours: {', '.join(setup.removed) if setup.removed else 'none'}")
     for i, cards in enumerate(setup.starting):
-        typer.echo(f"{seat(i)[:1].upper()}{seat(i)[1:]} starts with: {', '.join(cards)}")
+        typer.echo(f"{seat(i)[:1].upper()}{seat(i)[1:]} starts with: {', '.join(_shown(c) for c in cards)}")
     typer.echo(f"First player: {seat(setup.first)}")
     typer.echo(f"Deck, top card first ({len(setup.deck)} cards, last-round card included):")
     width = len(str(len(setup.deck)))

@@ -24,9 +24,9 @@ from .app import app
 from .common import (
     ExitCode,
     Format,
-    FormatOption,
     JsonOption,
     LogPaths,
+    TableJsonOption,
     emit_json,
     exit_for,
     fail,
@@ -51,7 +51,7 @@ def ingest(
             "complete, every log was readable and valid, and at least one match is stored.",
         ),
     ] = False,
-    fmt: FormatOption = None,
+    fmt: TableJsonOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """Validate and score match logs and store them in the database.
@@ -73,7 +73,7 @@ def ingest(
 
     Example: coloretto-log ingest sample_logs/ --db club.duckdb
     """
-    chosen = output_format(fmt, json_out, csv=False)
+    chosen = output_format(fmt, json_out)
     json_out = chosen is Format.json
     path = db_path(db)
     err = err_console()

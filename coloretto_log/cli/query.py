@@ -50,7 +50,8 @@ def query(
     read-only statement only (WITH, PIVOT, DESCRIBE, SUMMARIZE and EXPLAIN
     included). Every cost is bounded: time (--timeout, running, fetching and
     printing), rows (--limit, at most 100,000), memory (1 GB) and the size of
-    the rows (64 MB); one line says which bound stopped a query.
+    the rows (64 MB); one line says which bound stopped a query. The table
+    rounds floats to 4 decimals for people; --format json and csv keep every digit.
 
     Exit codes: 0 ok, 2 a query refused, wrong, or stopped at a bound, 3 a
     database that cannot be read.

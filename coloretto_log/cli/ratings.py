@@ -16,14 +16,17 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..core.editions import edition_names
+from ..core.editions import edition_choice, edition_names
 from ..core.errors import UsageError, one_line
 from ..db.outputs import output_problem
 from ..db.rating_report import backtest, plot_series, predict_table, rating_history, ratings_table
 from ..db.ratings import (
+    BAND,
     BASE,
     DEFAULT_MODEL,
     MODELS,
+    MU0,
+    PROVISIONAL_GAMES,
     SCALE,
     HistoryRow,
     Options,
@@ -32,19 +35,23 @@ from ..db.ratings import (
     Z,
     displayed,
     make_model,
+    uncertainty,
 )
 from ..db.store import DatabaseError, MatchStore, default_db_path
 from ..log.atomic import atomic_write_bytes
 from ..view.ratings_plot import PlotUnavailable, Series, ratings_png
 from .app import app
-from .common import ExitCode, count_of_players, emit_json, fail, plural
-
-
-class Format(str, enum.Enum):
-    table = "table"
-    json = "json"
-    csv = "csv"
-
+from .common import (
+    ExitCode,
+    Format,
+    FormatOption,
+    JsonOption,
+    count_of_players,
+    emit_json,
+    fail,
+    output_format,
+    plural,
+)
 
 #: The editions of the one table (core.editions), as choices.
 Edition = enum.Enum("Edition", {name: name for name in edition_names()}, type=str)  # type: ignore[misc]
@@ -58,7 +65,19 @@ class Per(str, enum.Enum):
     match = "match"
 
 
-SCALE_TEXT = f"rating = {BASE:g} + {SCALE:g} × (μ − {Z:g}σ): a newcomer starts at {BASE:g}"
+SCALE_TEXT = (
+    f"rating = {BASE:g} + {SCALE:g} × (μ − {MU0:g}), the skill estimate (a newcomer starts at {BASE:g}; "
+    f"the higher rating is the favourite); ± {BAND:g}σ on that scale holds the skill 95% of the time"
+)
+CAUTIOUS_TEXT = (
+    f"--json and csv also give the cautious rating, {Z:g}σ lower on that scale: the rating very likely "
+    "reached (a newcomer's is 0)"
+)
+PROVISIONAL_TEXT = f"? provisional: fewer than {PROVISIONAL_GAMES} games, listed after the others"
+
+
+def _rating(rating: float, provisional: bool) -> str:
+    return f"{rating:.0f}" + ("?" if provisional else "")
 
 
 def _out() -> Console:
@@ -88,7 +107,10 @@ def ratings(
         typer.Option("--db", metavar="FILE", dir_okay=False, show_default=False,
                      help="The database file. Default: $COLORETTO_DB, else coloretto.duckdb in the current folder."),
     ] = None,
-    edition: Annotated[Edition | None, typer.Option("--edition", help="Rate only matches of this edition.")] = None,
+    edition: Annotated[
+        Edition | None,
+        typer.Option("--edition", metavar="EDITION", help=f"Rate only matches of this edition: {edition_choice()}."),
+    ] = None,
     player_count: Annotated[
         int | None,
         typer.Option("--player-count", metavar="N", min=2, max=5, help="Rate only matches of N players."),
@@ -115,10 +137,10 @@ def ratings(
                           help="game: each finished game is one contest; match: each finished match, by its totals.")
     ] = Per.game,
     days: Annotated[int, typer.Option("--days", metavar="N", min=0, help="The change column covers the last N days.")] = 30,
-    fmt: Annotated[Format, typer.Option("--format", "-f", metavar="table|json|csv", help="table for people; json or csv for programs.")] = Format.table,
-    json_out: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
+    fmt: FormatOption = None,
+    json_out: JsonOption = False,
     history: Annotated[
-        str | None, typer.Option("--history", metavar="PLAYER", help="Print PLAYER's rating after each of their games.")
+        str | None, typer.Option("--history", metavar="NAME", help="Print the rating of the player called NAME after each of their games.")
     ] = None,
     predict: Annotated[
         str | None,
@@ -133,7 +155,7 @@ def ratings(
         typer.Option("--png", metavar="FILE", dir_okay=False,
                      help="Also draw the ratings over time of the top players, with uncertainty bands (needs matplotlib)."),
     ] = None,
-    top: Annotated[int, typer.Option("--top", metavar="N", min=1, help="Players drawn by --png.")] = 8,
+    top: Annotated[int, typer.Option("--top", metavar="N", min=1, help="Players drawn by --png.")] = 6,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --png file.")] = False,
 ) -> None:
     """Player ratings from the stored games: who plays best, how sure, and who wins next.
@@ -143,13 +165,16 @@ def ratings(
     were played: by date (undated matches first), then match id, then game
     number. Each finished game is one ranked contest (tied scores share a
     rank, as score ranks them); --per match rates each finished match by its
-    totals instead. The rating shown is 1000 + 40 × (μ − 3σ): a newcomer
-    starts at 1000 and it rises as the skill is known better. The change
-    column covers the last N days (--days) up to the latest game.
+    totals instead. The rating shown is the skill, 1000 + 40 × (μ − 25), with
+    ± 2σ on that scale: a newcomer starts at 1000, and the higher rating is
+    always the favourite. The cautious rating (3σ lower) stands beside it;
+    fewer than 10 games: provisional (?). The change column covers the last
+    N days (--days) up to the latest game.
 
-    --history PLAYER shows the rating after each game; --predict NAMES the
+    --history NAME shows the rating after each game; --predict NAMES the
     chances at a table; --backtest how well the ratings predicted every game
-    against two baselines (everyone equal; past win rates). The database is
+    against two baselines (everyone equal; past win rates), and how well
+    calibrated its chances were. The database is
     only read: ratings stored by ingest are used when up to date, else they
     are computed from the games (a note says so).
 
@@ -163,8 +188,7 @@ def ratings(
     chosen = [x for x in (history is not None, predict is not None, run_backtest) if x]
     if len(chosen) > 1:
         fail("give at most one of --history, --predict and --backtest", ExitCode.USAGE)
-    if json_out:
-        fmt = Format.json
+    chosen_format = output_format(fmt, json_out)
     if png is not None:  # never the database it reads (it was replaced by the picture), nor a file without --force
         problem = output_problem(png, inputs=[db if db is not None else default_db_path()], force=force)
         if problem is not None:
@@ -187,18 +211,18 @@ def ratings(
             if history is not None:
                 source, rows = rating_history(store, options, history)
                 _note(source.note)
-                _print_history(history, rows, fmt, options.model)
+                _print_history(history, rows, chosen_format, options.model)
             elif predict is not None:
                 names = [n.strip() for n in predict.split(",") if n.strip()]
                 source, table = predict_table(store, options, names)
                 _note(source.note)
-                _print_predictions(table, fmt)
+                _print_predictions(table, chosen_format)
             elif run_backtest:
-                _print_backtest(backtest(store, options).as_json(), fmt)
+                _print_backtest(backtest(store, options).as_json(), chosen_format)
             else:
                 report = ratings_table(store, options)
                 _note(report.source.note)
-                _print_table(report.as_json(), report.rows, fmt)
+                _print_table(report.as_json(), report.rows, chosen_format)
             if png is not None:
                 _draw(store, options, top, png)
     except UsageError as e:
@@ -249,16 +273,19 @@ def _print_table(data: dict[str, Any], rows: list[PlayerRow], fmt: Format) -> No
     change = f"Δ {o['days']} d"
     t = _table(head)
     played = "games" if o["per"] == "game" else "matches"
-    for col in ("#", "player", "rating", "μ", "σ", played, "wins", "last played", change):
+    for col in ("#", "player", "rating", "±", played, "wins", "last played", change):
         t.add_column(col, justify="left" if col in ("player", "last played") else "right", no_wrap=True)
     for r in rows:
         t.add_row(
-            str(r.rank), Text(one_line(r.player)), f"{r.rating:.0f}", f"{r.mu:.2f}", f"{r.sigma:.2f}", str(r.games),
-            str(r.wins), _iso(r.last_played), _signed(r.change),
+            str(r.rank), Text(one_line(r.player)), _rating(r.rating, r.provisional), f"{r.uncertainty:.0f}",
+            str(r.games), str(r.wins), _iso(r.last_played), _signed(r.change),
         )
     out.print(t)
-    since = f"; change: since {data['change_since']}" if data["change_since"] else ""
-    out.print(Text(f"{SCALE_TEXT}{since}.", style="dim"))
+    since = f"; Δ: the rating's change since {data['change_since']}" if data["change_since"] else ""
+    notes = [SCALE_TEXT + since, CAUTIOUS_TEXT]
+    if any(r.provisional for r in rows):
+        notes.append(PROVISIONAL_TEXT)
+    out.print(Text(".\n".join(notes) + ".", style="dim"))
 
 
 # --------------------------------------------------------------------------- history
@@ -269,12 +296,12 @@ def _history_json(rows: list[HistoryRow], start: float) -> list[dict[str, Any]]:
     out = []
     prev = start
     for r in rows:
-        now = displayed(r.mu, r.sigma)
+        now = displayed(r.mu)
         out.append(
             {
                 "position": r.position, "date": None if r.date is None else r.date.isoformat(), "match_id": r.match_id,
                 "game": r.game, "players": r.n_players, "score": r.score, "rank": r.rank, "rating": now,
-                "mu": r.mu, "sigma": r.sigma, "change": now - prev,
+                "uncertainty": uncertainty(r.sigma), "mu": r.mu, "sigma": r.sigma, "change": now - prev,
             }
         )
         prev = now
@@ -282,8 +309,7 @@ def _history_json(rows: list[HistoryRow], start: float) -> list[dict[str, Any]]:
 
 
 def _print_history(player: str, rows: list[HistoryRow], fmt: Format, model: str) -> None:
-    first = make_model(model).rating()
-    data = _history_json(rows, displayed(first.mu, first.sigma))
+    data = _history_json(rows, displayed(make_model(model).rating().mu))
     if fmt is Format.json:
         emit_json({"player": player, "history": data})
         return
@@ -291,20 +317,21 @@ def _print_history(player: str, rows: list[HistoryRow], fmt: Format, model: str)
         _write_csv(list(data[0]), [list(d.values()) for d in data])
         return
     t = _table(f"Rating of {one_line(player)} after each of {plural(len(rows), 'contest')}")
-    for col in ("#", "date", "match", "game", "rank", "score", "rating", "σ", "Δ"):
-        left = col in ("date", "match")
+    # Every column but the match keeps its width; the match id folds onto more lines when the
+    # terminal is narrow, so that nothing is cut (80 columns hold every other column whole).
+    for col in ("#", "date", "match", "game", "rank", "score", "rating", "±", "Δ"):
         if col == "match":
-            t.add_column(col, justify="left", no_wrap=True, overflow="ellipsis", max_width=16)
+            t.add_column(col, justify="left", overflow="fold", min_width=8, ratio=1)
         else:
-            t.add_column(col, justify="left" if left else "right", no_wrap=True, min_width=len(col))
+            t.add_column(col, justify="left" if col == "date" else "right", no_wrap=True, min_width=len(col))
     for d in data:
         t.add_row(
             str(d["position"]), d["date"] or "–", Text(one_line(d["match_id"])), str(d["game"] or "–"),
-            f"{d['rank']}/{d['players']}", str(d["score"]), f"{d['rating']:.0f}", f"{d['sigma']:.2f}",
+            f"{d['rank']}/{d['players']}", str(d["score"]), f"{d['rating']:.0f}", f"{d['uncertainty']:.0f}",
             _signed(d["change"]),
         )
     _out().print(t)
-    _out().print(Text(f"#: the contest's place in the rating order; rank: of how many; {SCALE_TEXT}.", style="dim"))
+    _out().print(Text(f"#: the contest's place in the rating order; rank: of how many.\n{SCALE_TEXT}.", style="dim"))
 
 
 # --------------------------------------------------------------------------- predictions
@@ -319,14 +346,17 @@ def _print_predictions(table: list[Prediction], fmt: Format) -> None:
         _write_csv(list(data[0]), [list(d.values()) for d in data])
         return
     t = _table("Chances at this table (a game; the chances add up to 100%)")
-    for col in ("player", "rating", "μ", "σ", "wins", "expected rank"):
+    for col in ("player", "rating", "±", "wins", "expected rank"):
         t.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
     for p in table:
         name = Text(one_line(p.player))
         if not p.known:
             name.append(" (no rated game)", style="dim")
-        t.add_row(name, f"{p.rating:.0f}", f"{p.mu:.2f}", f"{p.sigma:.2f}", f"{100 * p.win:.1f}%", f"{p.expected_rank:.2f}")
+        t.add_row(name, f"{p.rating:.0f}", f"{uncertainty(p.sigma):.0f}", f"{100 * p.win:.1f}%", f"{p.expected_rank:.2f}")
     _out().print(t)
+    _out().print(Text(
+        f"{SCALE_TEXT}. A player with no rated game plays at {BASE:g} ± {uncertainty(make_model(DEFAULT_MODEL).rating().sigma):.0f}: "
+        "the wide band, not a weak player.", style="dim"))
 
 
 # --------------------------------------------------------------------------- backtest
@@ -356,14 +386,38 @@ def _print_backtest(data: dict[str, Any], fmt: Format) -> None:
     for p in data["predictors"]:
         t.add_row(names[p["predictor"]], f"{p['log_loss']:.4f}", f"{100 * p['top1_accuracy']:.1f}%")
     out.print(t)
-    ours, *_, = data["predictors"]
-    for p in data["predictors"][2:]:
-        loss = "lower" if ours["log_loss"] < p["log_loss"] else "NOT lower"
-        top1 = "higher" if ours["top1_accuracy"] > p["top1_accuracy"] else "NOT higher"
-        out.print(Text(f"Against {names[p['predictor']]}: the ratings' log-loss is {loss}, their top-1 accuracy {top1}."))
-    verdict = "beat both baselines" if data["ratings_beat_both"] else "do NOT beat both baselines"
+    for c in data["comparisons"]:
+        loss, top = c["log_loss"], c["top1_accuracy"]
+        out.print(Text(
+            f"Against {names[c['baseline']]}: the ratings' log-loss is {loss['verdict']} "
+            f"({loss['difference']:+.4f} ± {loss['se']:.4f} a game), their top-1 accuracy {top['verdict']} "
+            f"({100 * top['difference']:+.1f} ± {100 * top['se']:.1f} points)."
+        ))
+    verdict = "beat both baselines" if data["ratings_beat_both"] else "do NOT beat both baselines beyond the noise"
     out.print(Text(f"The ratings {verdict}.", style="bold"))
-    out.print(Text("log-loss: −ln(chance given to the winner), lower is better; top-1: the favourite won.", style="dim"))
+    out.print(Text(
+        "log-loss: −ln(chance given to the winner), lower is better; top-1: the favourite won. "
+        "± one standard error of the game-by-game difference; lower or higher only beyond two of them, "
+        "else the same.", style="dim"))
+    cal = data["calibration"]
+    c = _table("Calibration: the ratings' chance of winning against how often it happened")
+    for col in ("chance given", "predictions", "mean chance", "won", "gap"):
+        c.add_column(col, justify="right", no_wrap=True)
+    for b in cal["bins"]:
+        c.add_row(
+            f"{100 * b['from']:.0f}–{100 * b['to']:.0f}%", str(b["predictions"]), f"{100 * b['predicted']:.1f}%",
+            f"{100 * b['won']:.1f}%", f"{100 * b['gap']:+.1f} ± {100 * b['se']:.1f}",
+        )
+    out.print(c)
+    worst = cal["worst_gap"]
+    worst_text = (
+        f"; the largest gap in a tenth of at least {cal['worst_gap_min_predictions']} predictions: "
+        f"{100 * worst:.1f} points" if worst is not None else ""
+    )
+    out.print(Text(
+        f"Expected calibration error {100 * cal['expected_calibration_error']:.1f} points (each tenth's gap "
+        f"|won − mean chance|, weighted by its predictions){worst_text}. Every player of every game is one "
+        "prediction; a shared first place counts 1/k of a win. ± is the tenth's own sampling noise.", style="dim"))
 
 
 # --------------------------------------------------------------------------- picture
@@ -371,20 +425,26 @@ def _print_backtest(data: dict[str, Any], fmt: Format) -> None:
 
 def _draw(store: MatchStore, options: Options, top: int, png: Path) -> None:
     _source, best, history = plot_series(store, options, top)
-    dated = bool(history) and all(r.date is not None for r in history)
+    # Days on the time axis wherever a game is dated (undated games come first in the rating
+    # order, so the first dated point already holds them); the contests' order only when none is.
+    dated = any(r.date is not None for r in history)
     series = []
     for p in best:
-        rows = [r for r in history if r.player == p.player]
+        rows = [r for r in history if r.player == p.player and (r.date is not None or not dated)]
+        if not rows:
+            continue
+        band = [uncertainty(r.sigma) for r in rows]
+        mean = [displayed(r.mu) for r in rows]
         series.append(
             Series(
                 p.player,
                 [r.date if dated else r.position for r in rows],
-                [BASE + SCALE * r.mu for r in rows],
-                [displayed(r.mu, r.sigma) for r in rows],
-                [BASE + SCALE * (r.mu + Z * r.sigma) for r in rows],
+                mean,
+                [m - b for m, b in zip(mean, band)],
+                [m + b for m, b in zip(mean, band)],
             )
         )
-    title = f"Ratings of the top {plural(len(best), 'player')} ({options.model}, per {options.per})"
+    title = f"Ratings of the top {plural(len(series), 'player')} ({options.model}, per {options.per})"
     try:
         data = ratings_png(series, title=title, xlabel="day" if dated else "contest, in rating order")
     except PlotUnavailable as e:
@@ -393,5 +453,5 @@ def _draw(store: MatchStore, options: Options, top: int, png: Path) -> None:
         atomic_write_bytes(png, data)
     except OSError as e:
         fail(f"{one_line(str(png))}: cannot write: {e.strerror}", ExitCode.UNREADABLE)
-    _err().print(f"{one_line(str(png))}: ratings of {plural(len(best), 'player')} drawn", style="dim", markup=False)
+    _err().print(f"{one_line(str(png))}: ratings of {plural(len(series), 'player')} drawn", style="dim", markup=False)
 

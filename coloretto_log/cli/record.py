@@ -26,6 +26,7 @@ from ..core.errors import UnreadableFileError, one_line
 from ..core.ruleset import EDITIONS, TABLES, RuleSet
 from ..log.logfile import LockedError, LogFile, NotALogError
 from ..play.record import (
+    Caution,
     ClaimVerdicts,
     Event,
     GameOver,
@@ -109,8 +110,8 @@ class _Piped:
 
     def show(self, events: tuple[Event, ...]) -> None:
         for event in events:
-            if isinstance(event, Refused):
-                self.refused += 1
+            if isinstance(event, (Refused, Caution)):
+                self.refused += isinstance(event, Refused)
                 typer.echo(one_line(f"line {self.line_no} ({self._last.strip()}): {event.line()}"), err=True)
             elif isinstance(event, (Note, GameStart)):
                 continue
@@ -149,6 +150,8 @@ class _Terminal:
     def _print(self, event: Event) -> None:
         if isinstance(event, Refused):
             self.console.print(Text(one_line(event.line()), style="bold red"), soft_wrap=True)
+        elif isinstance(event, Caution):
+            self.console.print(Text(one_line(event.line()), style="bold yellow"), soft_wrap=True)
         elif isinstance(event, Note):
             self.console.print(Text(one_line(event.text), style="green"), soft_wrap=True)
         elif isinstance(event, (GameOver, MatchOver, ClaimVerdicts, GameStart)):
@@ -163,7 +166,7 @@ class _Terminal:
     def read(self, rec: Recorder) -> str | None:
         p = rec.prompt()
         prompt = Text()
-        prompt.append(one_line(p.text), style="bold")
+        prompt.append(one_line(p.terminal), style="bold")
         if p.hint:
             prompt.append(f"  ({p.hint})", style="dim")
         prompt.append("\n> ")
@@ -260,20 +263,22 @@ def record(
     ],
     players: Annotated[
         str | None,
-        typer.Option(help='Players in seat order, clockwise, separated by commas: "Aiko,Boris,Chloe,Dae". Asked if missing.'),
+        typer.Option(metavar="NAMES", help='Players in seat order, clockwise, separated by commas: "Aiko,Boris,Chloe,Dae". Asked if missing.'),
     ] = None,
-    edition: Annotated[str | None, typer.Option(help=f"{edition_choice(default=True)}.", show_default=False)] = None,
-    table: Annotated[str | None, typer.Option(help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
-    games: Annotated[int | None, typer.Option(help="Games in the match (default 4).", show_default=False)] = None,
-    date: Annotated[str | None, typer.Option(help="The date played, YYYY-MM-DD (default: today).", show_default=False)] = None,
+    edition: Annotated[str | None, typer.Option(metavar="EDITION", help=f"{edition_choice(default=True)}.", show_default=False)] = None,
+    table: Annotated[str | None, typer.Option(metavar="TABLE", help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
+    games: Annotated[int | None, typer.Option(metavar="N", help="Games in the match (default 4).", show_default=False)] = None,
+    date: Annotated[str | None, typer.Option(metavar="DATE", help="The date played, YYYY-MM-DD (default: today).", show_default=False)] = None,
 ) -> None:
     """Record a match played at the table, move by move, saving after every move.
 
-    Asks for what is missing (players, the removed colour with 3 players,
-    starting cards, who starts), shows the table and takes each move in a few
-    keys: d red 2 (drew red into row 2), t 3 (took row 3), l (the last-round
-    card came out), u (undo), ? (help), q (save and stop). Illegal moves are
-    refused with their rule id. With standard input not a terminal, the same
+    Asks for what is missing (players, then how many games; the removed colour
+    with 3 players, starting cards, who starts), shows the table and takes each
+    move in a few keys: d red 2 (drew red into row 2), t 3 (took row 3), l (the
+    last-round card came out), u (undo), ? (help), q (save and stop); games N
+    changes the number of games until the first game ends. Illegal moves are
+    refused with their rule id; a last-round card away from its place in the
+    deck is asked about first. With standard input not a terminal, the same
     commands are read line by line, without prompts. See docs/record.md.
 
     Exit codes: 0 saved (match complete, q, or end of input), 1 a piped line
@@ -290,7 +295,9 @@ def record(
         if strays:
             ui.message(f"Removed {len(strays)} temporary file{'s' if len(strays) != 1 else ''} left by a crash: "
                        + ", ".join(p.name for p in strays))
-        rec, resumed = open_session(log, names, edition, table, games, date)
+        rec, resumed = open_session(log, names, edition, table, games, date, interactive=isinstance(ui, _Terminal))
+        if isinstance(ui, _Terminal) and not resumed and names is not None and games is None:
+            ui.note(f"A match of {rec.rules.games} games: type games N to change it, until the first game ends.")
         code = _session(rec, log, ui, resumed=resumed)
     finally:
         log.release()
@@ -339,9 +346,25 @@ def lock_log(file: Path) -> tuple[LogFile, list[Path]]:
 
 
 def open_session(
-    log: LogFile, names: tuple[str, ...] | None, edition: str | None, table: str | None, games: int | None, date: str | None
+    log: LogFile,
+    names: tuple[str, ...] | None,
+    edition: str | None,
+    table: str | None,
+    games: int | None,
+    date: str | None,
+    *,
+    interactive: bool = True,
 ) -> tuple[Recorder, bool]:
-    """The session: a new one, or the log's resumed (``True``)."""
+    """The session: a new one, or the log's resumed (``True``).
+
+    ``interactive`` (a terminal, or serve's page): a new session asks how
+    many games after the names when ``games`` is not given, and a misplaced
+    last-round card is asked about; piped input is asked neither (it may
+    say ``games N``; the last-round card is only warned about), so that the
+    lines typed for a match stay the same. On resume, a ``games`` that
+    differs from the log's changes it (and saves) while no game is
+    finished; after that it is a usage error.
+    """
     try:
         data = log.read()
     except UnreadableFileError as e:
@@ -351,12 +374,13 @@ def open_session(
     if data is None:
         when = date or _dt.date.today().isoformat()
         rules = RuleSet.of(edition=edition or "classic", scoring=table or "standard", games=games or 4)
-        rec = Recorder(rules=rules, players=names, match_id=f"{when}-{log.path.stem}", date=when)
+        rec = Recorder(rules=rules, players=names, match_id=f"{when}-{log.path.stem}", date=when,
+                       ask_games=games is None and interactive, confirm_last_round=interactive)  # fmt: skip
         if rec.data is not None:
             _save(log, rec)
         return rec, False
     try:
-        rec = Recorder.resume(data)
+        rec = Recorder.resume(data, confirm_last_round=interactive)
     except ResumeError as e:
         _fail(f"{log.path}: {e}", ExitCode.INVALID)
     differ = [
@@ -365,7 +389,6 @@ def open_session(
             ("--players", names, rec.players),
             ("--edition", edition, rec.rules.edition.name),
             ("--table", table, rec.rules.table.name),
-            ("--games", games, rec.rules.games),
             ("--date", date, data.get("date")),
         )
         if given is not None and given != have
@@ -376,6 +399,12 @@ def open_session(
             f"{'it' if len(differ) == 1 else 'them'} out to resume it, or record to another file",
             ExitCode.USAGE,
         )
+    if games is not None and games != rec.rules.games:
+        try:
+            rec.set_games(games)
+        except InputError as e:
+            _fail(f"{log.path}: --games {games}: {e.message}", ExitCode.USAGE)
+        _save(log, rec)
     return rec, True
 
 

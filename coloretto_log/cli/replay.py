@@ -9,6 +9,7 @@ read as rich markup; JSON stays exact data.
 
 from __future__ import annotations
 
+import csv
 import os
 import sys
 from collections.abc import Iterator
@@ -29,10 +30,12 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from ..core.cards import KIND_INDEX, KINDS
 from ..core.errors import Finding
 from ..log.atomic import output_problem
 from ..log.load import Unreadable, load
 from ..log.reader import STDIN, expand_paths
+from ..report.scorecard import card_kinds
 from ..report.timeline import GameTimeline, MatchTimeline, Step, from_loaded, scores_line
 from ..view.html import PageTooLarge, write_html
 from ..view.json_stream import JsonList
@@ -119,9 +122,9 @@ def replay(
 
     Example: coloretto-log replay sample_logs/classic-2p-recorded-game.json --game 1 --moves
     """
-    as_json = output_format(fmt, json_out, csv=False) is Format.json
-    if moves and as_json:
-        fail("--moves and --json cannot be used together", ExitCode.USAGE)
+    chosen = output_format(fmt, json_out)
+    if moves and chosen is not Format.table:
+        fail(f"--moves and --format {chosen.value} cannot be used together", ExitCode.USAGE)
     for name, value in (("--game", game), ("--match", match)):
         if value is not None and value < 1:
             fail(f"{name} counts from 1", ExitCode.USAGE)
@@ -130,7 +133,7 @@ def replay(
     if html is not None:
         _refuse_output(html, path, force=force)
 
-    kind = "json" if as_json else "moves" if moves else "table" if html is None else None
+    kind = chosen.value if chosen is not Format.table else "moves" if moves else "table" if html is None else None
     out = _Printer(kind, move)
     run = _Run()
     shown_progress = html is not None and kind is None and sys.stderr.isatty()
@@ -284,6 +287,7 @@ class _Printer:
         self.count = 0
         self.console = _Console(highlight=False, soft_wrap=False, markup=False, emoji=False)
         self.json = JsonList("matches", lambda text: sys.stdout.write(text))
+        self.csv = csv.writer(sys.stdout, lineterminator="\n")
 
     def show(self, t: MatchTimeline, games: list[GameTimeline]) -> None:
         if self.kind is None or self.closed:
@@ -291,6 +295,10 @@ class _Printer:
         try:
             if self.kind == "json":
                 self.json.add(_json(t, games, self.move))
+            elif self.kind == "csv":
+                if not self.count:
+                    self.csv.writerow(CSV_COLUMNS)
+                self.csv.writerows(_csv_rows(t, games, self.move))
             else:
                 if self.count:
                     typer.echo()
@@ -369,6 +377,29 @@ def _json(t: MatchTimeline, games: list[GameTimeline], move: int | None) -> dict
         for g in out["games"]:
             g["states"] = [s for s in g["states"] if s["move"] == move]
     return out
+
+
+# --------------------------------------------------------------------------- csv
+
+#: The columns of ``--format csv``: the players' table after the move shown, one row a player.
+CSV_COLUMNS = ("file", "line", "game", "move", "round", "seat", "player", "to_play", "took_row", "score", *KINDS)
+
+
+def _csv_rows(t: MatchTimeline, games: list[GameTimeline], move: int | None) -> Iterator[list[Any]]:
+    """The players' table of each game shown, as a spreadsheet reads it: game, move, round and seat from 1."""
+    for g in games:
+        step = _step_at(g, move)
+        if step is None:
+            continue
+        s = step.state
+        kinds = set(card_kinds(s.rules.edition, s.colours))
+        for seat, name in enumerate(t.players):
+            counts = s.collections[seat]
+            yield [
+                t.file or "", t.line or "", g.number, step.number, s.round, seat + 1, name,
+                int(not s.over and s.current == seat), int(s.done[seat]), step.scores[seat].score,
+                *(counts[KIND_INDEX[k]] if k in kinds else "" for k in KINDS),
+            ]
 
 
 # --------------------------------------------------------------------------- narrative

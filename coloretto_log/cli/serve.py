@@ -31,8 +31,8 @@ def serve(
         str | None,
         typer.Option(metavar="NAMES", help='Players in seat order, clockwise, separated by commas: "Aiko,Boris,Chloe,Dae". Asked on the page if missing.'),
     ] = None,
-    edition: Annotated[str | None, typer.Option(metavar="NAME", help=f"{edition_choice(default=True)}.", show_default=False)] = None,
-    table: Annotated[str | None, typer.Option(metavar="NAME", help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
+    edition: Annotated[str | None, typer.Option(metavar="EDITION", help=f"{edition_choice(default=True)}.", show_default=False)] = None,
+    table: Annotated[str | None, typer.Option(metavar="TABLE", help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(metavar="N", help="Games in the match (default 4).", show_default=False)] = None,
     date: Annotated[str | None, typer.Option(metavar="DATE", help="The date played, YYYY-MM-DD (default: today).", show_default=False)] = None,
     host: Annotated[
@@ -47,8 +47,8 @@ def serve(
     token, kept beside the log (.FILE.serve-token) until the match is
     complete, so that a restart keeps the address: a request without it can
     neither read nor write. Every phone that
-    opens it sees each move at once; a move is two taps (the card's colour,
-    then the row) or one ("take row N"). Illegal moves are refused with
+    opens it sees each move at once; a draw is two taps (the card's colour,
+    then the row), a take too (the row, then "Take row N"). Illegal moves are refused with
     their rule id. The log is saved atomically after every move and is
     locked: a second serve or record on it is refused. Stop with Ctrl-C; run
     the same command to resume. See docs/serve.md.
@@ -81,26 +81,27 @@ def serve(
             token = run.saved_token(log.real)
         except OSError as e:
             fail(one_line(f"{file}: cannot keep the page's token beside it: {e.strerror or e}"), ExitCode.UNREADABLE)
-        where = run.reachable_host(listen_on)
-        url = run.url_for(where, sock.getsockname()[1], token)
+        where = run.address(sock, listen_on)
+        url = where.url(token)
         what = f"Resuming {file}: {rec.progress()}." if resumed else f"Recording {file}."
         typer.echo(one_line(what))
         if strays:
             typer.echo(one_line(f"Removed {len(strays)} temporary file{'s' if len(strays) != 1 else ''} left by a crash."))
-        if run.is_loopback(listen_on):
+        if where.loopback:
             typer.echo("Listening on this machine only: phones cannot reach it. Use --host 0.0.0.0 to let them in.")
         else:
-            typer.echo(one_line(f"Listening on {listen_on} (--host): any device on the network that has this address, "
+            typer.echo(one_line(f"Listening on {where.bound} (--host): any device on the network that has this address, "
                                 "token included, can record."))  # fmt: skip
         typer.echo(f"Open {url}")
         for line in qr.qr_lines(url):
             typer.echo(line)
         typer.echo("Every move is saved as it is made. Stop with Ctrl-C; run the same command to resume.", err=True)
         table_ = web.Table(rec, log)
-        old = {sig: signal.signal(sig, _stop) for sig in SIGNAL_WORDS}
+        old = {sig: signal.signal(sig, _stop) for sig in SIGNAL_WORDS}  # until the server takes them over
         try:
-            run.run(web.make_app(table_, token), sock)  # uvicorn raises the signal again once stopped
-            code = 0
+            app_ = web.make_app(table_, token, names={where.shown})
+            stopped_by = run.run(app_, sock, on_stop=table_.close, signals=tuple(SIGNAL_WORDS))
+            code = 128 + stopped_by if stopped_by else 0
         except _Stopped as stop:
             code = 128 + stop.signum
         finally:

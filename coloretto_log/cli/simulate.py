@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import os
 import sys
 from collections.abc import Iterator
 from itertools import pairwise
@@ -37,10 +36,12 @@ from .common import (
     FormatOption,
     JsonOption,
     count_of_players,
+    day_option,
     emit_json,
     fail,
     output_format,
     plural,
+    processes,
 )
 
 
@@ -102,7 +103,7 @@ def _lines(outcomes: Iterator[Outcome], tally: Tally, progress: Progress | None,
 
 @app.command()
 def simulate(
-    matches: Annotated[int, typer.Option("--matches", "-n", help="Matches to play (1 or more).", show_default=False)],
+    matches: Annotated[int, typer.Option("--matches", "-n", metavar="N", help="Matches to play (1 or more).", show_default=False)],
     player_count: Annotated[
         int | None, typer.Option("--player-count", metavar="N", help="Players at the table, 2 to 5 (default 4).", show_default=False)
     ] = None,
@@ -143,8 +144,26 @@ def simulate(
             help="Number of the first match, from 1: a run split into parts gives the same matches as one run.",
         ),
     ] = 1,
+    date: Annotated[
+        str | None,
+        typer.Option(
+            "--date", metavar="DATE",
+            help="Date the matches from this day (YYYY-MM-DD): match 1 of the run on DATE, then one match a day "
+            "(see --per-day). Default: undated logs.",
+            show_default=False,
+        ),
+    ] = None,
+    per_day: Annotated[
+        int, typer.Option("--per-day", metavar="N", help="With --date: matches dated the same day before the next day.")
+    ] = 1,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
-    jobs: Annotated[int, typer.Option(metavar="N", help="Processes to use (0: one per core). The output is the same for any value.")] = 1,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", "-j", metavar="N",
+            help="Processes to use (0: one per core; never more than the cores). The output is the same for any value.",
+        ),
+    ] = 1,
     fmt: FormatOption = None,
     json_out: JsonOption = False,
     progress: Annotated[
@@ -161,13 +180,16 @@ def simulate(
 
     The same --seed gives the same bytes whatever --jobs is; --first-match F -n N
     gives matches F to F+N-1 of that run (counting from 1), so a run can be split
-    into files. --format json or csv: the summary for programs.
+    into files. --date D dates match 1 of the run D and each next match a day
+    later (--per-day N: N matches a day), so a split run is dated as one run.
+    --format json or csv: the summary for programs.
 
     Exit codes: 0 done, 2 usage error, 3 the output file cannot be written (or exists: --force).
 
     \b
     Example: coloretto-log simulate --matches 10 --bots strong,greedy,random,greedy --out sims.jsonl
     Example: coloretto-log simulate -n 10 --first-match 11 --out part2.jsonl
+    Example: coloretto-log simulate -n 30 --date 2026-11-01 --out november.jsonl
     """
     chosen = output_format(fmt, json_out)
     count, _ = count_of_players(4 if player_count is None and players is None else player_count, players, names_allowed=False)
@@ -177,6 +199,7 @@ def simulate(
         fail(f"--jobs must be 0 (one per core) or more, not {jobs}", ExitCode.USAGE)
     if not 1 <= first_match <= MASK64 + 1:
         fail(f"--first-match counts from 1 (the first match of the run), not {first_match}", ExitCode.USAGE)
+    start_date = day_option(date, "--date")
     try:
         plan: Plan = make_plan(
             players=count,
@@ -186,9 +209,15 @@ def simulate(
             games=games,
             seed=seed,
             recorded=recorded,
+            date=start_date,
+            per_day=per_day,
         )
     except UsageError as e:
         fail(str(e), ExitCode.USAGE)
+    try:
+        plan.match_date(first_match - 1 + matches - 1)
+    except OverflowError:
+        fail(f"--date {date}: the last of these matches would be dated after the year 9999", ExitCode.USAGE)
     if out is not None:
         if out.is_dir():
             fail(f"{one_line(str(out))}: is a folder; --out needs a file name", ExitCode.UNREADABLE)
@@ -196,7 +225,7 @@ def simulate(
             fail(f"{one_line(str(out))}: no such folder {one_line(str(out.parent))}", ExitCode.UNREADABLE)
         if (out.exists() or out.is_symlink()) and not force:
             fail(f"{one_line(str(out))}: already exists; give --force to replace it", ExitCode.UNREADABLE)
-    n_jobs = jobs or os.cpu_count() or 1
+    n_jobs = processes(jobs)
 
     err = Console(stderr=True, highlight=False)
     show = err.is_terminal if progress is None else progress

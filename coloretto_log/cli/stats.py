@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import enum
-import re
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ..core.editions import edition_names
+from ..core.editions import edition_choice, edition_names
 from ..core.errors import one_line
 from ..db.errors import DatabaseError
 from ..db.outputs import output_problem
@@ -26,6 +24,7 @@ from .common import (
     FormatOption,
     JsonOption,
     count_of_players,
+    day_option,
     emit_json,
     fail,
     install_hint,
@@ -38,23 +37,6 @@ Edition = enum.Enum("Edition", {name: name for name in edition_names()}, type=st
 
 
 Section = enum.Enum("Section", {name: name for name in SECTIONS}, type=str)  # type: ignore[misc]
-
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _day(value: str | None, option: str) -> _dt.date | None:
-    """A ``--since``/``--until`` day, or a usage error in plain words."""
-    if value is None:
-        return None
-    try:
-        if _DAY.fullmatch(value):
-            return _dt.date.fromisoformat(value)
-    except ValueError:
-        pass
-    fail(
-        f"{option} {one_line(value)}: not a day of the calendar; give it as YYYY-MM-DD, for example 2026-01-31",
-        ExitCode.USAGE,
-    )
 
 
 @app.command()
@@ -72,7 +54,7 @@ def stats(
         typer.Option("--until", metavar="DATE", help="Only matches dated on or before this day (YYYY-MM-DD)."),
     ] = None,
     edition: Annotated[
-        Edition | None, typer.Option("--edition", help="Only this edition."),
+        Edition | None, typer.Option("--edition", metavar="EDITION", help=f"Only this edition: {edition_choice()}."),
     ] = None,
     player_count: Annotated[
         int | None,
@@ -86,7 +68,7 @@ def stats(
     json_out: JsonOption = False,
     section: Annotated[
         Section | None,
-        typer.Option("--report", help="Only this report (csv prints one report: players unless given)."),
+        typer.Option("--report", metavar="|".join(SECTIONS), help="Only this report (csv prints one report: players unless given)."),
     ] = None,
     png: Annotated[
         Path | None,
@@ -129,8 +111,8 @@ def stats(
         raise typer.BadParameter(f"{count} is not in the range 2<=x<=5", param_hint="--player-count")
     flt = Filter(
         player=player,
-        since=_day(since, "--since"),
-        until=_day(until, "--until"),
+        since=day_option(since, "--since"),
+        until=day_option(until, "--until"),
         edition=None if edition is None else edition.value,
         players=count,
     )

@@ -6,15 +6,15 @@ from typing import Annotated, Any
 
 import typer
 
-from ..core.errors import Finding
+from ..core.errors import Finding, one_line
 from ..log.load import LoadedMatch
 from .app import app
 from .common import (
     Format,
-    FormatOption,
     JsonOption,
     JsonReport,
     LogPaths,
+    TableJsonOption,
     exit_for,
     loaded_matches,
     output_format,
@@ -37,17 +37,35 @@ def match_json(m: LoadedMatch, findings: list[Finding]) -> dict[str, Any]:
     }
 
 
+def missing_games(m: LoadedMatch) -> str | None:
+    """What a match lacks when every game it holds has ended but it has fewer games than ``rules.games``.
+
+    Not a finding (docs/format.md: a log is valid while its match is being
+    recorded), but a person checking a finished evening wants to know.
+    """
+    r = m.report
+    if r.rules is None or not r.games or len(r.games) >= r.rules.games or not all(g.complete for g in r.games):
+        return None
+    missing = r.rules.games - len(r.games)
+    return (
+        f"note: the match is incomplete: {len(r.games)} of {plural(r.rules.games, 'planned game')} played, "
+        f"{missing} missing (rules.games is {r.rules.games})"
+    )
+
+
 @app.command()
 def validate(
     paths: LogPaths,
-    fmt: FormatOption = None,
+    fmt: TableJsonOption = None,
     json_out: JsonOption = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors and the summary (no warnings).")] = False,
 ) -> None:
     """Check match logs against the log format and the rules of the game.
 
     Every finding is one line, FILE[:LINE]: game G, move M: error [rule-id] message,
-    followed by one summary line. After an error in a game, checking goes on with
+    followed by one summary line. A valid match with fewer games than its rules.games
+    plans gets a note line (not a warning: a match being recorded is valid) and is
+    counted in the summary. After an error in a game, checking goes on with
     the next game and the next file. Rule ids are listed in docs/rules.md.
 
     At most 20 findings of one rule are shown for one game, then one line says how many
@@ -58,11 +76,11 @@ def validate(
 
     Example: coloretto-log validate sample_logs/
     """
-    json_out = output_format(fmt, json_out, csv=False) is Format.json
+    json_out = output_format(fmt, json_out) is Format.json
     report = JsonReport() if json_out else None
     unreadable: list[dict[str, str]] = []
     files: set[str] = set()
-    n_matches = n_invalid = n_errors = n_warnings = 0
+    n_matches = n_invalid = n_errors = n_warnings = n_short = 0
     for item in loaded_matches(paths, "checking", unreadable, show_unreadable=report is None):
         files.add(item.file)
         n_matches += 1
@@ -71,10 +89,14 @@ def validate(
         n_errors += errors
         n_warnings += len(findings) - errors
         n_invalid += errors > 0
+        short = None if errors else missing_games(item)
+        n_short += short is not None
         if report is not None:
             report.match(match_json(item, findings))
             continue
         print_findings((f for f in findings if f.severity == "error" or not quiet), item.label)
+        if short is not None and not quiet:
+            typer.secho(f"{one_line(item.label)}: {short}", fg=typer.colors.YELLOW)
     summary = {
         "files": len(files),
         "matches": n_matches,
@@ -83,6 +105,7 @@ def validate(
         "errors": n_errors,
         "warnings": n_warnings,
         "unreadable": len(unreadable),
+        "missing_games": n_short,  # valid matches with fewer games than planned
     }
     if report is not None:
         report.close(unreadable=unreadable, summary=summary)
@@ -92,6 +115,8 @@ def validate(
             f"{n_matches - n_invalid} valid, {n_invalid} invalid; "
             f"{plural(n_errors, 'error')}, {plural(n_warnings, 'warning')}"
         )
+        if n_short:
+            text += f"; {plural(n_short, 'match', 'matches')} short of planned games"
         if unreadable:
             text += f"; {plural(len(unreadable), 'file')} could not be read"
         ok = not n_invalid and not unreadable

@@ -110,8 +110,10 @@ def optimal_for(state: GameState, seat: int) -> Assignment:
 
 
 def _fmt(assignment: Assignment) -> str:
-    jokers = ", ".join(assignment.jokers) if assignment.jokers else "none"
-    return f"jokers to {jokers}; positive {', '.join(assignment.positive) or 'none'}"
+    """``jokers to blue, red; positive blue, red, green`` (``no jokers``, ``no positive colour`` when empty)."""
+    jokers = f"jokers to {', '.join(assignment.jokers)}" if assignment.jokers else "no jokers"
+    positive = f"positive {', '.join(assignment.positive)}" if assignment.positive else "no positive colour"
+    return f"{jokers}; {positive}"
 
 
 def verdict(state: GameState, seat: int, player: str, claim: Claim | None) -> Verdict:

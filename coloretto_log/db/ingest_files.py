@@ -22,6 +22,7 @@ import duckdb
 from ..log.load import LoadedMatch, Unreadable
 from .errors import DatabaseError, DatabaseLocked, db_error, refuse_foreign, shown
 from .ingest import BATCH_GAMES, IngestEvent, IngestSummary, Stored
+from .rating_store import freshness as ratings_freshness
 from .rating_store import refresh as refresh_ratings
 from .reading import Known, Planned, read_logs
 from .store import MatchStore, default_db_path
@@ -78,8 +79,10 @@ def ingest_logs(
             known = Stored(store.stored_digests())
             items = read_logs(plan, stored=known.has, on_progress=on_progress, stdin=stdin)
             summary = store.ingest(items, replace=replace, on_event=heard, stored=known)
-            if stored_any:
-                refresh_ratings(store)  # once a run: new games after all rated are added, else all recomputed
+            if stored_any or not ratings_freshness(store).usable:
+                # once a run: new games after all rated are added, else all recomputed (also when
+                # nothing new came but the stored ratings are stale, as after an upgrade)
+                refresh_ratings(store)
             counts = store.counts()
     except BaseException:
         if created and not stored_any:

@@ -46,7 +46,7 @@ from .store import DatabaseError, MatchStore
 __all__ = ["Freshness", "Refreshed", "freshness", "refresh", "stored_history", "stored_table"]
 
 #: Bumped whenever the way ratings are computed changes: stored ratings of another method are recomputed.
-METHOD = "1"
+METHOD = "2"  # 2: the rating column is 1000 + 40 (mu - 25), no longer the cautious value
 OPENSKILL = version("openskill")
 
 RATING_TABLES: dict[str, str] = {
@@ -259,14 +259,14 @@ def _insert(con: duckdb.DuckDBPyConnection, name: str, table: pa.Table) -> None:
 def _history_table(rows: list[HistoryRow]) -> pa.Table:
     cols = list(zip(*rows)) if rows else [()] * 10
     position, date, match_id, game, player, n, score, rank, mu, sigma = cols
-    rating = [displayed(m, s) for m, s in zip(mu, sigma)]
+    rating = [displayed(m) for m in mu]
     values = [position, date, match_id, game, player, n, score, rank, rating, mu, sigma]
     return pa.Table.from_arrays([pa.array(v, type=f.type) for v, f in zip(values, _HISTORY_SCHEMA)], schema=_HISTORY_SCHEMA)
 
 
 def _players_table(rater: Rater) -> pa.Table:
     rows = [
-        (name, displayed(s.rating.mu, s.rating.sigma), s.rating.mu, s.rating.sigma, s.games, s.wins, s.last_date)
+        (name, displayed(s.rating.mu), s.rating.mu, s.rating.sigma, s.games, s.wins, s.last_date)
         for name, s in rater.players.items()
     ]
     cols: Iterable[Any] = list(zip(*rows)) if rows else [()] * 7
@@ -296,12 +296,11 @@ def stored_table(store: MatchStore, days: int) -> tuple[list[PlayerRow], int, _d
         ).fetchall()
     except duckdb.Error as e:
         raise _fail(store, e, "read") from None
-    start = Rater().model.rating()
-    initial = displayed(start.mu, start.sigma)
+    initial = displayed(Rater().model.rating().mu)
     rows = []
-    for player, mu, sigma, games, wins, last_played, cmu, csigma in found:
-        now = displayed(mu, sigma)
-        change = None if cutoff is None else now - (initial if cmu is None else displayed(cmu, csigma))
+    for player, mu, sigma, games, wins, last_played, cmu, _csigma in found:
+        now = displayed(mu)
+        change = None if cutoff is None else now - (initial if cmu is None else displayed(cmu))
         rows.append((player, now, mu, sigma, games, wins, last_played, change))
     return rank_rows(rows), int(meta.get("games", 0)), last
 

@@ -13,8 +13,12 @@ them (:func:`coloretto_log.core.scoring.ranks`: tied scores share a rank).
 * :func:`predict` gives the chance each player at a table wins and their
   expected rank; :class:`Backtest` scores those predictions (log-loss, top-1
   accuracy) against two baselines on the same games;
-* :func:`displayed` is the number people read: ``1000 + 40 × (mu − 3 sigma)``
-  (openskill's ``ordinal``), 1000 for a newcomer.
+* :func:`displayed` is the number people read: ``1000 + 40 × (mu − 25)``, the
+  skill on a friendlier scale (1000 for a newcomer), the one quantity the
+  table is ordered by and the chances grow with; ``± 40 × 2 sigma`` is its
+  uncertainty, and :func:`cautious` (the rating less ``40 × 3 sigma``) the
+  rating the player very likely has at least.
+  Fewer than :data:`PROVISIONAL_GAMES` games: the rating is provisional.
 
 Storing the ratings in the database and keeping them up to date is
 ``rating_store``'s job. Nothing here prints.
@@ -44,18 +48,24 @@ __all__ = [
     "BASE",
     "DEFAULT_MODEL",
     "MODELS",
+    "PROVISIONAL_GAMES",
     "SCALE",
     "Backtest",
+    "Calibration",
     "Contest",
+    "Difference",
     "Options",
     "PlayerRow",
     "Prediction",
     "Rater",
     "Z",
+    "cautious",
     "contests",
     "displayed",
     "make_model",
+    "paired",
     "predict",
+    "uncertainty",
     "win_chances",
 ]
 
@@ -68,11 +78,21 @@ MODELS: dict[str, Any] = {
     "thurstone-mosteller-part": ThurstoneMostellerPart,
 }
 DEFAULT_MODEL = "plackett-luce"
-#: The displayed rating: ``BASE + SCALE * (mu - Z * sigma)``; a newcomer (mu 25, sigma 25/3) shows 1000.
+#: The displayed rating: ``BASE + SCALE * (mu - MU0)``; a newcomer (mu 25) shows 1000.
 BASE = 1000.0
 SCALE = 40.0
+MU0 = 25.0
+#: The cautious rating: ``BASE + SCALE * (mu - Z * sigma - MU0)``.
 Z = 3.0
+#: The uncertainty shown beside the rating: ``± SCALE * BAND * sigma`` (about 95%).
+BAND = 2.0
+#: A player with fewer rated contests than this is provisional.
+PROVISIONAL_GAMES = 10
 PER = ("game", "match")
+#: A difference is "lower" or "higher" only beyond this many standard errors (else "the same").
+NOISE_Z = 2.0
+#: Calibration's worst gap is taken over the tenths that hold at least this many predictions.
+CALIBRATION_MIN = 50
 
 
 def make_model(name: str) -> Any:
@@ -83,9 +103,24 @@ def make_model(name: str) -> Any:
         raise UsageError(f"unknown rating model {name!r}: the models are {', '.join(MODELS)}") from None
 
 
-def displayed(mu: float, sigma: float) -> float:
-    """The rating people read: ``1000 + 40 (mu - 3 sigma)``, openskill's ``ordinal(z=3, alpha=40, target=1000)``."""
-    return SCALE * (mu - Z * sigma) + BASE
+def displayed(mu: float) -> float:
+    """The rating people read: ``1000 + 40 (mu - 25)``, the skill estimate on a friendlier scale.
+
+    The chance of winning (:func:`win_chances`) grows with ``mu``, so of two
+    players the one with the higher rating is always the favourite.
+    """
+    return SCALE * (mu - MU0) + BASE
+
+
+def uncertainty(sigma: float) -> float:
+    """The ± shown beside the rating: ``40 × 2 sigma`` (the skill is within it about 95% of the time)."""
+    return SCALE * BAND * sigma
+
+
+def cautious(mu: float, sigma: float) -> float:
+    """The rating the player very likely (99.7%) has at least: the rating less ``40 × 3 sigma``,
+    ``1000 + 40 (mu - 3 sigma - 25)``; a newcomer (mu 25, sigma 25/3) shows 0."""
+    return displayed(mu - Z * sigma)
 
 
 # --------------------------------------------------------------------------- options and contests
@@ -268,11 +303,26 @@ class PlayerRow:
     last_played: _dt.date | None
     change: float | None  # displayed rating now minus on the cut-off day; None when nothing is dated
 
+    @property
+    def uncertainty(self) -> float:
+        return uncertainty(self.sigma)
+
+    @property
+    def cautious(self) -> float:
+        return cautious(self.mu, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
     def as_json(self) -> dict[str, Any]:
         return {
             "rank": self.rank,
             "player": self.player,
             "rating": self.rating,
+            "uncertainty": self.uncertainty,
+            "cautious": self.cautious,
+            "provisional": self.provisional,
             "mu": self.mu,
             "sigma": self.sigma,
             "games": self.games,
@@ -348,24 +398,24 @@ class Rater:
 
     def table(self) -> list[PlayerRow]:
         """Every player, best displayed rating first (then more games, then name)."""
-        initial = self.model.rating()
-        start = displayed(initial.mu, initial.sigma)
+        start = displayed(self.model.rating().mu)
         rows = []
         for name, s in self.players.items():
             r = s.rating
-            now = displayed(r.mu, r.sigma)
+            now = displayed(r.mu)
             if self.cutoff is None:
                 change = None
             else:
-                then = start if s.at_cutoff is None else displayed(*s.at_cutoff)
+                then = start if s.at_cutoff is None else displayed(s.at_cutoff[0])
                 change = now - then
             rows.append((name, now, r.mu, r.sigma, s.games, s.wins, s.last_date, change))
         return rank_rows(rows)
 
 
 def rank_rows(rows: Iterable[tuple[str, float, float, float, int, int, _dt.date | None, float | None]]) -> list[PlayerRow]:
-    """Table rows sorted by displayed rating (then games, then name) and numbered from 1."""
-    ordered = sorted(rows, key=lambda r: (-r[1], -r[4], r[0]))
+    """Table rows numbered from 1: established players by displayed rating (then games, then name),
+    then the provisional ones (fewer than :data:`PROVISIONAL_GAMES` games) in the same order."""
+    ordered = sorted(rows, key=lambda r: (r[4] < PROVISIONAL_GAMES, -r[1], -r[4], r[0]))
     return [PlayerRow(i, *r) for i, r in enumerate(ordered, start=1)]
 
 
@@ -394,6 +444,7 @@ class Prediction:
             "player": self.player,
             "known": self.known,
             "rating": self.rating,
+            "uncertainty": uncertainty(self.sigma),
             "mu": self.mu,
             "sigma": self.sigma,
             "win_probability": self.win,
@@ -433,7 +484,7 @@ def predict(model: Any, table: Sequence[tuple[str, Any, bool]]) -> list[Predicti
     out = []
     for i, (name, r, known) in enumerate(table):
         behind = sum(wins[j] / (wins[i] + wins[j]) for j in range(len(table)) if j != i)
-        out.append(Prediction(name, known, displayed(r.mu, r.sigma), r.mu, r.sigma, wins[i], 1.0 + behind))
+        out.append(Prediction(name, known, displayed(r.mu), r.mu, r.sigma, wins[i], 1.0 + behind))
     return out
 
 
@@ -442,18 +493,111 @@ def predict(model: Any, table: Sequence[tuple[str, Any, bool]]) -> list[Predicti
 
 @dataclass(slots=True)
 class Score:
-    """Running log-loss and top-1 accuracy of one predictor."""
+    """One predictor's log-loss and top-1 hit, game by game (kept for paired comparisons)."""
 
     name: str
-    log_loss: float = 0.0
-    top1: float = 0.0
+    losses: list[float] = field(default_factory=list)
+    hits: list[float] = field(default_factory=list)
 
     def add(self, probs: Sequence[float], winners: Sequence[int]) -> None:
         """One game: the loss of the winners' probabilities (split over a shared win), and the favourite's hit."""
-        self.log_loss -= sum(math.log(max(probs[w], 1e-300)) for w in winners) / len(winners)
+        self.losses.append(-sum(math.log(max(probs[w], 1e-300)) for w in winners) / len(winners))
         best = max(probs)
         favourites = [i for i, p in enumerate(probs) if p == best]
-        self.top1 += sum(1 for i in favourites if i in winners) / len(favourites)
+        self.hits.append(sum(1 for i in favourites if i in winners) / len(favourites))
+
+    @property
+    def log_loss(self) -> float:
+        return math.fsum(self.losses) / max(len(self.losses), 1)
+
+    @property
+    def top1(self) -> float:
+        return math.fsum(self.hits) / max(len(self.hits), 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """Ours less a baseline's, game by game: the mean, its standard error, and the verdict."""
+
+    mean: float
+    se: float
+
+    @property
+    def verdict(self) -> str:
+        """``lower`` or ``higher`` when the mean is more than two standard errors from 0, else ``the same``."""
+        if self.mean + NOISE_Z * self.se < 0:
+            return "lower"
+        if self.mean - NOISE_Z * self.se > 0:
+            return "higher"
+        return "the same"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"difference": self.mean, "se": self.se, "verdict": self.verdict}
+
+
+def paired(ours: Sequence[float], theirs: Sequence[float]) -> Difference:
+    """The mean of ``ours[i] - theirs[i]`` and its standard error (0 with fewer than two games)."""
+    n = len(ours)
+    if n == 0:
+        return Difference(0.0, 0.0)
+    d = [a - b for a, b in zip(ours, theirs)]
+    mean = math.fsum(d) / n
+    if n < 2:
+        return Difference(mean, 0.0)
+    var = math.fsum((x - mean) ** 2 for x in d) / (n - 1)
+    return Difference(mean, math.sqrt(var / n))
+
+
+@dataclass(slots=True)
+class Calibration:
+    """Predicted chances of winning against how often it happened, by tenths of the chance.
+
+    Every player of every game is one prediction: the chance the ratings gave
+    them, and the outcome 1 for a win (1/k for a first place shared by k), 0
+    otherwise. A bin holds the predictions from ``k/10`` up to (not including)
+    ``(k+1)/10`` (1.0 falls in the last).
+    """
+
+    count: list[int] = field(default_factory=lambda: [0] * 10)
+    predicted: list[float] = field(default_factory=lambda: [0.0] * 10)
+    happened: list[float] = field(default_factory=lambda: [0.0] * 10)
+
+    def add(self, probs: Sequence[float], winners: Sequence[int]) -> None:
+        share = 1.0 / len(winners)
+        for i, p in enumerate(probs):
+            b = min(int(p * 10), 9)
+            self.count[b] += 1
+            self.predicted[b] += p
+            self.happened[b] += share if i in winners else 0.0
+
+    @property
+    def total(self) -> int:
+        return sum(self.count)
+
+    def bins(self) -> list[dict[str, Any]]:
+        """Each tenth with predictions: its range, count, mean chance given, share that won, and the gap."""
+        out = []
+        for b in range(10):
+            n = self.count[b]
+            if not n:
+                continue
+            pred, won = self.predicted[b] / n, self.happened[b] / n
+            out.append({
+                "from": b / 10, "to": (b + 1) / 10, "predictions": n,
+                "predicted": pred, "won": won, "gap": won - pred,
+                "se": math.sqrt(max(pred * (1 - pred), 1e-12) / n),
+            })
+        return out
+
+    def error(self) -> float:
+        """The expected calibration error: the gap |won - predicted| of each tenth, weighted by its predictions."""
+        total = self.total
+        return sum(abs(b["gap"]) * b["predictions"] for b in self.bins()) / total if total else 0.0
+
+    def worst(self, at_least: int = CALIBRATION_MIN) -> float | None:
+        """The largest gap among the tenths holding at least ``at_least`` predictions (None: no such tenth)."""
+        gaps = [abs(b["gap"]) for b in self.bins() if b["predictions"] >= at_least]
+        return max(gaps) if gaps else None
 
 
 @dataclass(slots=True)
@@ -470,13 +614,19 @@ class Backtest:
     Log-loss: minus the log of the probability given to the winner (averaged
     over the winners of a shared win); lower is better, ``ln(players)`` for
     a blind guess. Top-1: the favourite won (split when favourites tie).
+    The ratings are compared with each baseline game by game (:func:`paired`),
+    and their chances are binned against what happened (:class:`Calibration`).
     """
 
-    games: int = 0
     scores: list[Score] = field(
         default_factory=lambda: [Score("ratings"), Score("predict_win"), Score("equal"), Score("win_rate")]
     )
+    calibration: Calibration = field(default_factory=Calibration)
     record: dict[str, tuple[int, int]] = field(default_factory=dict)  # player: (wins, games) so far
+
+    @property
+    def games(self) -> int:
+        return len(self.scores[0].losses)
 
     def add(self, rater: Rater, contest: Contest) -> None:
         """Predict ``contest`` from ``rater`` as it is before the game (call before ``rater.rate``)."""
@@ -491,21 +641,40 @@ class Backtest:
         by_rate = [s / total for s in strength]
         for score, probs in zip(self.scores, (rated, theirs, [1.0 / n] * n, by_rate)):
             score.add(probs, winners)
+        self.calibration.add(rated, winners)
         for i, (p, (w, g)) in enumerate(zip(contest.players, past)):
             self.record[p] = (w + (i in winners), g + 1)
-        self.games += 1
+
+    def against(self, baseline: Score) -> tuple[Difference, Difference]:
+        """The ratings less ``baseline``: log-loss and top-1 accuracy, game by game."""
+        ours = self.scores[0]
+        return paired(ours.losses, baseline.losses), paired(ours.hits, baseline.hits)
 
     def as_json(self) -> dict[str, Any]:
-        g = self.games or 1
+        cal = self.calibration
         return {
             "games": self.games,
             "predictors": [
-                {"predictor": s.name, "log_loss": s.log_loss / g, "top1_accuracy": s.top1 / g} for s in self.scores
+                {"predictor": s.name, "log_loss": s.log_loss, "top1_accuracy": s.top1} for s in self.scores
+            ],
+            "comparisons": [
+                {"baseline": b.name, "log_loss": loss.as_json(), "top1_accuracy": top.as_json()}
+                for b in self.scores[2:]
+                for loss, top in [self.against(b)]
             ],
             "ratings_beat_both": self.games > 0 and self.beats_baselines(),
+            "calibration": {
+                "bins": cal.bins(),
+                "expected_calibration_error": cal.error(),
+                "worst_gap": cal.worst(),
+                "worst_gap_min_predictions": CALIBRATION_MIN,
+            },
         }
 
     def beats_baselines(self) -> bool:
-        """Lower log-loss and higher top-1 accuracy than both baselines."""
-        ours = self.scores[0]
-        return all(ours.log_loss < b.log_loss and ours.top1 > b.top1 for b in self.scores[2:])
+        """Lower log-loss and higher top-1 accuracy than both baselines, each beyond its noise."""
+        return all(
+            loss.verdict == "lower" and top.verdict == "higher"
+            for b in self.scores[2:]
+            for loss, top in [self.against(b)]
+        )

@@ -9,6 +9,10 @@ Everything follows from one run seed ``S`` (docs/format.md §4's SplitMix64):
   (5g + s + 1)-th output of ``SplitMix64(m XOR BOT_SALT)`` for the match
   seed ``m``.
 
+A run may be dated (``Plan.date``): match ``i`` is dated ``date + i // per_day``
+days, one match a day by default, so the dates too follow from the match's
+place in the run, however the run is split.
+
 So a match is a function of (rules, bots, its seed): it is the same played
 alone or among thousands, in one process or many, and its seeded log (the
 seed and the decisions) replays to the same game.
@@ -21,6 +25,7 @@ files: the ``simulate`` command does.
 
 from __future__ import annotations
 
+import datetime as _dt
 import multiprocessing
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -91,6 +96,14 @@ class Plan:
     bots: tuple[str, ...]  # by seat
     seed: int = 0  # the run seed
     recorded: bool = False  # write every card and the setups, no seed
+    date: _dt.date | None = None  # the date of the run's first match (match 0); None: undated logs
+    per_day: int = 1  # matches dated the same day before the date moves on a day
+
+    def match_date(self, index: int) -> str | None:
+        """The date of match ``index`` (from 0), ``YYYY-MM-DD``; ``OverflowError`` past the year 9999."""
+        if self.date is None:
+            return None
+        return (self.date + _dt.timedelta(days=index // self.per_day)).isoformat()
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -117,11 +130,14 @@ def make_plan(
     games: int = 4,
     seed: int = 0,
     recorded: bool = False,
+    date: _dt.date | None = None,
+    per_day: int = 1,
 ) -> Plan:
     """A checked plan; ``UsageError`` with a one-line reason for a bad value.
 
     ``bots``: one name per seat, or a single name for every seat; ``None``
-    for ``default_bots(players)``.
+    for ``default_bots(players)``. ``date``: the first match's date, then
+    ``per_day`` matches a day.
     """
     if players not in LAYOUTS:
         raise UsageError(f"--players must be 2, 3, 4 or 5, not {players}")
@@ -144,7 +160,9 @@ def make_plan(
         raise UsageError(f"--games must be 1 to 100, not {games}")
     if not 0 <= seed <= MASK64:
         raise UsageError(f"--seed must satisfy 0 <= seed < 2^64, not {seed}")
-    return Plan(RuleSet.of(edition=edition, scoring=table, games=games), names, seed, recorded)
+    if per_day < 1:
+        raise UsageError(f"--per-day must be 1 or more, not {per_day}")
+    return Plan(RuleSet.of(edition=edition, scoring=table, games=games), names, seed, recorded, date, per_day)
 
 
 # --------------------------------------------------------------------------- playing
@@ -216,7 +234,8 @@ def match_log(plan: Plan, played: PlayedMatch) -> dict[str, Any]:
         players=names,
         games=games,
         seed=None if recorded else played.seed,
-        notes=f"simulated: coloretto-log simulate --seed {plan.seed}, match {played.index}",
+        date=plan.match_date(played.index),
+        notes=f"simulated: coloretto-log simulate --seed {plan.seed}, match {played.index + 1}",
     )
 
 

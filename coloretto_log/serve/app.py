@@ -5,25 +5,37 @@ Routes (each needs the token, ``?t=TOKEN``, or is refused with 403):
 * ``GET /``: the page (``assets/page.html``, self-contained).
 * ``GET /api/state``: the table as JSON (``snapshot``).
 * ``GET /api/events``: server-sent events, the table as JSON after every change.
-* ``POST /api/line``: ``{"line": "d red 2", "version": 12}``: one line of
-  ``record``'s grammar, fed to the session as typed at the terminal. The
-  change is saved atomically before the answer; a refused line changes
-  nothing (422, with the rule id); a ``version`` older than the table's is
-  refused (409): someone else moved first.
+* ``POST /api/line``: ``{"line": "d red 2", "version": 12, "epoch": "5f0c9a1e"}``:
+  one line of ``record``'s grammar, fed to the session as typed at the
+  terminal, with the ``version`` and ``epoch`` of the table the page drew
+  (both required: 400 without). The change is saved atomically before the
+  answer; a refused line changes nothing (422, with the rule id); a table
+  drawn before another change (another ``version``) or before the server
+  was restarted (another ``epoch``) is refused (409): look again.
+
+Every request must name this server in ``Host`` (the address it printed,
+``localhost``, a loopback address, or the address the connection came in
+on), or is refused (400): a page of another site cannot reach it through a
+name it controls (DNS rebinding). A request with an ``Origin`` that is not
+one of those is refused (403): another site's page cannot post to it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
+import ipaddress
 import json
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.datastructures import Headers
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
     HTMLResponse,
     JSONResponse,
@@ -32,6 +44,7 @@ from starlette.responses import (
     StreamingResponse,
 )
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..core.cards import CARD_HEX
 from ..core.errors import UnreadableFileError, one_line
@@ -47,6 +60,8 @@ MAX_BODY = 4096
 MAX_LINE = 200
 #: Seconds between keep-alive comments on an event stream.
 PING = 10.0
+#: What a POST to /api/line looks like.
+SHAPE = '{"line": "d red 2", "version": N, "epoch": "..."} (version and epoch as in /api/state)'
 
 
 class Table:
@@ -58,26 +73,28 @@ class Table:
         self.version = 0
         self.epoch = secrets.token_hex(4)  # this server's run: a restarted one counts versions from 0 again
         self.shown: list[str] = []
+        self.closing = False
         self._lock = asyncio.Lock()
-        self._changed: asyncio.Condition | None = None
+        self._news = asyncio.Event()  # set (and replaced) at every change, and when the server stops
 
     def view(self) -> dict[str, Any]:
         return snapshot(self.rec, self.version, self.shown, self.epoch)
 
-    def changed(self) -> asyncio.Condition:
-        if self._changed is None:
-            self._changed = asyncio.Condition()
-        return self._changed
+    def news(self) -> asyncio.Event:
+        """Set at the next change (or when the server stops)."""
+        return self._news
 
-    async def feed(self, line: str, version: int | None) -> tuple[int, dict[str, Any]]:
-        """Feed one line; the HTTP status and the answer."""
+    def close(self) -> None:
+        """The server is stopping: every event stream ends now, so that no open page holds it."""
+        self.closing = True
+        self._news.set()
+
+    async def feed(self, line: str, version: int, epoch: str) -> tuple[int, dict[str, Any]]:
+        """Feed one line typed on a page that drew the table at ``version`` of ``epoch``; the HTTP status and the answer."""
         async with self._lock:
-            if version is not None and version != self.version:
-                return 409, {
-                    "ok": False,
-                    "error": "the table changed since this page drew it (another phone moved): look again",
-                    "state": self.view(),
-                }
+            if epoch != self.epoch or version != self.version:
+                why = "the recorder was restarted" if epoch != self.epoch else "the table changed (another phone moved)"
+                return 409, {"ok": False, "error": f"{why} since this page drew it: look again", "state": self.view()}
             before = copy.deepcopy(self.rec)
             reply = self.rec.feed(line)
             refused = [e for e in reply.events if isinstance(e, Refused)]
@@ -97,9 +114,8 @@ class Table:
                 shown = [line for e in reply.events if not isinstance(e, Help) for line in event_lines(e)]
                 if shown:
                     self.shown = shown
-        changed = self.changed()
-        async with changed:
-            changed.notify_all()
+        news, self._news = self._news, asyncio.Event()
+        news.set()
         return 200, {"ok": True, "lines": lines, "state": self.view()}
 
 
@@ -108,8 +124,9 @@ def card_css() -> str:
     return "\n".join(f".k-{name}{{background:{bg};color:{ink}}}" for name, (bg, ink) in CARD_HEX.items())
 
 
-def make_app(table: Table, token: str) -> Starlette:
-    """The Starlette app over ``table``; ``token`` guards every route."""
+def make_app(table: Table, token: str, names: Collection[str] = ()) -> Starlette:
+    """The Starlette app over ``table``; ``token`` guards every route, :class:`HostCheck` every request
+    (``names``: the host names besides ``localhost`` and addresses it answers to, as the printed address's)."""
     page = resources.files(__package__).joinpath("assets/page.html").read_text(encoding="utf-8")
     page = page.replace("/*CARD-CSS*/", card_css())
 
@@ -133,31 +150,36 @@ def make_app(table: Table, token: str) -> Starlette:
     async def line(request: Request) -> Response:
         if not allowed(request):
             return forbidden()
-        body = await _read_body(request)
+        try:
+            body = await _read_body(request)
+        except ClientDisconnect:  # gone (or cut off for sending too slowly): nobody hears the answer
+            return _bad("the body did not arrive")
         if body is None:
             return _bad(f"the body is larger than {MAX_BODY} bytes", 413)
         try:
             data = json.loads(body)
         except (ValueError, UnicodeDecodeError, RecursionError):
-            return _bad('the body is not JSON: send {"line": "d red 2", "version": N}')
+            return _bad(f"the body is not JSON: send {SHAPE}")
         if not isinstance(data, dict) or not isinstance(data.get("line"), str):
-            return _bad('the body must be a JSON object with a "line" text: {"line": "d red 2"}')
+            return _bad(f'the body must be a JSON object with a "line" text: {SHAPE}')
         text: str = data["line"]
-        version = data.get("version")
-        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-            return _bad('"version" must be a whole number (the table\'s, as last seen)')
+        version, epoch = data.get("version"), data.get("epoch")
+        if not isinstance(version, int) or isinstance(version, bool):
+            return _bad(f'"version" must be a whole number, the table\'s as the page drew it: {SHAPE}')
+        if not isinstance(epoch, str):
+            return _bad(f'"epoch" must be the text of the table the page drew: {SHAPE}')
         if len(text) > MAX_LINE:
             return _bad(f"the line is longer than {MAX_LINE} characters")
         if any(ord(c) < 32 or ord(c) == 127 or "\ud800" <= c <= "\udfff" for c in text):
             return _bad("the line must be one line of text, without control characters")
-        status, answer = await table.feed(text, version)
+        status, answer = await table.feed(text, version, epoch)
         return JSONResponse(answer, status_code=status)
 
     async def events(request: Request) -> Response:
         if not allowed(request):
             return forbidden()
         return StreamingResponse(
-            _stream(table, request), media_type="text/event-stream",
+            _stream(table), media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )  # fmt: skip
 
@@ -167,8 +189,68 @@ def make_app(table: Table, token: str) -> Starlette:
             Route("/api/state", state),
             Route("/api/line", line, methods=["POST"]),
             Route("/api/events", events),
-        ]
+        ],
+        middleware=[Middleware(HostCheck, names=names)],
     )
+
+
+class HostCheck:
+    """Every request must name this server in ``Host``, and an ``Origin``, when sent, must be this server's.
+
+    This server is: ``localhost``, a loopback address, the address the
+    connection came in on (the LAN address when listening on every
+    interface), or one of ``names`` (the host of the printed address); on
+    the port it listens on. Against DNS rebinding (a page of another site
+    reaching the server through a name of its own: 400) and cross-site
+    posts (403); the token is checked after.
+    """
+
+    def __init__(self, app: ASGIApp, names: Collection[str] = ()) -> None:
+        self.app = app
+        self.names = frozenset(n.lower() for n in names) | {"localhost"}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = Headers(scope=scope)
+            server = scope.get("server")
+            problem = None
+            if not self.ours(headers.get("host", ""), server):
+                problem = 400, "this server is not at the address the request names (Host): open the address serve printed"
+            elif "origin" in headers and not self.ours_origin(headers["origin"], server):
+                problem = 403, "a request from another site's page is refused (Origin): open the address serve printed"
+            if problem is not None:
+                status, text = problem
+                answer: Response = (JSONResponse({"ok": False, "error": text}, status) if scope["path"].startswith("/api/")
+                                    else PlainTextResponse(text + "\n", status))  # fmt: skip
+                await answer(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def ours(self, host: str, server: tuple[str, int | None] | None) -> bool:
+        """``host`` (``name:port``, ``[::1]:port``) names this server, as the connection to ``server`` reached it."""
+        try:
+            parts = urlsplit("//" + host)
+            name, port = parts.hostname, parts.port or 80
+        except ValueError:
+            return False
+        if not name or parts.username is not None or parts.path or parts.query or parts.fragment:
+            return False
+        if server is None or port != server[1]:
+            return False
+        if name in self.names:
+            return True
+        try:
+            ip = ipaddress.ip_address(name)
+            local = ipaddress.ip_address(server[0])
+        except ValueError:
+            return False
+        mapped = local.ipv4_mapped if isinstance(local, ipaddress.IPv6Address) else None
+        return ip.is_loopback or ip == local or ip == mapped
+
+    def ours_origin(self, origin: str, server: tuple[str, int | None] | None) -> bool:
+        """``origin`` (``http://host:port``) is this server's: a page it served."""
+        scheme, sep, rest = origin.partition("://")
+        return sep == "://" and scheme.lower() == "http" and "/" not in rest and self.ours(rest, server)
 
 
 def _bad(message: str, status: int = 400) -> Response:
@@ -188,19 +270,18 @@ async def _read_body(request: Request) -> bytes | None:
     return body
 
 
-async def _stream(table: Table, request: Request) -> AsyncIterator[str]:
+async def _stream(table: Table) -> AsyncIterator[str]:
+    """The table after every change, a comment every ``PING`` seconds; ends when the server stops.
+
+    (A page that goes away ends it too: Starlette stops the response when the client disconnects.)
+    """
     seen = -1
-    changed = table.changed()
-    while True:
+    while not table.closing:
         if table.version != seen:
             seen = table.version
             yield f"data: {json.dumps(table.view())}\n\n"
             continue
-        async with changed:
-            if table.version == seen:
-                try:
-                    await asyncio.wait_for(changed.wait(), PING)
-                except asyncio.TimeoutError:
-                    if await request.is_disconnected():
-                        return
-                    yield ": ping\n\n"
+        try:
+            await asyncio.wait_for(table.news().wait(), PING)
+        except asyncio.TimeoutError:
+            yield ": ping\n\n"

@@ -1,7 +1,10 @@
 """The table as JSON for the page: what ``record`` shows on a terminal, as data.
 
 Names are exact (the page puts them in as text, never as HTML); the page
-only draws what is here and computes nothing of the game.
+only draws what is here and computes nothing of the game: ``offer`` is the
+cards a tap may name at the prompt (the rules allow them), ``confirm`` the
+question about a misplaced last-round card, ``games_changeable`` whether
+``games N`` is still taken.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, card_name
+from ..core.errors import one_line
 from ..core.ruleset import LAYOUTS
 from ..play.record import Phase, Recorder
 from ..play.record.text import deck_text
@@ -37,6 +41,8 @@ def snapshot(rec: Recorder, version: int, shown: list[str], epoch: str) -> dict[
         "progress": rec.progress(),
         "complete": rec.complete,
         "cards": [{"name": c, "label": label(c)} for c in edition.card_names()],
+        "offer": list(rec.offer()),  # the cards a tap may name now: only what the rules allow
+        "games_changeable": rec.games_changeable,
         "colours": list(edition.colours),
         "shown": shown,
         "standings": [
@@ -48,6 +54,9 @@ def snapshot(rec: Recorder, version: int, shown: list[str], epoch: str) -> dict[
         out["setup"] = {"removed": layout.removed, "starting": layout.starting}
     if rec.phase is Phase.CLAIM:
         out["claims_entered"] = rec.claims_entered
+    caution = rec.confirming
+    if caution is not None:
+        out["confirm"] = one_line(caution.message)
     state = rec.state
     if state is None:
         return out

@@ -22,13 +22,19 @@ class Series:
 
     name: str
     x: Sequence[object]
-    mean: Sequence[float]  # BASE + SCALE * mu
-    low: Sequence[float]  # BASE + SCALE * (mu - 3 sigma): the displayed rating
-    high: Sequence[float]  # BASE + SCALE * (mu + 3 sigma)
+    mean: Sequence[float]  # the rating: BASE + SCALE * (mu - MU0)
+    low: Sequence[float]  # the rating less its uncertainty (2 sigma on the rating scale)
+    high: Sequence[float]  # the rating plus it
 
 
 def ratings_png(series: Sequence[Series], *, title: str, xlabel: str) -> bytes:
-    """The PNG's bytes: each player's mean as a line, mu ± 3 sigma as a band (its lower edge is the rating shown)."""
+    """The PNG's bytes: each player's rating as a line from their first game, ± its uncertainty as a light band.
+
+    Drawn to be read on a phone as well as a screen: 8 × 6 inches at 150 dpi
+    (1200 × 900 pixels), large type, the legend under the plot, each line
+    ending in a dot and the band faint enough that six of them overlap
+    without hiding the lines.
+    """
     try:
         matplotlib = importlib.import_module("matplotlib")
         matplotlib.use("Agg")
@@ -37,29 +43,29 @@ def ratings_png(series: Sequence[Series], *, title: str, xlabel: str) -> bytes:
         raise PlotUnavailable(
             "--png needs matplotlib, which is not installed: pip install 'coloretto-log[plot]' (or pip install matplotlib)"
         ) from None
-    fig, ax = plt.subplots(figsize=(12, 5.5))
-    try:
-        colours = plt.get_cmap("tab10")
-        for i, s in enumerate(series):
-            colour = colours(i % 10)
-            ax.fill_between(s.x, s.low, s.high, color=colour, alpha=0.07, linewidth=0, step="post")
-            label = one_line(s.name).replace("$", r"\$")  # a name is text, never mathtext
-            ax.step(s.x, s.mean, where="post", color=colour, linewidth=1.4, label=label)
-        ax.set_title(one_line(title).replace("$", r"\$"))
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel("rating scale: 1000 + 40 × skill")
-        ax.grid(alpha=0.3)
-        if series:
-            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False)
-        ax.text(
-            1.01, 0.0, "line: mean (1000 + 40μ)\nband: ±3σ; its lower\nedge is the rating shown\nin the table",
-            transform=ax.transAxes, fontsize="small", va="bottom",
-        )
-        if series and series[0].x and not isinstance(series[0].x[0], (int, float)):
-            fig.autofmt_xdate()
-        fig.tight_layout()
-        out = io.BytesIO()
-        fig.savefig(out, format="png", dpi=100)
-        return out.getvalue()
-    finally:
-        plt.close(fig)
+    with plt.rc_context({"font.size": 13}):
+        fig, ax = plt.subplots(figsize=(8, 6))
+        try:
+            colours = plt.get_cmap("tab10")
+            for i, s in enumerate(series):
+                colour = colours(i % 10)
+                ax.fill_between(s.x, s.low, s.high, color=colour, alpha=0.06, linewidth=0, step="post")
+                label = one_line(s.name).replace("$", r"\$")  # a name is text, never mathtext
+                ax.step(s.x, s.mean, where="post", color=colour, linewidth=2.0, label=label)
+                ax.plot([s.x[-1]], [s.mean[-1]], "o", color=colour, markersize=5)
+            ax.set_title(one_line(title).replace("$", r"\$"), fontsize=13)
+            dated = bool(series and series[0].x and not isinstance(series[0].x[0], (int, float)))
+            if not dated:  # days need no label, and the legend sits where it would be
+                ax.set_xlabel(xlabel)
+            ax.set_ylabel("rating (band: ± 2σ)")
+            ax.grid(alpha=0.3)
+            if series:
+                ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16 if dated else -0.12), ncol=3, frameon=False)
+            if dated:
+                fig.autofmt_xdate()
+            fig.tight_layout()
+            out = io.BytesIO()
+            fig.savefig(out, format="png", dpi=150)
+            return out.getvalue()
+        finally:
+            plt.close(fig)

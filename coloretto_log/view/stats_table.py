@@ -277,11 +277,14 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def csv_rows(data: dict[str, Any], section: str) -> list[dict[str, Any]]:
+    """One report as flat rows for a spreadsheet: seats count from 1 there, as in the tables (JSON keeps
+    the database's index from 0)."""
     value = data[section]
     if section == "histogram":
         return [dict(b) for b in value["bins"]]
     if isinstance(value, list):
-        return [_flat(r) for r in value]
+        rows = [_flat(r) for r in value]
+        return [{**r, "seat": r["seat"] + 1} for r in rows] if section == "seats" else rows
     return [_flat(value)]
 
 

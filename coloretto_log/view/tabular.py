@@ -1,8 +1,8 @@
 """Rows of values for people and programs: a rich table, CSV, plain JSON values (``query`` and ``stats``).
 
 A table for a terminal escapes control characters in every cell (a value
-from the database never speaks to the terminal) and reads nothing as markup;
-CSV and JSON keep the exact values.
+from the database never speaks to the terminal), reads nothing as markup and
+rounds floats to ``TABLE_DECIMALS`` places; CSV and JSON keep the exact values.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import datetime as _dt
 import decimal
 import io
 import json
+import math
 import time
 import uuid
 from collections.abc import Iterable, Sequence
@@ -32,6 +33,7 @@ __all__ = [
     "plain",
     "print_table_rows",
     "result_table",
+    "table_cell",
     "write_csv",
     "write_csv_rows",
     "write_json_rows",
@@ -69,6 +71,21 @@ def cell(value: Any) -> str:
     return str(plain(value))
 
 
+#: Decimals a float keeps in a table for people (csv and JSON keep every digit).
+TABLE_DECIMALS = 4
+
+
+def table_cell(value: Any) -> str:
+    """A value as a table for people shows it: :func:`cell`, with a float rounded (``31.5617``, not
+    ``31.561666666666667``); very small or very large floats in exponent form."""
+    if isinstance(value, float) and math.isfinite(value):
+        if value == 0 or 1e-3 <= abs(value) < 1e15:
+            text = f"{value:.{TABLE_DECIMALS}f}".rstrip("0")
+            return text + "0" if text.endswith(".") else text
+        return f"{value:.{TABLE_DECIMALS}g}"
+    return cell(value)
+
+
 def write_csv(header: Sequence[str], rows: Iterable[Sequence[Any]], file: TextIO) -> None:
     """A header (when not empty) and the rows as CSV; NULL is an empty field."""
     buf = io.StringIO()
@@ -104,7 +121,7 @@ def result_table(
             no_wrap=widths is not None,
         )
     for row in rows:
-        t.add_row(*(Text(one_line(cell(v)), style="dim" if v is None else "") for v in row))
+        t.add_row(*(Text(one_line(table_cell(v)), style="dim" if v is None else "") for v in row))
     return t
 
 
@@ -149,7 +166,7 @@ def print_table_rows(
     widths = [cell_len(one_line(name)) for name in columns]
     for row in rows:
         for i, v in enumerate(row):
-            widths[i] = max(widths[i], cell_len(one_line(cell(v))))
+            widths[i] = max(widths[i], cell_len(one_line(table_cell(v))))
     for start in range(0, len(rows), CHUNK):
         if start and not _in_time(deadline):
             return start

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..core.cards import CARD_HEX, GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, SHORT_LABELS
+from ..core.cards import CARD_HEX, GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, SHORT_LABELS, card_name
 
 
 def _rgb(hex_colour: str) -> str:
@@ -26,7 +26,7 @@ CARD_LABELS: dict[str, str] = SHORT_LABELS
 
 def card_text(card: str, *, long: bool = False) -> Text:
     """One card as a coloured block, ``[red]`` style (full name when ``long``)."""
-    label = card if long else CARD_LABELS.get(card, card)
+    label = card_name(card) if long else CARD_LABELS.get(card, card)
     return Text(f" {label} ", style=CARD_STYLES.get(card, "reverse"))
 
 

@@ -195,7 +195,7 @@ def test_a_log_with_an_error_is_not_resumed(tmp_path: Path, script: Script) -> N
     [
         (["--players", "Ann,Ben"], 2, "already holds a match with other --players"),
         (["--edition", "anniversary"], 2, "already holds a match with other --edition"),
-        (["--games", "3", "--table", "alternative"], 2, "other --table, --games; leave them out"),
+        (["--games", "3", "--table", "alternative"], 2, "other --table; leave it out"),
     ],
 )
 def test_options_that_differ_from_the_log_are_refused(tmp_path: Path, args: list[str], code: int, message: str) -> None:
@@ -398,9 +398,9 @@ def test_interactive_end_of_game_claims_and_quit(tmp_path: Path) -> None:
         child.expect_exact("> ")
         child.sendline(line)
     child.expect_exact("Game 1 is over. Best scores")
-    child.expect_exact("Game 1: Ann's written score")
+    child.expect_exact("Game 1 of 1: Ann's written score")
     child.sendline("12")
-    child.expect_exact("Game 1: Ben's written score")
+    child.expect_exact("Game 1 of 1: Ben's written score")
     child.sendline("")
     child.expect_exact("The match is complete. Totals and ranking:")
     child.expect_exact(pexpect.EOF)
@@ -566,7 +566,7 @@ def test_resuming_says_so_in_one_line_piped_and_on_the_terminal(tmp_path: Path) 
     path = tmp_path / "kitchen.json"
     assert run_cli(path, ["q"]).exit_code == 0  # players known, no game set up yet
     result = runner.invoke(app, ["record", str(path)], input="")
-    assert result.stderr.splitlines()[0] == f"Resuming {path}: 0 games complete, game 1 not started."
+    assert result.stderr.splitlines()[0] == f"Resuming {path}: game 1 of 4 not started, 0 complete."
     assert run_cli(path, ["blue", "red", "green", "yellow", "Aiko", "d r 1"][: 6]).exit_code == 0
     pexpect = pytest.importorskip("pexpect")
     child, out = _pty(pexpect, str(path))
@@ -576,3 +576,87 @@ def test_resuming_says_so_in_one_line_piped_and_on_the_terminal(tmp_path: Path) 
     child.expect_exact(pexpect.EOF)
     screen = ANSI.sub("", out.getvalue().rsplit("\x1b[2J", 1)[-1]).replace("\r\n", "\n")
     assert screen.count(f"Resuming {path}: game 1 of 4, 1 move.") == 1  # on the screen, not wiped by it
+
+
+# --------------------------------------------------------------------------- issue 20: games, last-round card, words
+
+
+def test_at_the_keyboard_games_are_asked_a_misplaced_last_round_card_is_confirmed_and_words_are_peoples(
+    tmp_path: Path,
+) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "two.json"
+    child, out = _pty(pexpect, str(path), "--date", DATE)
+    answers = [
+        ("Players in seat order (clockwise) (separated by commas)", "Aiko, Boris"),
+        ("How many games in the match? (Enter for 4)", ""),
+        ("Game 1 of 4: The 2 colours removed from the game", "games 1"),
+        ("Game 1 of 1: The 2 colours removed from the game", "orange blue"),
+        ("Aiko's 2 starting cards", "red green"),
+        ("Boris's 2 starting cards", "yellow grey"),
+        ("Game 1 of 1: who starts? (name or seat 1-2)", "Aiko"),
+        ("Aiko's move", "d +2 1"),
+        ("Boris's move", "d br 2"),
+        ("Aiko's move", "l d y 3"),
+        ("Record the last-round card here all the same?", "y"),
+        ("Boris's move", "t 1"),
+        ("Aiko's move", "t 2"),
+        ("Aiko's written score", ""),
+        ("Boris's written score", ""),
+    ]
+    screens = []
+    for prompt, answer in answers:
+        child.expect_exact(prompt)
+        child.expect_exact("> ")
+        screens.append(ANSI.sub("", out.getvalue()).replace("\r\n", "\n"))
+        child.sendline(answer)
+    child.expect_exact("The match is complete. Totals and ranking:")
+    child.expect_exact(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    text = ANSI.sub("", out.getvalue()).replace("\r\n", "\n")
+    assert "The match is 4 games" in text and "The match is 1 game" in text
+    row1 = next(line for line in screens[8].rsplit("Game 1 of 1 · round 1", 1)[1].splitlines() if "Row 1" in line)
+    assert row1.split()[:3] == ["Row", "1", "+2"] and "plus2" not in screens[8]  # people's words: +2
+    assert "Aiko drew +2 into row 1" in screens[8]
+    warning = ("warning [last-round-position] the last-round card belongs at card 40 of the deck, with 15 cards "
+               "under it: 37 cards are still to turn over before it (this would be card 3)")  # fmt: skip
+    assert warning in " ".join(screens[10].split())
+    assert "End of the game: row 3 (yellow) is discarded (the row left over is not kept)." in text
+    # The same lines piped (no confirmation asked: the warning on standard error) make the same bytes.
+    typed = [answer for _, answer in answers if answer not in ("y", "games 1")]
+    piped = tmp_path / "piped.json"
+    result = runner.invoke(app, ["record", str(piped), "--date", DATE, "--games", "1"],
+                           input="".join(f"{line}\n" for line in typed[0:1] + typed[2:]))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert f"line 8 (l d y 3): {warning}" in result.stderr
+    assert piped.read_text(encoding="utf-8") == path.read_text(encoding="utf-8").replace('"id": "2026-11-29-two"', '"id": "2026-11-29-piped"')
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["rules"]["games"] == 1 and check_match(data).complete
+
+
+def test_games_given_again_on_resume_change_the_match_until_a_game_is_finished(tmp_path: Path, script: Script) -> None:
+    path = tmp_path / "kitchen.json"
+    assert run_cli(path, script.lines[:10]).exit_code == 0  # a match of 4 (the default), game 1 begun
+    result = runner.invoke(app, ["record", str(path), "--games", "1"], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0] == f"Resuming {path}: game 1 of 1, {moves_on_disk(path)} moves."
+    assert json.loads(path.read_text(encoding="utf-8"))["rules"]["games"] == 1
+    first_end = next(end for start, end, g in script.move_lines if g == 1) - 1  # into game 2: game 1 finished
+    result = runner.invoke(app, ["record", str(path), "--games", "4"], input="".join(f"{line}\n" for line in script.lines[10:first_end]))
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["record", str(path), "--games", "2"], input="")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (f"Error: {path}: --games 2: the match stays 4 games: the number of games can "
+                                     "change only before the first game ends (1 finished)")  # fmt: skip
+
+
+def test_piped_input_is_not_asked_the_number_of_games_and_may_say_it(tmp_path: Path) -> None:
+    path = tmp_path / "k.json"
+    lines = ["Ann, Ben, Cy", "red", "green", "blue", "yellow", "games 2", "Ann", "d o 1"]
+    result = runner.invoke(app, ["record", str(path), "--date", DATE], input="".join(f"{line}\n" for line in lines))
+    assert result.exit_code == 0, result.output
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["rules"]["games"] == 2 and data["games"][0]["moves"] == [
+        {"player": "Ann", "action": "draw", "row": 1, "card": "orange"}]  # fmt: skip
+    assert result.stderr.strip().endswith("(game 1 of 2, 1 move); run the same command to continue.")

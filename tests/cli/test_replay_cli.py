@@ -342,7 +342,12 @@ def test_json_streamed_a_match_at_a_time_is_one_document(tmp_path: Path) -> None
     empty.write_text("", encoding="utf-8")
     (only,) = json.loads(invoke(str(empty), "--json").stdout)["matches"]  # an empty file is a bad-json finding
     assert [f["rule"] for f in only["findings"]] == ["bad-json"]
-    assert invoke(str(path), "--format", "csv").exit_code == 2
+    as_csv = invoke(str(path), "--format", "csv")  # the players' tables, for a spreadsheet
+    assert as_csv.exit_code == 1  # the broken match, as with --json
+    rows = as_csv.stdout.splitlines()
+    assert rows[0].startswith("file,line,game,move,round,seat,player,")
+    good = [r for r in rows[1:] if r.split(",")[1] in ("1", "2", "3")]
+    assert len(good) == sum(3 * len(log["games"]) for log in logs)  # a row a player of each game
 
 
 def test_match_k_stops_reading_after_the_kth(tmp_path: Path) -> None:

@@ -127,7 +127,7 @@ DISPUTES = [
         "Aiko", "under-claimed", "✗ under-claimed by 2",
         [
             # one claim-score problem: the choice reaches the optimum, the sum is miscounted (issue 11 §5)
-            ("Aiko claims 33 but the optimum is 35 (under-claimed by 2; jokers to none; positive brown, grey, red); "
+            ("Aiko claims 33 but the optimum is 35 (under-claimed by 2; no jokers; positive brown, grey, red); "
             "the declared choice scores 35, not the claimed 33"),
         ],
         {"difference": -2, "choice_score": 35, "illegal": None},
@@ -181,7 +181,7 @@ DISPUTES = [
         {"Aiko": {"score": 35, "jokers": [], "positive": ["brown", "grey", "green"]}},
         "Aiko", "choice-below-optimum", "✗ choice-below-optimum",
         [
-            "Aiko's declared choice scores 29, below the optimum 35 (jokers to none; positive brown, grey, red)",
+            "Aiko's declared choice scores 29, below the optimum 35 (no jokers; positive brown, grey, red)",
         ],
         {"difference": 0, "choice_score": 29, "illegal": None},
         id="choice-scores-29-not-35",
@@ -191,7 +191,7 @@ DISPUTES = [
         {"Aiko": {"score": 36, "jokers": [], "positive": ["brown", "grey", "red"]}},
         "Aiko", "over-claimed", "✗ over-claimed by 1",
         [
-            ("Aiko claims 36 but the optimum is 35 (over-claimed by 1; jokers to none; positive brown, grey, red); "
+            ("Aiko claims 36 but the optimum is 35 (over-claimed by 1; no jokers; positive brown, grey, red); "
             "the declared choice scores 35, not the claimed 36"),
         ],
         {"difference": 1, "choice_score": 35},

@@ -220,7 +220,8 @@ def test_json_shape(tmp_path: Path) -> None:
     assert result.exit_code == 3
     out = json.loads(result.stdout)
     assert list(out) == ["matches", "unreadable", "summary"]
-    assert out["summary"] == {"files": 2, "matches": 3, "valid": 2, "invalid": 1, "errors": 1, "warnings": 2, "unreadable": 1}
+    assert out["summary"] == {"files": 2, "matches": 3, "valid": 2, "invalid": 1, "errors": 1, "warnings": 2, "unreadable": 1,
+                              "missing_games": 0}
     assert out["unreadable"] == [{"file": str(tmp_path / "missing.json"), "error": f"{tmp_path / 'missing.json'}: no such file or folder"}]
     first, second, third = out["matches"]
     for m in out["matches"]:

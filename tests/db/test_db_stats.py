@@ -219,7 +219,10 @@ def test_stats_csv(tiny: Path) -> None:
     assert float(rows[0]["win_rate"]) == pytest.approx(2 / 3) and "win_rate_low" in rows[0]
     seats = list(csv.DictReader(io.StringIO(runner.invoke(
         app, ["stats", "--db", str(tiny), "-f", "csv", "--report", "seats", "--players", "3"]).stdout)))
-    assert [(r["seat"], r["wins"]) for r in seats] == [("0", "1"), ("1", "1"), ("2", "1")]  # for programs: from 0
+    assert [(r["seat"], r["wins"]) for r in seats] == [("1", "1"), ("2", "1"), ("3", "1")]  # a spreadsheet: from 1
+    as_json = json.loads(runner.invoke(app, ["stats", "--db", str(tiny), "-f", "json", "--report", "seats",
+                                             "--player-count", "3"]).stdout)["seats"]
+    assert [r["seat"] + 1 for r in as_json] == [int(r["seat"]) for r in seats]  # JSON: the database's index, from 0
     new = runner.invoke(app, ["stats", "--db", str(tiny), "-f", "csv", "--report", "seats", "--player-count", "3"])
     assert list(csv.DictReader(io.StringIO(new.stdout))) == seats  # --players N is the old spelling
 

@@ -332,7 +332,7 @@ def test_cli_first_match_splits_a_run_into_parts() -> None:
     tail = runner.invoke(app, [*common, "-n", "2", "--first-match", "2"])  # matches count from 1
     assert whole.exit_code == head.exit_code == tail.exit_code == 0
     assert head.stdout + tail.stdout == whole.stdout
-    assert json.loads(tail.stdout.splitlines()[0])["notes"].endswith("match 1")
+    assert json.loads(tail.stdout.splitlines()[0])["notes"].endswith("match 2")  # the note counts as --first-match does
 
 
 def test_cli_refuses_to_replace_an_existing_out_file_without_force(tmp_path: Path) -> None:

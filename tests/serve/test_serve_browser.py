@@ -1,7 +1,7 @@
 """``coloretto-log serve`` in headless Chromium: a recorded sample match entered by clicks, from two phones.
 
 Every move is a real mouse click on the page (the card, then the row; "take
-row N"; the last-round card; the written scores), never an API call. Two
+row N" on the row tapped; the last-round card; the written scores), never an API call. Two
 browsers share the table, one game each in turn: each must see the other's
 moves before it can move (a stale page is refused). The log written must be
 the sample's, byte for byte in its setups and moves (the recorder keeps only
@@ -84,7 +84,8 @@ def enter_moves(b: Browser, moves: list[dict[str, Any]], shots: Browser | None =
             b.click(f'#input [data-card="{move["card"]}"]')
             tap(b, f'[data-row="{move["row"]}"]')
         else:
-            tap(b, f'[data-row="{move["row"]}"]')
+            b.click(f'[data-row="{move["row"]}"]')  # the row is chosen, not taken yet
+            tap(b, f'[data-take="{move["row"]}"]')
             if "extra" in move:
                 tap(b, f'#input [data-card="{move["extra"]}"]')
 
@@ -141,14 +142,17 @@ def test_a_sample_match_entered_by_clicks_from_two_phones_is_the_sample(
 
 
 def screenshots(phone: Browser, other: Browser, card: str) -> None:
-    """Both phones in the middle of a game, the 390 px one with the drawn card tapped."""
+    """Both phones in the middle of a game: the 390 px one with a row chosen to take, the other with the drawn card tapped."""
     ARTIFACTS.mkdir(exist_ok=True)
     other.wait_for(f"Number(document.body.dataset.version) === {version(phone)}")
     other.click(f'#input [data-card="{card}"]')
+    row = phone.eval("[...document.querySelectorAll('[data-row]')].find(e => !e.disabled).dataset.row")
+    phone.click(f'[data-row="{row}"]')  # chosen, not taken: "Take row N" shows on it
     assert phone.eval("document.documentElement.scrollWidth") <= 390  # nothing sticks out of a phone's screen
     phone.screenshot(ARTIFACTS / "serve-390.png")
     other.screenshot(ARTIFACTS / "serve-1280.png")
-    other.click(f'#input [data-card="{card}"]')  # untapped again: the page holds no half move
+    phone.click(f'[data-row="{row}"]')
+    other.click(f'#input [data-card="{card}"]')  # untapped again: the pages hold no half move
 
 
 def test_the_page_goes_on_after_the_server_is_killed_and_restarted(tmp_path: Path, chromium: str) -> None:
@@ -202,3 +206,97 @@ def test_names_are_shown_as_text_never_as_html(tmp_path: Path, chromium: str) ->
                 server.stop()
         finally:
             b.close()
+
+
+# --------------------------------------------------------------------------- issue 20: at 390 px, by taps
+
+
+def text_of(b: Browser, selector: str) -> str:
+    return str(b.eval(f"(document.querySelector({json.dumps(selector)}) || {{textContent: ''}}).textContent"))
+
+
+def offered(b: Browser) -> list[str]:
+    return list(b.eval("[...document.querySelectorAll('#input [data-card]')].map(e => e.dataset.card)"))
+
+
+def refused(b: Browser, selector: str) -> str:
+    """Click something the recorder refuses; the error the page shows."""
+    b.click(selector)
+    b.wait_for("document.body.dataset.busy === 'false' && !document.getElementById('error').hidden")
+    return text_of(b, "#error")
+
+
+def test_a_new_table_on_a_phone_by_taps(tmp_path: Path, chromium: str) -> None:
+    """Names and games asked, only legal cards offered, a take in two deliberate taps, the last-round card asked about."""
+    path = tmp_path / "k.json"
+    with tempfile.TemporaryDirectory(prefix="coloretto-e-") as profile:
+        b = Browser(chromium, profile)
+        try:
+            with Server(path, "--date", "2026-11-30") as server:
+                b.open(server.url, width=390, height=844, mobile=True)
+                # Before the first move no empty box is drawn, and the live label keeps its own place.
+                b.wait_for("document.getElementById('conn').textContent === 'live'")
+                assert b.eval("document.getElementById('table').offsetHeight === 0 && document.getElementById('news').offsetHeight === 0")
+                apart = b.eval("(() => { const h = document.getElementById('head').getBoundingClientRect(),"
+                               " c = document.getElementById('conn').getBoundingClientRect();"
+                               " return c.left >= h.right && c.height < 30; })()")  # fmt: skip
+                assert apart
+                # A refused list of names keeps what was typed.
+                b.type_text("#players-input", "Aiko, Boris, Aiko")
+                assert '"Aiko" is given twice' in refused(b, '[data-action="ok"]')
+                assert b.eval("document.getElementById('players-input').value") == "Aiko, Boris, Aiko"
+                b.eval("document.getElementById('players-input').value = ''")
+                b.type_text("#players-input", "Aiko, Boris, Chloe")
+                tap(b, '[data-action="ok"]')
+                # The number of games is asked with the names.
+                assert b.eval("document.body.dataset.phase") == "games" and text_of(b, '[data-games="4"]') == "4 games"
+                tap(b, '[data-games="2"]')
+                assert text_of(b, "#head").startswith("Game 1 of 2")
+                # Setup: the removed colour is no longer offered; a second tap replaces the choice.
+                assert offered(b) == ["orange", "blue", "brown", "yellow", "grey", "green", "red"]
+                b.click('#input [data-card="red"]')
+                b.click('#input [data-card="grey"]')
+                assert b.eval("[...document.querySelectorAll('#input [aria-pressed=\"true\"]')].map(e => e.dataset.card)") == ["grey"]
+                tap(b, '[data-action="ok"]')
+                assert "grey" not in offered(b) and len(offered(b)) == 6
+                for colour in ("red", "green", "blue"):
+                    b.click(f'#input [data-card="{colour}"]')
+                    tap(b, '[data-action="ok"]')
+                    assert colour not in offered(b)
+                # Who starts, in words: the buttons say the rest.
+                assert text_of(b, "#prompt") == "Game 1 of 2: who starts?"
+                tap(b, '[data-seat="1"]')
+                assert "grey" not in offered(b) and {"joker", "plus2", "orange"} <= set(offered(b))
+                # The number of games can still change: no game is finished.
+                b.click('[data-action="games"]')
+                tap(b, '#games [data-games="1"]')
+                assert text_of(b, "#head").startswith("Game 1 of 1")
+                # A take is a deliberate step: the row tapped shows "Take row N", nothing is sent before it.
+                b.click('#input [data-card="orange"]')
+                tap(b, '[data-row="1"]')
+                assert "To take a row, tap the row, then “Take row N”" in text_of(b, "#input")
+                before = version(b)
+                b.click('[data-row="1"]')
+                assert version(b) == before and text_of(b, '[data-take="1"]') == "Take row 1"
+                b.click('[data-action="keep"]')
+                assert b.eval("document.querySelector('[data-take]') === null")
+                b.click('[data-row="1"]')
+                tap(b, '[data-take="1"]')
+                assert text_of(b, '[data-row="1"]').startswith("Row 1—") and "taken by Boris" in text_of(b, '[data-row="1"]')
+                # The last-round card far too early: asked first, with its place; No records nothing.
+                tap(b, '[data-action="lr"]')
+                assert b.eval("document.body.dataset.phase") == "confirm"
+                assert "belongs at card" in text_of(b, ".caution") and "this would be card 2" in text_of(b, ".caution")
+                tap(b, '[data-action="no"]')
+                assert b.eval("document.body.dataset.phase") == "move" and not server.state()["lr_mark"]
+                tap(b, '[data-action="lr"]')
+                tap(b, '[data-action="yes"]')
+                assert server.state()["lr_mark"]
+                assert b.eval("document.documentElement.scrollWidth") <= 390
+                server.stop()
+        finally:
+            b.close()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["rules"]["games"] == 1 and data["games"][0]["setup"]["removed"] == ["grey"]
+    assert data["games"][0]["moves"] == [{"player": "Aiko", "action": "draw", "row": 1, "card": "orange"},
+                                         {"player": "Boris", "action": "take", "row": 1}]  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .commands import InputError, parse_card, parse_colours, parse_command, parse_players
 from .events import (
+    Caution,
     ClaimVerdicts,
     Event,
     GameOver,
@@ -28,7 +29,7 @@ from .phase import Phase
 from .session import MOVE_HINT, Recorder, ResumeError
 
 __all__ = [
-    "MOVE_HINT", "ClaimVerdicts", "Event", "GameOver", "GameStart", "Help", "InputError", "MatchOver", "Note",
+    "MOVE_HINT", "Caution", "ClaimVerdicts", "Event", "GameOver", "GameStart", "Help", "InputError", "MatchOver", "Note",
     "Phase", "Prompt", "Recorder", "Refused", "Reply", "ResumeError", "Standing", "describe", "parse_card",
     "parse_colours", "parse_command", "parse_players", "standings",
 ]  # fmt: skip

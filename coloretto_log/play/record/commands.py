@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.cards import CARD_ALIASES, CARD_KINDS, KINDS, is_colour, typed_card
+from ...core.cards import CARD_ALIASES, CARD_KINDS, KINDS, card_name, is_colour, typed_card
 from ...core.errors import ColorettoLogError
 from ...core.ruleset import MAX_PLAYERS, MIN_PLAYERS
 
@@ -35,7 +35,7 @@ def parse_card(text: str) -> str:
     if key in ("l", "lr", "last_round", "last"):
         raise InputError('the last-round card is not placed: type "l" before the draw, then the card after it')
     close = sorted({name for alias, name in CARD_ALIASES.items() if alias.startswith(key)}) if key else []
-    hint = f" (did you mean {' or '.join(f'{SHORT_NAMES[c]} for {c}' for c in close)}?)" if close else ""
+    hint = f" (did you mean {' or '.join(f'{SHORT_NAMES[c]} for {card_name(c)}' for c in close)}?)" if close else ""
     raise InputError(f'"{text}" is not a card{hint}; type ? for the card names')
 
 
@@ -45,7 +45,7 @@ def parse_colours(text: str) -> list[str]:
     cards = [parse_card(w) for w in words]
     for word, card in zip(words, cards):
         if not is_colour(card):
-            raise InputError(f'"{word}" is {card}, not a colour')
+            raise InputError(f'"{word}" is {card_name(card)}, not a colour')
     return cards
 
 

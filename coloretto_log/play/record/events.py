@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ...core.cards import card_name
 from ...core.claims import Verdict
-from ...core.engine import Draw, GameState, Move
+from ...core.engine import Draw, GameState, Move, Take
 from ...core.scoring import Assignment, ranks
 from .phase import Phase
 
@@ -24,6 +24,17 @@ class Refused:
 
     def line(self) -> str:
         return f"refused [{self.rule}] {self.message}" if self.rule else f"refused: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Caution:
+    """Something recorded (or about to be) that validate would warn about: ``rule`` is its id."""
+
+    message: str
+    rule: str
+
+    def line(self) -> str:
+        return f"warning [{self.rule}] {self.message}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +87,7 @@ class MatchOver:
     standings: tuple[Standing, ...]
 
 
-Event = Refused | Note | Help | GameOver | ClaimVerdicts | GameStart | MatchOver
+Event = Refused | Caution | Note | Help | GameOver | ClaimVerdicts | GameStart | MatchOver
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +99,18 @@ class Reply:
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
+    """The question: ``text`` in words for every screen, ``typed`` how to answer it by typing (the terminal's)."""
+
     phase: Phase
     text: str
     player: str | None = None
     hint: str = ""
+    typed: str = ""
+
+    @property
+    def terminal(self) -> str:
+        """The question as the terminal asks it: with how to type the answer."""
+        return f"{self.text} ({self.typed})" if self.typed else self.text
 
 
 def standings(players: Sequence[str], games: Sequence[Sequence[int]]) -> tuple[Standing, ...]:
@@ -109,6 +128,22 @@ def standings(players: Sequence[str], games: Sequence[Sequence[int]]) -> tuple[S
         )
         for s in order
     )
+
+
+def round_end(move: Move, before: GameState, after: GameState) -> str | None:
+    """What a take that ends a round says: the round is over, and (2 players) the row left over is discarded."""
+    if not isinstance(move, Take) or (after.round == before.round and not after.over):
+        return None
+    left = [
+        f"row {k + 1} ({', '.join(card_name(c) for c in cards)})"
+        for k, cards in enumerate(before.rows)
+        if k != move.row - 1 and not before.taken[k] and cards
+    ]
+    what = "the game" if after.over else f"round {before.round}"
+    if not left:
+        return None if after.over else f"End of {what}."
+    verb = "is" if len(left) == 1 else "are"
+    return f"End of {what}: {' and '.join(left)} {verb} discarded (the row left over is not kept)."
 
 
 def describe(move: Move, players: Sequence[str], before: GameState) -> str:

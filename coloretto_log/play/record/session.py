@@ -9,16 +9,24 @@ holds the match as log JSON (``data``) and the engine states of every game.
 ``MOVE`` it undoes the last move (or, before the first move, the answer to
 "who starts"); at the first prompt of a setup or of the claims it undoes the
 last move of the game before.
+
+Two questions interrupt the usual ones. ``GAMES`` (how many games) follows
+the names when they are asked; ``games N`` changes the number at any prompt
+until the first game ends. ``CONFIRM`` asks before recording the last-round
+card away from its place in the deck (where ``validate`` would warn
+``last-round-position``); ``y`` records it, ``n`` or ``u`` does not.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...core import engine
+from ...core.cards import KIND_INDEX, card_name
 from ...core.claims import optimal_for, verdicts
 from ...core.engine import Draw, GameState, Move, Take
 from ...core.errors import ColorettoLogError
@@ -39,6 +47,7 @@ from .commands import (
     simple_word,
 )
 from .events import (
+    Caution,
     ClaimVerdicts,
     Event,
     GameOver,
@@ -51,6 +60,7 @@ from .events import (
     Reply,
     Standing,
     describe,
+    round_end,
     standings,
 )
 from .phase import Phase
@@ -61,6 +71,9 @@ class ResumeError(ColorettoLogError):
 
 
 MOVE_HINT = "d CARD ROW · t ROW · l · u · ? · q"
+#: The most games a match may have.
+MAX_GAMES = 100
+_GAMES = re.compile(r"games\s+([0-9]+)", re.IGNORECASE)
 
 
 class Recorder:
@@ -78,7 +91,11 @@ class Recorder:
         players: Sequence[str] | None = None,
         match_id: str | None = None,
         date: str | None = None,
+        ask_games: bool = False,
+        confirm_last_round: bool = True,
     ) -> None:
+        """``ask_games``: ask how many games after the names (when they are asked; default ``rules.games``).
+        ``confirm_last_round``: ask before recording a misplaced last-round card (else only warn)."""
         self.rules = rules
         self.players: tuple[str, ...] = ()
         self.data: dict[str, Any] | None = None
@@ -93,13 +110,17 @@ class Recorder:
         self._claims: list[int | None] = []  # the written scores so far, by seat
         self._lr_mark = False
         self._extra_row: int | None = None
+        self._ask_games = ask_games
+        self._confirm = confirm_last_round
+        self._pending: tuple[Phase, str, Caution] | None = None  # CONFIRM: the phase, the line waiting, why
+        self._lr_confirmed = False  # the line being fed again after a yes: ask no more
         if players is not None:
             self._set_players(tuple(players))
 
     # ----------------------------------------------------------------- construction
 
     @classmethod
-    def resume(cls, data: Any) -> Recorder:
+    def resume(cls, data: Any, *, confirm_last_round: bool = True) -> Recorder:
         """Continue an existing log; ``ResumeError`` when it cannot be."""
         report = check_match(data)
         errors = [f for f in report.all_findings() if f.severity == "error"]
@@ -108,7 +129,7 @@ class Recorder:
         assert isinstance(data, dict) and report.match is not None and report.rules is not None
         if report.match.seed is not None or any(record.seeded for record in report.games):
             raise ResumeError("the log is seeded: record continues only games played with real cards")
-        rec = cls(rules=report.rules)
+        rec = cls(rules=report.rules, confirm_last_round=confirm_last_round)
         rec.players = report.players
         rec.data = copy.deepcopy(data)
         for record in report.games:
@@ -180,6 +201,40 @@ class Recorder:
         return len(self._claims)
 
     @property
+    def confirming(self) -> Caution | None:
+        """In ``CONFIRM``: what the last-round card's place is asked about."""
+        return self._pending[2] if self._pending is not None and self.phase is Phase.CONFIRM else None
+
+    @property
+    def games_changeable(self) -> bool:
+        """``games N`` is taken: no game has been finished yet."""
+        return self.phase is not Phase.DONE and not any(states[-1].over for states in self._states)
+
+    def offer(self) -> tuple[str, ...]:
+        """The cards a tap may name at this prompt (the rules allow them), in edition order; () elsewhere.
+
+        The removed colours, a colour already given as a starting card and a
+        card of which every copy is out are left out; so is every card when
+        each row left is full (the player must take one).
+        """
+        edition = self.rules.edition
+        layout = LAYOUTS[len(self.players)] if self.players else None
+        if self.phase is Phase.REMOVED:
+            return edition.colours
+        if self.phase is Phase.STARTING and layout is not None:
+            removed = self._answers[0] if layout.removed else ()
+            given = {c for a, (p, _) in zip(self._answers, self._steps) if p is Phase.STARTING for c in a}
+            return tuple(c for c in edition.colours if c not in removed and c not in given)
+        if self.phase in (Phase.MOVE, Phase.EXTRA):
+            state = self._states[-1][-1]
+            if self.phase is Phase.MOVE and all(
+                taken or len(row) >= limit for row, taken, limit in zip(state.rows, state.taken, state.limits)
+            ):
+                return ()
+            return tuple(c for c in edition.card_names() if state.remaining[KIND_INDEX[c]] > 0)
+        return ()
+
+    @property
     def moves_in_game(self) -> int:
         return len(self._moves[-1]) if self._moves else 0
 
@@ -220,26 +275,33 @@ class Recorder:
         if self.phase is Phase.DONE:
             return f"the match is complete ({n} game{'s' if n != 1 else ''})"
         if n == 0 or self.phase.in_setup:
-            return f"{n} game{'s' if n != 1 else ''} complete, game {n + 1} not started"
+            return f"game {n + 1} of {self.rules.games} not started, {n} complete"
         m = self.moves_in_game
         return f"game {n} of {self.rules.games}, {m} move{'s' if m != 1 else ''}"
 
     def prompt(self) -> Prompt:
         phase = self.phase
         g = self.game_number
+        of = f"Game {g} of {self.rules.games}"
         if phase is Phase.PLAYERS:
-            return Prompt(phase, "Players in seat order (clockwise), separated by commas", hint="? · q")
+            return Prompt(phase, "Players in seat order (clockwise)", hint="? · q", typed="separated by commas")
+        if phase is Phase.GAMES:
+            return Prompt(phase, "How many games in the match?", hint="NUMBER · Enter · ? · q",
+                          typed=f"Enter for {self.rules.games}")  # fmt: skip
         if phase is Phase.REMOVED:
             k = LAYOUTS[len(self.players)].removed
             what = "Colour removed" if k == 1 else f"The {k} colours removed"
-            return Prompt(phase, f"Game {g}: {what} from the game", hint="u · ? · q")
+            return Prompt(phase, f"{of}: {what} from the game", hint="u · ? · q")
         if phase is Phase.STARTING:
             seat = self._steps[len(self._answers)][1]
             k = LAYOUTS[len(self.players)].starting
             what = "starting card" if k == 1 else f"{k} starting cards"
-            return Prompt(phase, f"Game {g}: {self.players[seat]}'s {what}", self.players[seat], "u · ? · q")
+            return Prompt(phase, f"{of}: {self.players[seat]}'s {what}", self.players[seat], "u · ? · q")
         if phase is Phase.FIRST:
-            return Prompt(phase, f"Game {g}: who starts? (name or seat 1-{len(self.players)})", hint="u · ? · q")
+            return Prompt(phase, f"{of}: who starts?", hint="u · ? · q", typed=f"name or seat 1-{len(self.players)}")
+        if phase is Phase.CONFIRM:
+            who = self.players[self._states[-1][-1].current]
+            return Prompt(phase, "Record the last-round card here all the same?", who, "y · n")
         if phase.in_play:
             state = self._states[-1][-1]
             who = self.players[state.current]
@@ -255,7 +317,7 @@ class Recorder:
         if phase is Phase.CLAIM:
             seat = len(self._claims)
             who = self.players[seat]
-            return Prompt(phase, f"Game {g}: {who}'s written score (Enter to skip)", who, "NUMBER · Enter · u · q")
+            return Prompt(phase, f"{of}: {who}'s written score", who, "NUMBER · Enter · u · q", typed="Enter to skip")
         return Prompt(phase, "The match is complete")
 
     # ----------------------------------------------------------------- input
@@ -266,11 +328,13 @@ class Recorder:
             return Reply((Refused("the line is not valid UTF-8 text"),))
         feeders: dict[Phase, Callable[[str], Reply]] = {
             Phase.PLAYERS: self._feed_players,
+            Phase.GAMES: self._feed_games,
             Phase.REMOVED: self._feed_setup,
             Phase.STARTING: self._feed_setup,
             Phase.FIRST: self._feed_setup,
             Phase.MOVE: self._feed_move,
             Phase.EXTRA: self._feed_extra,
+            Phase.CONFIRM: self._feed_confirm,
             Phase.CLAIM: self._feed_claim,
         }
         feeder = feeders.get(self.phase)
@@ -291,6 +355,9 @@ class Recorder:
             return text, Reply((Help(self.help_text()),))
         if simple_word(word) == "quit":
             return text, Reply(stop=True)
+        games = _GAMES.fullmatch(text)
+        if games is not None:
+            return text, Reply((self.set_games(int(games.group(1))),), changed=self.data is not None)
         return text, None
 
     def _feed_players(self, line: str) -> Reply:
@@ -298,7 +365,42 @@ class Recorder:
         if reply is not None:
             return reply
         self._set_players(parse_players(text))
+        if self._ask_games:
+            self.phase = Phase.GAMES
         return Reply((Note(f"Players: {', '.join(self.players)}"),), changed=True)
+
+    # the number of games ---------------------------------------------------------
+
+    def set_games(self, games: int) -> Note:
+        """Make the match ``games`` games long; ``InputError`` once a game has been finished."""
+        if not 1 <= games <= MAX_GAMES:
+            raise InputError(f"a match has 1 to {MAX_GAMES} games, not {games}", "bad-value")
+        if games != self.rules.games and not self.games_changeable:
+            finished = sum(1 for states in self._states if states[-1].over)
+            raise InputError(
+                f"the match stays {self.rules.games} games: the number of games can change only "
+                f"before the first game ends ({finished} finished)"
+            )
+        self.rules = dataclasses.replace(self.rules, games=games)
+        if self.data is not None:
+            self.data["rules"]["games"] = games
+        return Note(f"The match is {games} game{'s' if games != 1 else ''}")
+
+    def _feed_games(self, line: str) -> Reply:
+        text = line.strip()
+        if text and not _GAMES.fullmatch(text):
+            text, reply = self._common(line)
+            if reply is not None:
+                return reply
+            if simple_word(text.lower()) == "undo":
+                raise InputError("nothing to undo: the names stay (q, and a new file, to start again)")
+            if not re.fullmatch(r"[0-9]{1,3}", text):
+                raise InputError(f'"{text}" is not a number of games: type 1 to {MAX_GAMES}, or Enter for {self.rules.games}',
+                                 "bad-value")  # fmt: skip
+        found = _GAMES.fullmatch(text)
+        note = self.set_games(int(found.group(1)) if found else int(text) if text else self.rules.games)
+        self._start_setup()
+        return Reply((note,), changed=True)
 
     # undo ----------------------------------------------------------------------
 
@@ -360,6 +462,7 @@ class Recorder:
         )
         self._answers = []
         self._lr_mark = False
+        self._pending = None
         self.phase = self._steps[0][0]
 
     def _feed_setup(self, line: str) -> Reply:
@@ -443,25 +546,78 @@ class Recorder:
             raise AssertionError(command)  # help and quit were handled by _common
         lr = command.last_round or self._lr_mark
         seat = state.current
+        move: Move
         if isinstance(command, DrawCommand):
-            return self._try(Draw(seat, command.row, command.card, True if lr else None))
-        move = Take(seat, command.row, command.extra, True if lr else None)
-        if command.extra is None:
-            violation = engine.check(state, move)
-            if violation is not None and violation.rule == "missing-extra":
-                self._extra_row = command.row
-                self._lr_mark = lr
-                self.phase = Phase.EXTRA
-                return Reply()
-        return self._try(move)
+            move = Draw(seat, command.row, command.card, True if lr else None)
+        else:
+            move = Take(seat, command.row, command.extra, True if lr else None)
+        violation = engine.check(state, move)
+        if violation is not None and not (isinstance(move, Take) and violation.rule == "missing-extra"):
+            return Reply((Refused(violation.message, violation.rule),))
+        caution = self._misplaced(state) if command.last_round and not self._lr_mark else None
+        if caution is not None and self._confirm:
+            return self._ask_confirm(text, caution)
+        if violation is not None:  # missing-extra: the golden joker's take; ask the card from the deck
+            self._extra_row = command.row
+            self._lr_mark = lr
+            self.phase = Phase.EXTRA
+            return _with(caution, Reply())
+        return _with(caution, self._try(move))
+
+    def _misplaced(self, state: GameState) -> Caution | None:
+        """The last-round card turned over now, away from its place in the deck: the warning validate gives."""
+        if self._lr_confirmed or state.turned == state.lr_expected_at:
+            return None
+        due = state.lr_expected_at - state.turned
+        cards = f"{abs(due)} card{'s' if abs(due) != 1 else ''}"
+        when = f"{cards} are still to turn over before it" if due > 0 else f"it was due {cards} ago"
+        if due == 1:
+            when = "1 card is still to turn over before it"
+        return Caution(
+            f"the last-round card belongs at card {state.lr_expected_at + 1} of the deck, with "
+            f"{state.rules.under} cards under it: {when} (this would be card {state.turned + 1})",
+            "last-round-position",
+        )
+
+    def _ask_confirm(self, line: str, caution: Caution) -> Reply:
+        self._pending = (self.phase, line, caution)
+        self.phase = Phase.CONFIRM
+        return Reply((caution,))
+
+    def _feed_confirm(self, line: str) -> Reply:
+        text, reply = self._common(line)
+        if reply is not None:
+            return reply
+        assert self._pending is not None
+        phase, pending, _ = self._pending
+        word = text.lower()
+        if word in ("y", "yes"):
+            self._pending = None
+            self.phase = phase
+            self._lr_confirmed = True
+            try:
+                return self.feed(pending)
+            finally:
+                self._lr_confirmed = False
+        if word in ("n", "no") or simple_word(word) == "undo":
+            self._pending = None
+            self.phase = phase
+            what = "the last-round card is not marked" if pending.strip().lower() in ("l", "lr", "last") else pending
+            return Reply((Note(f"Not recorded: {what}"),))
+        raise InputError("y records the last-round card here; n (or u) does not")
 
     def _mark_last_round(self, state: GameState) -> Reply:
         if not state.lr_pending:
             raise InputError("the last-round card has already come out in this game", "impossible-card")
         if state.turned + 1 >= state.total:
             raise InputError("no card is left after the last-round card", "deck-empty")
+        if self._lr_mark:
+            return Reply((Note("The last-round card is already noted: name the card turned over after it"),))
+        caution = self._misplaced(state)
+        if caution is not None and self._confirm:
+            return self._ask_confirm("l", caution)
         self._lr_mark = True
-        return Reply((Note("Last-round card noted: now name the card turned over after it (u clears the mark)"),))
+        return _with(caution, Reply((Note("Last-round card noted: now name the card turned over after it (u clears the mark)"),)))
 
     def _feed_extra(self, line: str) -> Reply:
         text, reply = self._common(line)
@@ -473,15 +629,23 @@ class Recorder:
         if simple_word(words[0]) == "undo" and len(words) == 1:
             return self._undo()
         lr = self._lr_mark
+        inline = False
         if simple_word(words[0]) == "last_round":
             if len(words) == 1:
                 return self._mark_last_round(state)
+            inline = not lr
             lr = True
             words = words[1:]
         if len(words) != 1:
             raise InputError("name the one card turned over from the deck, e.g. r (red); l first for the last-round card")
-        card = parse_card(words[0])
-        return self._try(Take(state.current, self._extra_row, card, True if lr else None))
+        move = Take(state.current, self._extra_row, parse_card(words[0]), True if lr else None)
+        violation = engine.check(state, move)
+        if violation is not None:
+            return Reply((Refused(violation.message, violation.rule),))
+        caution = self._misplaced(state) if inline else None
+        if caution is not None and self._confirm:
+            return self._ask_confirm(text, caution)
+        return _with(caution, self._try(move))
 
     def _try(self, move: Move) -> Reply:
         state = self._states[-1][-1]
@@ -498,6 +662,9 @@ class Recorder:
         self._extra_row = None
         self.phase = Phase.MOVE
         events: list[Event] = [Note(describe(resolved, self.players, state))]
+        end = round_end(resolved, state, after)
+        if end is not None:
+            events.append(Note(end))
         if after.over:
             events.extend(self._end_game())
         return Reply(tuple(events), changed=True)
@@ -528,6 +695,9 @@ class Recorder:
             return Reply(stop=True)
         if simple_word(word) == "undo":
             return self._undo()
+        games = _GAMES.fullmatch(text)
+        if games is not None:
+            return Reply((self.set_games(int(games.group(1))),))
         if text in ("", "-"):
             self._claims.append(None)
         else:
@@ -563,7 +733,7 @@ class Recorder:
 
     def help_text(self) -> str:
         edition = self.rules.edition
-        names = ", ".join(f"{SHORT_NAMES[c]} = {c}" for c in edition.card_names())
+        names = ", ".join(f"{SHORT_NAMES[c]} = {card_name(c)}" for c in edition.card_names())
         return "\n".join(
             [
                 "Commands at the move prompt:",
@@ -575,6 +745,7 @@ class Recorder:
                 "  u            undo the last move (or the last answer, or the l mark)",
                 "  ?            this help",
                 "  q            save and stop; run the same command again to resume",
+                f"  games N      the match is N games (now {self.rules.games}); until the first game ends, at any prompt",
                 f"Cards ({edition.name} edition): {names}.",
                 "Full names work too. Rows are numbered from 1 and keep their numbers for the whole round.",
                 "The log is saved after every move; Ctrl-C also saves and stops.",
@@ -582,3 +753,10 @@ class Recorder:
         )
 
 
+
+
+def _with(caution: Caution | None, reply: Reply) -> Reply:
+    """``reply`` with the warning first, when there is one."""
+    if caution is None:
+        return reply
+    return Reply((caution, *reply.events), reply.changed, reply.stop)

@@ -9,7 +9,17 @@ from __future__ import annotations
 from ...core.engine import GameState
 from ...core.errors import one_line
 from ...core.scoring import PLUS2_POINTS, Assignment
-from .events import ClaimVerdicts, Event, GameOver, GameStart, Help, MatchOver, Refused, Standing
+from .events import (
+    Caution,
+    ClaimVerdicts,
+    Event,
+    GameOver,
+    GameStart,
+    Help,
+    MatchOver,
+    Refused,
+    Standing,
+)
 
 
 def assignment_text(a: Assignment) -> str:
@@ -66,7 +76,7 @@ def _event_lines(event: Event) -> list[str]:
         return [f"Game {event.game} of {event.games}: new setup."]
     if isinstance(event, Help):
         return event.text.splitlines()
-    if isinstance(event, Refused):
+    if isinstance(event, (Refused, Caution)):
         return [event.line()]
     return [event.text]
 
