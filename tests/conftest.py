@@ -9,9 +9,16 @@ from typing import Any
 
 import pytest
 
+from coloretto_log.lang import from_environment
+
 from .builders.browser import Browser, find_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The recorder speaks the locale's language (docs/languages.md); the tests that read its English
+# words must not depend on the machine's locale (tests/cli/test_record_languages.py sets its own).
+if from_environment(os.environ) != "en":
+    os.environ["LC_ALL"] = "C.UTF-8"
 #: Example logs kept with the tests (each validates with no finding).
 EXAMPLES = ROOT / "tests" / "data" / "db"
 SAMPLES = ROOT / "sample_logs"

@@ -22,14 +22,16 @@ PACKAGE = ROOT / "coloretto_log"
 #: What each layer may import from the package (itself included).
 ALLOWED: dict[str, set[str]] = {
     "core": {"core"},
+    "lang": {"lang"},  # languages: the standard library and Babel only; core stays pure and never imports it
     "log": {"core", "log"},
-    "play": {"core", "log", "play"},
+    "play": {"core", "log", "lang", "play"},
     "report": {"core", "log", "report"},
     "db": {"core", "log", "report", "db"},
-    "view": {"core", "log", "report", "view"},
-    "serve": {"core", "log", "play", "serve"},  # the web recorder: the session of play.record behind a page
-    "cli": {"core", "log", "play", "report", "db", "view", "serve", "cli", ""},
-    "": {"core", "log", "play", "report", "db", "view", "serve", "cli", ""},  # the package's __init__ and __main__
+    "view": {"core", "log", "lang", "report", "view"},
+    "serve": {"core", "log", "lang", "play", "serve"},  # the web recorder: the session of play.record behind a page
+    "site": {"core", "log", "lang", "report", "db", "view", "site"},  # the club's static site: db's figures drawn as pages
+    "cli": {"core", "log", "lang", "play", "report", "db", "view", "serve", "site", "cli", ""},
+    "": {"core", "log", "lang", "play", "report", "db", "view", "serve", "site", "cli", ""},  # the package's __init__ and __main__
 }
 
 #: The layers in which each third-party package may be imported.
@@ -47,6 +49,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "starlette": {"serve"},
     "uvicorn": {"serve"},
     "segno": {"serve"},
+    "babel": {"lang"},
 }
 
 

@@ -32,6 +32,7 @@ COMMANDS.update({
     "query": "query",
     "export": "export",
     "ratings": "ratings",
+    "site": "site",
 })
 
 __all__ = ["COMMANDS", "app", "main"]

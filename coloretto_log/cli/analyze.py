@@ -17,7 +17,7 @@ from ..core.cards import KINDS, card_name
 from ..core.errors import one_line
 from ..core.rng import MASK64
 from ..log.atomic import atomic_write_text, output_problem
-from ..log.load import Unreadable, load
+from ..log.load import LoadedMatch, Unreadable, load
 from ..log.reader import STDIN, expand_paths
 from ..play.analyze import (
     DEFAULT_MAX_SE,
@@ -101,6 +101,11 @@ def analyze(
         typer.Option("--explain", help="Say why, in words, for the marked decisions (marked) or for every "
                      "unforced one (all).", metavar="marked|all"),
     ] = "marked",
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="Also keep each valid match's analysis in this database (for `site`); the "
+                     "match is found by its id and content.", metavar="FILE", dir_okay=False, show_default=False),
+    ] = None,
 ) -> None:
     """Value every decision of a game from what the player could see: the best choice, the loss, a mark.
 
@@ -146,6 +151,7 @@ def analyze(
 
     settings = Settings(samples=samples, seed=seed, max_se=max_se)
     jobs = min(jobs, usable_cores())
+    keep = _open_store(db) if db is not None else None
     # a match at a time, as it is read: the table or the JSON is printed as each is done (flat memory);
     # only --html keeps the matches' JSON, for the page
     pages: list[dict[str, Any]] = []
@@ -185,6 +191,8 @@ def analyze(
                 sys.stderr.write("\r\x1b[K")
                 sys.stderr.flush()
             invalid = invalid or not result.valid
+            if keep is not None and result.valid:
+                _keep(keep, item, {**result.as_json(), "settings": settings_json(settings)})
             if analysed == 0 and fmt == "table":
                 _print_header(console, settings, short=html is not None)
             analysed += 1
@@ -203,6 +211,8 @@ def analyze(
                 _print_match(console, result, explain_all=explain_all)
             if match is not None:
                 break
+    if keep is not None:
+        keep.close()
     if unreadable and not seen:
         raise typer.Exit(int(ExitCode.UNREADABLE))
     if match is not None and match > seen:
@@ -226,6 +236,32 @@ def analyze(
     if short_of:
         raise typer.Exit(int(ExitCode.USAGE))
     exit_for(unreadable=unreadable, invalid=invalid)
+
+
+def _open_store(db: Path) -> Any:
+    from ..db.store import DatabaseError, MatchStore
+
+    try:
+        return MatchStore.open(db, create=False)
+    except DatabaseError as e:
+        fail(str(e), ExitCode.UNREADABLE)
+
+
+def _keep(store: Any, item: LoadedMatch, data: dict[str, Any]) -> None:
+    """Store one match's analysis; say so when the database does not hold that match (yet)."""
+    from ..db.analysis_store import store_analysis
+    from ..db.store import DatabaseError
+
+    match_id, digest = item.report.match_id, item.report.content_hash
+    if match_id is None or digest is None:
+        return
+    try:
+        found = store_analysis(store, match_id, digest, data)
+    except DatabaseError as e:
+        fail(str(e), ExitCode.UNREADABLE)
+    if not found:
+        typer.echo(f"{one_line(item.label)}: kept in {one_line(str(store.path))}, but that database does not hold "
+                   "this match (ingest it for `site` to show the analysis)", err=True)
 
 
 def _progress(label: str) -> Any:

@@ -9,6 +9,7 @@ SIGTERM and SIGHUP into a save and a one-line message.
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import re
 import signal
 import sys
@@ -21,9 +22,11 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, SHORT_LABELS
 from ..core.editions import edition_choice
 from ..core.errors import UnreadableFileError, one_line
 from ..core.ruleset import EDITIONS, TABLES, RuleSet
+from ..lang import ENGLISH, LANGUAGES, N_, Translator, from_environment, translator
 from ..log.logfile import LockedError, LogFile, NotALogError
 from ..play.record import (
     Caution,
@@ -39,13 +42,14 @@ from ..play.record import (
     ResumeError,
     parse_players,
 )
+from ..play.record.events import card_word
 from ..play.record.text import deck_text, event_lines
-from ..view.terminal import cards_text, collection_text
+from ..view.terminal import CARD_STYLES, cards_text, collection_text
 from .app import app
 from .common import ExitCode, fail
 
 #: Exit code after a signal: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
-SIGNAL_WORDS = {signal.SIGINT: "Interrupted", signal.SIGTERM: "Terminated", signal.SIGHUP: "Hung up"}
+SIGNAL_WORDS = {signal.SIGINT: N_("Interrupted"), signal.SIGTERM: N_("Terminated"), signal.SIGHUP: N_("Hung up")}
 
 
 class _Stop(Exception):
@@ -92,7 +96,8 @@ class _SignalGuard:
 class _Piped:
     """Standard input is not a terminal: lines in, results out, no prompts, no colours."""
 
-    def __init__(self) -> None:
+    def __init__(self, tr: Translator = ENGLISH) -> None:
+        self.tr = tr
         self.line_no = 0
         self.refused = 0
         self._last = ""
@@ -112,11 +117,12 @@ class _Piped:
         for event in events:
             if isinstance(event, (Refused, Caution)):
                 self.refused += isinstance(event, Refused)
-                typer.echo(one_line(f"line {self.line_no} ({self._last.strip()}): {event.line()}"), err=True)
+                where = self.tr.t("line {n} ({text})", n=self.line_no, text=self._last.strip())
+                typer.echo(one_line(f"{where}: {event.line(self.tr)}"), err=True)
             elif isinstance(event, (Note, GameStart)):
                 continue
             else:
-                for line in event_lines(event):
+                for line in event_lines(event, self.tr):
                     typer.echo(line)
 
     def message(self, text: str) -> None:
@@ -129,7 +135,8 @@ class _Piped:
 class _Terminal:
     """A person at the keyboard: the table, coloured cards, prompts."""
 
-    def __init__(self) -> None:
+    def __init__(self, tr: Translator = ENGLISH) -> None:
+        self.tr = tr
         try:
             import readline  # noqa: F401 - line editing and history for input()
         except ImportError:  # pragma: no cover - not on every platform
@@ -142,25 +149,25 @@ class _Terminal:
     def before_prompt(self, rec: Recorder) -> None:
         if rec.phase.in_play:
             self.console.clear()
-            self.console.print(table_view(rec))
+            self.console.print(table_view(rec, self.tr))
         for event in self._events:
             self._print(event)
         self._events = []
 
     def _print(self, event: Event) -> None:
         if isinstance(event, Refused):
-            self.console.print(Text(one_line(event.line()), style="bold red"), soft_wrap=True)
+            self.console.print(Text(one_line(event.line(self.tr)), style="bold red"), soft_wrap=True)
         elif isinstance(event, Caution):
-            self.console.print(Text(one_line(event.line()), style="bold yellow"), soft_wrap=True)
+            self.console.print(Text(one_line(event.line(self.tr)), style="bold yellow"), soft_wrap=True)
         elif isinstance(event, Note):
             self.console.print(Text(one_line(event.text), style="green"), soft_wrap=True)
         elif isinstance(event, (GameOver, MatchOver, ClaimVerdicts, GameStart)):
-            lines = event_lines(event)
+            lines = event_lines(event, self.tr)
             self.console.print(Text(lines[0], style="bold"))
             for line in lines[1:]:
                 self.console.print(Text(line))
         else:
-            for line in event_lines(event):
+            for line in event_lines(event, self.tr):
                 self.console.print(Text(line))
 
     def read(self, rec: Recorder) -> str | None:
@@ -177,7 +184,8 @@ class _Terminal:
             except EOFError:
                 return None
             except UnicodeDecodeError:
-                self.console.print(Text("refused: the line is not valid UTF-8 text", style="bold red"))
+                refused = self.tr.t("refused: {message}", message=self.tr.gettext("the line is not valid UTF-8 text"))
+                self.console.print(Text(refused, style="bold red"))
                 continue
             self._mid_line = False
             return line
@@ -200,45 +208,78 @@ class _Terminal:
         self._events.append(Note(text))
 
 
-def table_view(rec: Recorder) -> Group:
+def table_view(rec: Recorder, tr: Translator = ENGLISH) -> Group:
     """The screen at a turn: rows, who took them, collections with best scores, the deck."""
     state = rec.state
     assert state is not None
     rules = rec.rules
     head = Text(
-        f"Game {rec.game_number} of {rules.games} · round {state.round} · "
-        f"{rules.edition.name} edition, {rules.table.name} table",
+        tr.t("Game {game} of {games} · round {round} · {edition} edition, {table} table", game=rec.game_number,
+             games=rules.games, round=state.round, edition=rules.edition.name, table=rules.table.name),
         style="bold",
-    )
-    deck = deck_text(state)
+    )  # fmt: skip
+    deck = deck_text(state, tr)
     rows = Table(box=None, show_header=False, padding=(0, 1))
     rows.add_column("row", style="bold")
     rows.add_column("cards")
     rows.add_column("status", style="dim")
     taken_by = rec.taken_by()
     for i, cards in enumerate(state.rows):
+        label = tr.t("Row {row}", row=i + 1)
         if state.taken[i]:
-            rows.add_row(f"Row {i + 1}", Text("-", style="dim"), Text(f"taken by {one_line(taken_by[i] or '?')}"))
+            rows.add_row(label, Text("-", style="dim"), Text(tr.t("taken by {who}", who=one_line(taken_by[i] or "?"))))
         else:
             limit = state.limits[i]
-            status = "full" if len(cards) >= limit else f"{len(cards)}/{limit}"
-            rows.add_row(f"Row {i + 1}", cards_text(cards, long=True), status)
+            status = tr.gettext("full") if len(cards) >= limit else f"{len(cards)}/{limit}"
+            rows.add_row(label, _cards(cards, tr), status)
     people = Table(box=None, padding=(0, 1))
     people.add_column("")
-    people.add_column("player", style="bold")
-    people.add_column("collection")
-    people.add_column("best", justify="right")
+    people.add_column(tr.gettext("player"), style="bold")
+    people.add_column(tr.gettext("collection"))
+    people.add_column(tr.gettext("best"), justify="right")
     best = rec.best_scores()
     took = {name: i + 1 for i, name in enumerate(taken_by) if name is not None}
     for seat, name in enumerate(rec.players):
         if seat == state.current and not state.over:
             mark = Text("▶", style="bold green")
         elif name in took:
-            mark = Text(f"took {took[name]}", style="dim")
+            mark = Text(tr.t("took {row}", row=took[name]), style="dim")
         else:
             mark = Text("")
-        people.add_row(mark, Text(one_line(name)), collection_text(state.collections[seat], state.colours), str(best[seat]))
+        people.add_row(mark, Text(one_line(name)), _collection(state.collections[seat], state.colours, tr), str(best[seat]))
     return Group(head, Text(deck, style="italic"), Text(""), rows, Text(""), people, Text(""))
+
+
+def _collection(counts: tuple[int, ...], colours: tuple[str, ...], tr: Translator) -> Text:
+    """A player's cards as ``collection_text`` shows them, with the colours named in the reader's language."""
+    if tr is ENGLISH:
+        return collection_text(counts, colours)
+    out = Text()
+    for name in (*colours, JOKER, GOLDEN_JOKER, PLUS2):
+        n = counts[KIND_INDEX[name]]
+        if n:
+            if out:
+                out.append(" ")
+            label = card_word(name, tr) if name in colours else SHORT_LABELS.get(name, name)
+            out.append(f" {label} ", style=CARD_STYLES.get(name, "reverse"))
+            out.append(f"×{n}")
+    if not out:
+        out.append(tr.gettext("(nothing yet)"), style="dim")
+    return out
+
+
+def _cards(cards: tuple[str, ...], tr: Translator) -> Text:
+    """A row's cards in colour, by name in the reader's language (English: the view's own long names)."""
+    if tr is ENGLISH:
+        return cards_text(cards, long=True)
+    if not cards:
+        return Text(tr.gettext("(empty)"), style="dim")
+    out = Text()
+    for i, card in enumerate(cards):
+        if i:
+            out.append(" ")
+        out.append(f" {card_word(card, tr)} ", style=CARD_STYLES.get(card, "reverse"))
+    return out
 
 
 # --------------------------------------------------------------------------- the command
@@ -269,6 +310,11 @@ def record(
     table: Annotated[str | None, typer.Option(metavar="TABLE", help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(metavar="N", help="Games in the match (default 4).", show_default=False)] = None,
     date: Annotated[str | None, typer.Option(metavar="DATE", help="The date played, YYYY-MM-DD (default: today).", show_default=False)] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(metavar="LANG", help="Language of prompts, help and messages: en, ja, ko or ru (default: the locale, "
+                     "LC_ALL/LC_MESSAGES/LANG; else en). The log is the same in every language.", show_default=False),
+    ] = None,
 ) -> None:
     """Record a match played at the table, move by move, saving after every move.
 
@@ -289,20 +335,32 @@ def record(
     Example: coloretto-log record kitchen.json --players "Aiko,Boris,Chloe,Dae"
     """
     names = check_options(file, players, edition, table, games, date)
+    tr = translator(choose_language(lang))
     log, strays = lock_log(file)
     try:
-        ui: _Piped | _Terminal = _Terminal() if sys.stdin.isatty() else _Piped()
+        ui: _Piped | _Terminal = _Terminal(tr) if sys.stdin.isatty() else _Piped(tr)
         if strays:
-            ui.message(f"Removed {len(strays)} temporary file{'s' if len(strays) != 1 else ''} left by a crash: "
-                       + ", ".join(p.name for p in strays))
-        rec, resumed = open_session(log, names, edition, table, games, date, interactive=isinstance(ui, _Terminal))
+            ui.message(tr.nt("Removed {n} temporary file left by a crash: {names}",
+                             "Removed {n} temporary files left by a crash: {names}", len(strays),
+                             names=", ".join(p.name for p in strays)))  # fmt: skip
+        rec, resumed = open_session(log, names, edition, table, games, date, interactive=isinstance(ui, _Terminal), tr=tr)
         if isinstance(ui, _Terminal) and not resumed and names is not None and games is None:
-            ui.note(f"A match of {rec.rules.games} games: type games N to change it, until the first game ends.")
+            ui.note(tr.nt("A match of {n} game: type games N to change it, until the first game ends.",
+                          "A match of {n} games: type games N to change it, until the first game ends.", rec.rules.games))  # fmt: skip
         code = _session(rec, log, ui, resumed=resumed)
     finally:
         log.release()
     if code:
         raise typer.Exit(code)
+
+
+def choose_language(lang: str | None) -> str:
+    """``--lang`` (checked: a usage error names the choices), else the environment's locale, else English."""
+    if lang is None:
+        return from_environment(os.environ)
+    if lang.lower() not in LANGUAGES:
+        raise _bad("--lang", f"must be one of {', '.join(LANGUAGES)}")
+    return lang.lower()
 
 
 def check_options(
@@ -354,6 +412,7 @@ def open_session(
     date: str | None,
     *,
     interactive: bool = True,
+    tr: Translator = ENGLISH,
 ) -> tuple[Recorder, bool]:
     """The session: a new one, or the log's resumed (``True``).
 
@@ -375,12 +434,12 @@ def open_session(
         when = date or _dt.date.today().isoformat()
         rules = RuleSet.of(edition=edition or "classic", scoring=table or "standard", games=games or 4)
         rec = Recorder(rules=rules, players=names, match_id=f"{when}-{log.path.stem}", date=when,
-                       ask_games=games is None and interactive, confirm_last_round=interactive)  # fmt: skip
+                       ask_games=games is None and interactive, confirm_last_round=interactive, tr=tr)  # fmt: skip
         if rec.data is not None:
             _save(log, rec)
         return rec, False
     try:
-        rec = Recorder.resume(data, confirm_last_round=interactive)
+        rec = Recorder.resume(data, confirm_last_round=interactive, tr=tr)
     except ResumeError as e:
         _fail(f"{log.path}: {e}", ExitCode.INVALID)
     differ = [
@@ -419,18 +478,19 @@ def _save(log: LogFile, rec: Recorder) -> None:
 def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal, *, resumed: bool) -> int:
     """The read-feed-save loop; returns the exit code."""
     path = log.path
+    tr = rec.tr
 
     def saved(rec: Recorder) -> str:
         if rec.data is None:
-            return f"nothing recorded yet ({path} is not written)"
-        return f"{path} is saved ({rec.progress()})"
+            return tr.t("nothing recorded yet ({path} is not written)", path=path)
+        return tr.t("{path} is saved ({progress})", path=path, progress=rec.progress())
 
     if resumed:
-        ui.note(f"Resuming {path}: {rec.progress()}.")
+        ui.note(tr.t("Resuming {path}: {progress}.", path=path, progress=rec.progress()))
     ui.show(rec.opening_events())
     if rec.complete:
         ui.before_prompt(rec)
-        ui.message(f"{path}: the match is complete; nothing to record.")
+        ui.message(tr.t("{path}: the match is complete; nothing to record.", path=path))
         return 0
     guard = _SignalGuard()
     guard.install()
@@ -442,7 +502,7 @@ def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal, *, resumed: bo
             if line is None:
                 if rec.data is not None:
                     _save(log, rec)
-                ui.message(f"Input ended: {saved(rec)}; run the same command to continue.")
+                ui.message(tr.t("Input ended: {saved}; run the same command to continue.", saved=saved(rec)))
                 break
             reply = rec.feed(line)
             if reply.changed:
@@ -453,17 +513,17 @@ def _session(rec: Recorder, log: LogFile, ui: _Piped | _Terminal, *, resumed: bo
                     _save(log, rec)
                 if rec.complete:
                     ui.before_prompt(rec)
-                    ui.message(f"Match complete: {path} is saved.")
+                    ui.message(tr.t("Match complete: {path} is saved.", path=path))
                 else:
-                    ui.message(f"Stopped: {saved(rec)}; run the same command to resume.")
+                    ui.message(tr.t("Stopped: {saved}; run the same command to resume.", saved=saved(rec)))
                 break
             guard.leave()
     except _Stop as stop:
         guard.critical = True  # a second signal must not break the last save
         if rec.data is not None:
             _save(log, rec)
-        word = SIGNAL_WORDS.get(signal.Signals(stop.signum), "Stopped")
-        ui.message(f"{word}: {saved(rec)}; run the same command to resume.")
+        word = SIGNAL_WORDS.get(signal.Signals(stop.signum), N_("Stopped"))
+        ui.message(tr.t("{word}: {saved}; run the same command to resume.", word=tr.gettext(word), saved=saved(rec)))
         return 128 + stop.signum
     finally:
         guard.restore()

@@ -133,7 +133,7 @@ def simulate(
     out: Annotated[
         Path | None,
         typer.Option(
-            "--out", "-o", metavar="FILE",
+            "--out", "-o", metavar="PATH",
             help="Write the matches here (JSON Lines), atomically; default: standard output.", show_default=False,
         ),
     ] = None,

@@ -26,12 +26,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...core import engine
-from ...core.cards import KIND_INDEX, card_name
+from ...core.cards import KIND_INDEX
 from ...core.claims import optimal_for, verdicts
 from ...core.engine import Draw, GameState, Move, Take
 from ...core.errors import ColorettoLogError
 from ...core.ruleset import LAYOUTS, RuleSet
 from ...core.setup import Setup
+from ...lang import ENGLISH, Translator
 from ...log.models import Claim
 from ...log.replay import SetupError, check_match, check_removed, check_starting_cards
 from ...log.writer import match_json, move_json, setup_json
@@ -59,6 +60,7 @@ from .events import (
     Refused,
     Reply,
     Standing,
+    card_word,
     describe,
     round_end,
     standings,
@@ -68,6 +70,10 @@ from .phase import Phase
 
 class ResumeError(ColorettoLogError):
     """An existing log that cannot be recorded into (it has an error, or it is seeded)."""
+
+
+class _Said(InputError):
+    """A refusal whose sentence is already in the reader's language."""
 
 
 MOVE_HINT = "d CARD ROW · t ROW · l · u · ? · q"
@@ -93,10 +99,12 @@ class Recorder:
         date: str | None = None,
         ask_games: bool = False,
         confirm_last_round: bool = True,
+        tr: Translator = ENGLISH,
     ) -> None:
         """``ask_games``: ask how many games after the names (when they are asked; default ``rules.games``).
         ``confirm_last_round``: ask before recording a misplaced last-round card (else only warn)."""
         self.rules = rules
+        self.tr = tr  # the language of prompts, help and messages (the log is the same in every language)
         self.players: tuple[str, ...] = ()
         self.data: dict[str, Any] | None = None
         self._match_id = match_id
@@ -120,7 +128,7 @@ class Recorder:
     # ----------------------------------------------------------------- construction
 
     @classmethod
-    def resume(cls, data: Any, *, confirm_last_round: bool = True) -> Recorder:
+    def resume(cls, data: Any, *, confirm_last_round: bool = True, tr: Translator = ENGLISH) -> Recorder:
         """Continue an existing log; ``ResumeError`` when it cannot be."""
         report = check_match(data)
         errors = [f for f in report.all_findings() if f.severity == "error"]
@@ -129,7 +137,7 @@ class Recorder:
         assert isinstance(data, dict) and report.match is not None and report.rules is not None
         if report.match.seed is not None or any(record.seeded for record in report.games):
             raise ResumeError("the log is seeded: record continues only games played with real cards")
-        rec = cls(rules=report.rules, confirm_last_round=confirm_last_round)
+        rec = cls(rules=report.rules, confirm_last_round=confirm_last_round, tr=tr)
         rec.players = report.players
         rec.data = copy.deepcopy(data)
         for record in report.games:
@@ -269,63 +277,69 @@ class Recorder:
 
     def progress(self) -> str:
         """Where the session stands, for one-line messages: ``game 2 of 4, 13 moves``."""
+        tr = self.tr
         if self.data is None:
-            return "no players yet"
+            return tr.gettext("no players yet")
         n = len(self.data["games"])
         if self.phase is Phase.DONE:
-            return f"the match is complete ({n} game{'s' if n != 1 else ''})"
+            return tr.nt("the match is complete ({n} game)", "the match is complete ({n} games)", n)
         if n == 0 or self.phase.in_setup:
-            return f"game {n + 1} of {self.rules.games} not started, {n} complete"
+            return tr.t("game {game} of {games} not started, {done} complete", game=n + 1, games=self.rules.games, done=n)
         m = self.moves_in_game
-        return f"game {n} of {self.rules.games}, {m} move{'s' if m != 1 else ''}"
+        return tr.nt("game {game} of {games}, {n} move", "game {game} of {games}, {n} moves", m, game=n, games=self.rules.games)
 
     def prompt(self) -> Prompt:
         phase = self.phase
+        tr = self.tr
         g = self.game_number
-        of = f"Game {g} of {self.rules.games}"
+        of = tr.t("Game {game} of {games}", game=g, games=self.rules.games)
         if phase is Phase.PLAYERS:
-            return Prompt(phase, "Players in seat order (clockwise)", hint="? · q", typed="separated by commas")
+            return Prompt(phase, tr.gettext("Players in seat order (clockwise)"), hint="? · q",
+                          typed=tr.gettext("separated by commas"))  # fmt: skip
         if phase is Phase.GAMES:
-            return Prompt(phase, "How many games in the match?", hint="NUMBER · Enter · ? · q",
-                          typed=f"Enter for {self.rules.games}")  # fmt: skip
+            return Prompt(phase, tr.gettext("How many games in the match?"), hint="NUMBER · Enter · ? · q",
+                          typed=tr.t("Enter for {games}", games=self.rules.games))  # fmt: skip
         if phase is Phase.REMOVED:
             k = LAYOUTS[len(self.players)].removed
-            what = "Colour removed" if k == 1 else f"The {k} colours removed"
-            return Prompt(phase, f"{of}: {what} from the game", hint="u · ? · q")
+            what = tr.nt("{of}: Colour removed from the game", "{of}: The {n} colours removed from the game", k, of=of)
+            return Prompt(phase, what, hint="u · ? · q")
         if phase is Phase.STARTING:
             seat = self._steps[len(self._answers)][1]
             k = LAYOUTS[len(self.players)].starting
-            what = "starting card" if k == 1 else f"{k} starting cards"
-            return Prompt(phase, f"{of}: {self.players[seat]}'s {what}", self.players[seat], "u · ? · q")
+            who = self.players[seat]
+            what = tr.nt("{of}: {who}'s starting card", "{of}: {who}'s {n} starting cards", k, of=of, who=who)
+            return Prompt(phase, what, who, "u · ? · q")
         if phase is Phase.FIRST:
-            return Prompt(phase, f"{of}: who starts?", hint="u · ? · q", typed=f"name or seat 1-{len(self.players)}")
+            return Prompt(phase, tr.t("{of}: who starts?", of=of), hint="u · ? · q",
+                          typed=tr.t("name or seat 1-{last}", last=len(self.players)))  # fmt: skip
         if phase is Phase.CONFIRM:
             who = self.players[self._states[-1][-1].current]
-            return Prompt(phase, "Record the last-round card here all the same?", who, "y · n")
+            return Prompt(phase, tr.gettext("Record the last-round card here all the same?"), who, "y · n")
         if phase.in_play:
             state = self._states[-1][-1]
             who = self.players[state.current]
-            mark = " [last-round card out]" if self._lr_mark else ""
+            mark = tr.gettext(" [last-round card out]") if self._lr_mark else ""
             if phase is Phase.EXTRA:
                 return Prompt(
                     phase,
-                    f"{who} takes row {self._extra_row} with the golden joker: the card from the deck{mark}",
+                    tr.t("{who} takes row {row} with the golden joker: the card from the deck", who=who, row=self._extra_row) + mark,
                     who,
                     "CARD · l · u · ? · q",
                 )
-            return Prompt(phase, f"{who}'s move{mark}", who, MOVE_HINT)
+            return Prompt(phase, tr.t("{who}'s move", who=who) + mark, who, MOVE_HINT)
         if phase is Phase.CLAIM:
             seat = len(self._claims)
             who = self.players[seat]
-            return Prompt(phase, f"{of}: {who}'s written score", who, "NUMBER · Enter · u · q", typed="Enter to skip")
-        return Prompt(phase, "The match is complete")
+            return Prompt(phase, tr.t("{of}: {who}'s written score", of=of, who=who), who, "NUMBER · Enter · u · q",
+                          typed=tr.gettext("Enter to skip"))  # fmt: skip
+        return Prompt(phase, tr.gettext("The match is complete"))
 
     # ----------------------------------------------------------------- input
 
     def feed(self, line: str) -> Reply:
         """Take one line of input at the current prompt."""
         if any("\ud800" <= c <= "\udfff" for c in line):
-            return Reply((Refused("the line is not valid UTF-8 text"),))
+            return Reply((Refused(self.tr.gettext("the line is not valid UTF-8 text"), said=True),))
         feeders: dict[Phase, Callable[[str], Reply]] = {
             Phase.PLAYERS: self._feed_players,
             Phase.GAMES: self._feed_games,
@@ -343,7 +357,7 @@ class Recorder:
         try:
             return feeder(line)
         except InputError as e:
-            return Reply((Refused(e.message, e.rule),))
+            return Reply((Refused(e.message, e.rule, said=isinstance(e, _Said)),))
 
     def _common(self, line: str) -> tuple[str, Reply | None]:
         """Blank lines, comments, ``?`` and ``q``, the same at every prompt but the claims'."""
@@ -367,24 +381,23 @@ class Recorder:
         self._set_players(parse_players(text))
         if self._ask_games:
             self.phase = Phase.GAMES
-        return Reply((Note(f"Players: {', '.join(self.players)}"),), changed=True)
+        return Reply((Note(self.tr.t("Players: {names}", names=", ".join(self.players))),), changed=True)
 
     # the number of games ---------------------------------------------------------
 
     def set_games(self, games: int) -> Note:
         """Make the match ``games`` games long; ``InputError`` once a game has been finished."""
+        tr = self.tr
         if not 1 <= games <= MAX_GAMES:
-            raise InputError(f"a match has 1 to {MAX_GAMES} games, not {games}", "bad-value")
+            raise _Said(tr.t("a match has 1 to {most} games, not {games}", most=MAX_GAMES, games=games), "bad-value")
         if games != self.rules.games and not self.games_changeable:
             finished = sum(1 for states in self._states if states[-1].over)
-            raise InputError(
-                f"the match stays {self.rules.games} games: the number of games can change only "
-                f"before the first game ends ({finished} finished)"
-            )
+            raise _Said(tr.t("the match stays {games} games: the number of games can change only "
+                             "before the first game ends ({finished} finished)", games=self.rules.games, finished=finished))  # fmt: skip
         self.rules = dataclasses.replace(self.rules, games=games)
         if self.data is not None:
             self.data["rules"]["games"] = games
-        return Note(f"The match is {games} game{'s' if games != 1 else ''}")
+        return Note(tr.nt("The match is {n} game", "The match is {n} games", games))
 
     def _feed_games(self, line: str) -> Reply:
         text = line.strip()
@@ -393,10 +406,10 @@ class Recorder:
             if reply is not None:
                 return reply
             if simple_word(text.lower()) == "undo":
-                raise InputError("nothing to undo: the names stay (q, and a new file, to start again)")
+                raise _Said(self.tr.gettext("nothing to undo: the names stay (q, and a new file, to start again)"))
             if not re.fullmatch(r"[0-9]{1,3}", text):
-                raise InputError(f'"{text}" is not a number of games: type 1 to {MAX_GAMES}, or Enter for {self.rules.games}',
-                                 "bad-value")  # fmt: skip
+                raise _Said(self.tr.t('"{text}" is not a number of games: type 1 to {most}, or Enter for {games}',
+                                      text=text, most=MAX_GAMES, games=self.rules.games), "bad-value")  # fmt: skip
         found = _GAMES.fullmatch(text)
         note = self.set_games(int(found.group(1)) if found else int(text) if text else self.rules.games)
         self._start_setup()
@@ -412,20 +425,20 @@ class Recorder:
             self._extra_row = None
             self._lr_mark = False
             self.phase = Phase.MOVE
-            return Reply((Note(f"Undone: the take of row {row} is not recorded"),))
+            return Reply((Note(self.tr.t("Undone: the take of row {row} is not recorded", row=row)),))
         if phase is Phase.CLAIM and self._claims:
             self._claims.pop()
-            return Reply((Note("Undone: back one score"),))
+            return Reply((Note(self.tr.gettext("Undone: back one score")),))
         if phase.in_setup:
             if self._answers:
                 self._answers.pop()
                 self.phase = self._steps[len(self._answers)][0]
-                return Reply((Note("Undone: back one question"),))
+                return Reply((Note(self.tr.gettext("Undone: back one question")),))
             if not self._states:
-                raise InputError("nothing to undo")
+                raise _Said(self.tr.gettext("nothing to undo"))
         if self._lr_mark:
             self._lr_mark = False
-            return Reply((Note("Undone: the last-round mark"),))
+            return Reply((Note(self.tr.gettext("Undone: the last-round mark")),))
         assert self.data is not None
         game = self.data["games"][-1]
         self._claims = []
@@ -434,9 +447,11 @@ class Recorder:
             move = self._moves[-1].pop()
             self._states[-1].pop()
             game["moves"].pop()
-            events: tuple[Event, ...] = (Note(f"Undone: {describe(move, self.players, self._states[-1][-1])}"),)
+            events: tuple[Event, ...] = (
+                Note(self.tr.t("Undone: {move}", move=describe(move, self.players, self._states[-1][-1], self.tr))),
+            )
             if game.pop("claims", None) is not None:
-                events += (Note("The claims of that game are dropped; they are asked again when it ends"),)
+                events += (Note(self.tr.gettext("The claims of that game are dropped; they are asked again when it ends")),)
             return Reply(events, changed=True)
         # No move yet: take back the setup's last answer (who starts).
         setup = self._setups.pop()
@@ -448,7 +463,7 @@ class Recorder:
         answers.extend(setup.starting)
         self._answers = answers
         self.phase = Phase.FIRST
-        return Reply((Note("Undone: the game's setup is open again"),), changed=True)
+        return Reply((Note(self.tr.gettext("Undone: the game's setup is open again")),), changed=True)
 
     # setup ------------------------------------------------------------------
 
@@ -507,7 +522,8 @@ class Recorder:
         starts = [i for i, p in enumerate(folded) if p.startswith(text.casefold())]
         if len(starts) == 1:
             return starts[0]
-        raise InputError(f'"{text}" is not a player: {", ".join(players)} (or a seat 1-{len(players)})', "bad-first")
+        raise _Said(self.tr.t('"{text}" is not a player: {names} (or a seat 1-{last})', text=text,
+                              names=", ".join(players), last=len(players)), "bad-first")  # fmt: skip
 
     def _begin_game(self) -> Reply:
         layout = LAYOUTS[len(self.players)]
@@ -526,7 +542,7 @@ class Recorder:
         self.phase = Phase.MOVE
         self._lr_mark = False
         g = len(self.data["games"])
-        return Reply((Note(f"Game {g} set up: {self.players[first]} starts"),), changed=True)
+        return Reply((Note(self.tr.t("Game {game} set up: {who} starts", game=g, who=self.players[first])),), changed=True)
 
     # moves --------------------------------------------------------------------
 
@@ -568,16 +584,18 @@ class Recorder:
         """The last-round card turned over now, away from its place in the deck: the warning validate gives."""
         if self._lr_confirmed or state.turned == state.lr_expected_at:
             return None
+        tr = self.tr
         due = state.lr_expected_at - state.turned
-        cards = f"{abs(due)} card{'s' if abs(due) != 1 else ''}"
-        when = f"{cards} are still to turn over before it" if due > 0 else f"it was due {cards} ago"
-        if due == 1:
-            when = "1 card is still to turn over before it"
+        if due > 0:
+            when = tr.nt("{n} card is still to turn over before it", "{n} cards are still to turn over before it", due)
+        else:
+            when = tr.nt("it was due {n} card ago", "it was due {n} cards ago", -due)
         return Caution(
-            f"the last-round card belongs at card {state.lr_expected_at + 1} of the deck, with "
-            f"{state.rules.under} cards under it: {when} (this would be card {state.turned + 1})",
+            tr.t("the last-round card belongs at card {place} of the deck, with {under} cards under it: {when} "
+                 "(this would be card {card})", place=state.lr_expected_at + 1, under=state.rules.under, when=when,
+                 card=state.turned + 1),
             "last-round-position",
-        )
+        )  # fmt: skip
 
     def _ask_confirm(self, line: str, caution: Caution) -> Reply:
         self._pending = (self.phase, line, caution)
@@ -602,22 +620,23 @@ class Recorder:
         if word in ("n", "no") or simple_word(word) == "undo":
             self._pending = None
             self.phase = phase
-            what = "the last-round card is not marked" if pending.strip().lower() in ("l", "lr", "last") else pending
-            return Reply((Note(f"Not recorded: {what}"),))
-        raise InputError("y records the last-round card here; n (or u) does not")
+            tr = self.tr
+            what = tr.gettext("the last-round card is not marked") if pending.strip().lower() in ("l", "lr", "last") else pending
+            return Reply((Note(tr.t("Not recorded: {what}", what=what)),))
+        raise _Said(self.tr.gettext("y records the last-round card here; n (or u) does not"))
 
     def _mark_last_round(self, state: GameState) -> Reply:
         if not state.lr_pending:
-            raise InputError("the last-round card has already come out in this game", "impossible-card")
+            raise _Said(self.tr.gettext("the last-round card has already come out in this game"), "impossible-card")
         if state.turned + 1 >= state.total:
-            raise InputError("no card is left after the last-round card", "deck-empty")
+            raise _Said(self.tr.gettext("no card is left after the last-round card"), "deck-empty")
         if self._lr_mark:
-            return Reply((Note("The last-round card is already noted: name the card turned over after it"),))
+            return Reply((Note(self.tr.gettext("The last-round card is already noted: name the card turned over after it")),))
         caution = self._misplaced(state)
         if caution is not None and self._confirm:
             return self._ask_confirm("l", caution)
         self._lr_mark = True
-        return _with(caution, Reply((Note("Last-round card noted: now name the card turned over after it (u clears the mark)"),)))
+        return _with(caution, Reply((Note(self.tr.gettext("Last-round card noted: now name the card turned over after it (u clears the mark)")),)))
 
     def _feed_extra(self, line: str) -> Reply:
         text, reply = self._common(line)
@@ -637,7 +656,7 @@ class Recorder:
             lr = True
             words = words[1:]
         if len(words) != 1:
-            raise InputError("name the one card turned over from the deck, e.g. r (red); l first for the last-round card")
+            raise _Said(self.tr.gettext("name the one card turned over from the deck, e.g. r (red); l first for the last-round card"))
         move = Take(state.current, self._extra_row, parse_card(words[0]), True if lr else None)
         violation = engine.check(state, move)
         if violation is not None:
@@ -661,8 +680,8 @@ class Recorder:
         self._lr_mark = False
         self._extra_row = None
         self.phase = Phase.MOVE
-        events: list[Event] = [Note(describe(resolved, self.players, state))]
-        end = round_end(resolved, state, after)
+        events: list[Event] = [Note(describe(resolved, self.players, state, self.tr))]
+        end = round_end(resolved, state, after, self.tr)
         if end is not None:
             events.append(Note(end))
         if after.over:
@@ -702,7 +721,8 @@ class Recorder:
             self._claims.append(None)
         else:
             if not re.fullmatch(r"[+-]?[0-9]{1,5}", text) or abs(int(text)) > 10_000:
-                raise InputError(f'"{text}" is not a score: type the whole number written down, or Enter to skip', "bad-value")
+                raise _Said(self.tr.t('"{text}" is not a score: type the whole number written down, or Enter to skip',
+                                      text=text), "bad-value")  # fmt: skip
             self._claims.append(int(text))
         if len(self._claims) < len(self.players):
             return Reply()
@@ -732,27 +752,28 @@ class Recorder:
     # help ----------------------------------------------------------------------
 
     def help_text(self) -> str:
+        """The ``?`` help: the typed commands are the same letters in every language; their meaning is translated."""
+        tr = self.tr
         edition = self.rules.edition
-        names = ", ".join(f"{SHORT_NAMES[c]} = {card_name(c)}" for c in edition.card_names())
+        names = ", ".join(f"{SHORT_NAMES[c]} = {card_word(c, tr)}" for c in edition.card_names())
         return "\n".join(
             [
-                "Commands at the move prompt:",
-                "  d CARD ROW   drew CARD and put it in row ROW      (d red 2, d r 2)",
-                "  t ROW        took row ROW                          (t 3)",
-                "  t ROW CARD   took row ROW holding the golden joker, and CARD from the deck",
-                "  l            the last-round card came out: type l, then the draw of the card after it",
-                "               (or in one line: l d red 2; with the golden joker: t 3 l red)",
-                "  u            undo the last move (or the last answer, or the l mark)",
-                "  ?            this help",
-                "  q            save and stop; run the same command again to resume",
-                f"  games N      the match is N games (now {self.rules.games}); until the first game ends, at any prompt",
-                f"Cards ({edition.name} edition): {names}.",
-                "Full names work too. Rows are numbered from 1 and keep their numbers for the whole round.",
-                "The log is saved after every move; Ctrl-C also saves and stops.",
+                tr.gettext("Commands at the move prompt:"),
+                "  d CARD ROW   " + tr.gettext("drew CARD and put it in row ROW      (d red 2, d r 2)"),
+                "  t ROW        " + tr.gettext("took row ROW                          (t 3)"),
+                "  t ROW CARD   " + tr.gettext("took row ROW holding the golden joker, and CARD from the deck"),
+                "  l            " + tr.gettext("the last-round card came out: type l, then the draw of the card after it"),
+                "               " + tr.gettext("(or in one line: l d red 2; with the golden joker: t 3 l red)"),
+                "  u            " + tr.gettext("undo the last move (or the last answer, or the l mark)"),
+                "  ?            " + tr.gettext("this help"),
+                "  q            " + tr.gettext("save and stop; run the same command again to resume"),
+                "  games N      " + tr.t("the match is N games (now {games}); until the first game ends, at any prompt",
+                                         games=self.rules.games),
+                tr.t("Cards ({edition} edition): {names}.", edition=edition.name, names=names),
+                tr.gettext("Full names work too. Rows are numbered from 1 and keep their numbers for the whole round."),
+                tr.gettext("The log is saved after every move; Ctrl-C also saves and stops."),
             ]
         )
-
-
 
 
 def _with(caution: Caution | None, reply: Reply) -> Reply:

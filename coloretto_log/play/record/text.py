@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...core.engine import GameState
 from ...core.errors import one_line
 from ...core.scoring import PLUS2_POINTS, Assignment
+from ...lang import ENGLISH, Translator
 from .events import (
     Caution,
     ClaimVerdicts,
@@ -19,18 +20,19 @@ from .events import (
     MatchOver,
     Refused,
     Standing,
+    card_word,
 )
 
 
-def assignment_text(a: Assignment) -> str:
+def assignment_text(a: Assignment, tr: Translator = ENGLISH) -> str:
     """``41 = green 6 (+21), yellow 3+1J (+10), ... , "+2" x1 (+2)``."""
     parts = []
     for cs in a.breakdown:
         jokers = f"+{cs.jokers}J" if cs.jokers else ""
-        parts.append(f"{cs.colour} {cs.cards}{jokers} ({cs.points:+d})")
+        parts.append(f"{card_word(cs.colour, tr)} {cs.cards}{jokers} ({cs.points:+d})")
     if a.plus2_points:
         parts.append(f'"+2" x{a.plus2_points // PLUS2_POINTS} ({a.plus2_points:+d})')
-    return f"{a.score} = " + (", ".join(parts) if parts else "no cards")
+    return f"{a.score} = " + (", ".join(parts) if parts else tr.gettext("no cards"))
 
 
 def standings_lines(rows: tuple[Standing, ...]) -> list[str]:
@@ -41,52 +43,56 @@ def standings_lines(rows: tuple[Standing, ...]) -> list[str]:
     ]
 
 
-def event_lines(event: Event) -> list[str]:
+def event_lines(event: Event, tr: Translator = ENGLISH) -> list[str]:
     """An event as plain lines (piped mode, and the text of the terminal's panels).
 
     Every line is one line of plain text: players' names and messages have
     their control characters escaped (``one_line``).
     """
-    return [one_line(line) for line in _event_lines(event)]
+    return [one_line(line) for line in _event_lines(event, tr)]
 
 
-def _event_lines(event: Event) -> list[str]:
+def _event_lines(event: Event, tr: Translator) -> list[str]:
     if isinstance(event, GameOver):
         names = [one_line(p) for p in event.players]
         width = max(len(p) for p in names)
-        out = [f"Game {event.game} is over. Best scores (jokers and positive colours chosen optimally):"]
+        out = [tr.t("Game {game} is over. Best scores (jokers and positive colours chosen optimally):", game=event.game)]
         for name, a in zip(names, event.scores):
-            out.append(f"  {name:<{width}} {assignment_text(a)}")
+            out.append(f"  {name:<{width}} {assignment_text(a, tr)}")
         n = len(event.standings[0].games) if event.standings else 0
-        out.append(f"Match after {n} game{'s' if n != 1 else ''}:")
+        out.append(tr.nt("Match after {n} game:", "Match after {n} games:", n))
         out.extend(standings_lines(event.standings))
         return out
     if isinstance(event, ClaimVerdicts):
-        out = [f"Written scores, game {event.game}:"]
+        out = [tr.t("Written scores, game {game}:", game=event.game)]
         for v in event.verdicts:
             claim = v.claim.score if v.claim is not None else None
             if v.agrees:
-                out.append(f"  {v.player} wrote {claim}: agrees with the optimum")
-            else:
+                out.append(tr.t("  {player} wrote {claim}: agrees with the optimum", player=v.player, claim=claim))
+            elif tr is ENGLISH:
                 out.append(f"  {v.player} wrote {claim}: {v.status}. {v.problems[0].message}")
+            else:
+                out.append(tr.t("  {player} wrote {claim}: the best score is {best} [{rule}]", player=v.player,
+                                claim=claim, best=v.optimal.score, rule=v.problems[0].rule))  # fmt: skip
         return out
     if isinstance(event, MatchOver):
-        return ["The match is complete. Totals and ranking:", *standings_lines(event.standings)]
+        return [tr.gettext("The match is complete. Totals and ranking:"), *standings_lines(event.standings)]
     if isinstance(event, GameStart):
-        return [f"Game {event.game} of {event.games}: new setup."]
+        return [tr.t("Game {game} of {games}: new setup.", game=event.game, games=event.games)]
     if isinstance(event, Help):
         return event.text.splitlines()
     if isinstance(event, (Refused, Caution)):
-        return [event.line()]
+        return [event.line(tr)]
     return [event.text]
 
 
-def deck_text(state: GameState) -> str:
+def deck_text(state: GameState, tr: Translator = ENGLISH) -> str:
     """Where the deck stands: cards to turn over before the last-round card, or the last round."""
     under = state.rules.under
     if not state.lr_pending:
-        return "Last round: the last-round card is out"
+        return tr.gettext("Last round: the last-round card is out")
     due = state.lr_expected_at - state.turned
     if due > 0:
-        return f"{due} card{'s' if due != 1 else ''} to turn over before the last-round card ({under} under it)"
-    return f"the last-round card is due (it comes with {under} cards under it)"
+        return tr.nt("{n} card to turn over before the last-round card ({under} under it)",
+                     "{n} cards to turn over before the last-round card ({under} under it)", due, under=under)  # fmt: skip
+    return tr.t("the last-round card is due (it comes with {under} cards under it)", under=under)

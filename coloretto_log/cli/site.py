@@ -1,0 +1,77 @@
+"""``site``: the club's pages (standings, ratings, evenings, players, matches) as a static folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..core.errors import one_line
+from ..db.store import DatabaseError
+from ..site.build import SiteError, build_site
+from .app import app
+from .common import ExitCode, emit_json, fail, plural
+from .database import DbOption, db_path
+
+
+@app.command()
+def site(
+    out: Annotated[
+        Path,
+        typer.Option("--out", "-o", metavar="PATH", file_okay=False, show_default=False,
+                     help="The folder to build the site in (created if new; only pages that changed are rewritten)."),
+    ],
+    db: DbOption = None,
+    title: Annotated[str, typer.Option("--title", metavar="TEXT", help="The site's title.")] = "Our Coloretto club",
+    force: Annotated[
+        bool, typer.Option("--force", help="Build into a folder that holds other files (never the database's).")
+    ] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print what was built (files written, unchanged, removed) as JSON.")
+    ] = False,
+) -> None:
+    """Build the club's site: standings, ratings over time, every evening, a page per player and per match.
+
+    A folder of plain files, with nothing loaded from the network: open
+    index.html from disk, put the folder on any web host, or send it as a
+    zip. Each match has a replay page (the viewer of `replay --html`) when
+    its log file is still where it was ingested from, and shows its stored
+    analysis (`analyze --db`). Run it again after an ingest: only the pages
+    that changed are rewritten. The database is only read. docs/site.md.
+
+    Exit codes: 0 built, 2 usage error (--out is a file, or a folder of
+    other files), 3 the database cannot be read or a page cannot be written.
+
+    Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
+    Example: coloretto-log site --db club.duckdb --out site/
+    """
+    path = db_path(db)
+    tty = sys.stderr.isatty()
+
+    def progress(text: str) -> None:
+        sys.stderr.write(f"\r\x1b[K{text}")
+        sys.stderr.flush()
+
+    try:
+        try:
+            built = build_site(path, out, force=force, title=title, progress=progress if tty else None)
+        finally:
+            if tty:
+                progress("")  # the progress line is cleared before any other word
+    except SiteError as e:
+        fail(str(e), ExitCode.USAGE)
+    except DatabaseError as e:
+        fail(str(e), ExitCode.UNREADABLE)
+    except OSError as e:
+        fail(f"cannot write in {one_line(str(out))}: {e.strerror or e}", ExitCode.UNREADABLE)
+    if json_out:
+        emit_json(built.as_json())
+        return
+    replay = "" if not built.no_replay else f"; {plural(built.no_replay, 'match')} without a replay (log file moved or changed)"
+    typer.echo(
+        f"site {one_line(str(out))}: {plural(built.pages, 'file')}, {built.written} written, {built.unchanged} "
+        f"unchanged, {built.removed} removed{replay}; open {one_line(str(out / 'index.html'))}",
+        err=True,
+    )

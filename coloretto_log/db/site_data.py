@@ -1,0 +1,148 @@
+"""What the club's site shows, read from the database in a few bulk queries (``coloretto-log site``).
+
+:func:`club_data` reads every match, every player's result in every game
+and match, the ratings (stored when fresh, else computed: ``rating_report``)
+with each player's history, the club's statistics (``stats.report``) and the
+stored analyses. It never writes: the store is opened read-only. The pages
+are drawn from it by ``coloretto_log.site``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.cards import ALL_COLOURS
+from .analysis_store import stored_analyses
+from .rating_report import plot_series
+from .ratings import HistoryRow, Options, PlayerRow
+from .stats import Filter, report
+from .store import MatchStore
+
+__all__ = ["ClubData", "GameSeat", "MatchRow", "MatchSeat", "club_data"]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """A stored match: what the lists of matches and the match page say about it."""
+
+    match_id: str
+    content_hash: str
+    date: _dt.date | None
+    edition: str
+    scoring: str
+    players: tuple[str, ...]
+    games_played: int
+    games_complete: int
+    complete: bool
+    winners: tuple[str, ...]
+    source_file: str
+    source_line: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSeat:
+    """A player's result over a match."""
+
+    match_id: str
+    seat: int
+    player: str
+    total: int
+    rank: int
+    win: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSeat:
+    """A player's finished game: cards held, the optimal assignment and score, the claim and its verdict."""
+
+    match_id: str
+    game: int
+    seat: int
+    player: str
+    n_players: int
+    held: dict[str, int]  # colour (in play) -> cards; "joker", "golden_joker", "plus2"
+    score: int
+    rank: int
+    win: bool
+    joker_colours: tuple[str, ...]
+    positive: tuple[str, ...]
+    points: dict[str, int]  # colour -> signed points; "plus2"
+    claimed_score: int | None
+    claimed_jokers: tuple[str, ...] | None
+    claimed_positive: tuple[str, ...] | None
+    verdict: str | None
+
+
+@dataclass(slots=True)
+class ClubData:
+    """Everything the site draws, read at once."""
+
+    matches: list[MatchRow]  # newest first (undated last)
+    match_seats: dict[str, list[MatchSeat]]  # match id -> seats in order
+    game_seats: dict[str, list[GameSeat]]  # match id -> finished games' seats, by game then seat
+    ratings: list[PlayerRow]  # best first
+    ratings_source: str  # "stored" or "computed"
+    history: dict[str, list[HistoryRow]]  # player -> rating after each game, in rating order
+    stats: dict[str, Any]  # stats.report over every match
+    analyses: dict[str, tuple[str, dict[str, Any]]]  # match id -> (content hash, analyze JSON)
+    players: list[str] = field(default_factory=list)  # every player, by name
+
+
+def _t(value: Any) -> tuple[str, ...]:
+    return tuple(value) if value is not None else ()
+
+
+def club_data(store: MatchStore) -> ClubData:
+    """Read everything the site shows (a handful of queries, whatever the number of matches)."""
+    matches = [
+        MatchRow(mid, digest, date, edition, scoring, tuple(players), played, done, bool(complete), _t(winners), src, line)
+        for mid, digest, date, edition, scoring, players, played, done, complete, winners, src, line in store.execute(
+            "SELECT match_id, content_hash, date, edition, scoring, players, games_played, games_complete, complete, "
+            "winners, source_file, source_line FROM matches ORDER BY date DESC NULLS LAST, match_id"
+        ).fetchall()
+    ]
+    match_seats: dict[str, list[MatchSeat]] = defaultdict(list)
+    for row in store.execute(
+        "SELECT match_id, seat, player, total, rank, win FROM match_players ORDER BY match_id, seat"
+    ).fetchall():
+        match_seats[row[0]].append(MatchSeat(*row))
+    colours = ", ".join(f'"{c}", points_{c}' for c in ALL_COLOURS)
+    game_seats: dict[str, list[GameSeat]] = defaultdict(list)
+    for row in store.execute(
+        "SELECT match_id, game, seat, player, n_players, score, rank, win, joker_colours, positive, plus2_points, "
+        "claimed_score, claimed_jokers, claimed_positive, verdict, jokers, golden_jokers, plus2, "
+        f"{colours} FROM game_players WHERE complete ORDER BY match_id, game, seat"
+    ).fetchall():
+        mid, game, seat, player, n, score, rank, win, jc, pos, p2, cs, cj, cp, verdict, jk, gj, plus2 = row[:18]
+        rest = row[18:]
+        held: dict[str, int] = {}
+        points: dict[str, int] = {}
+        for i, c in enumerate(ALL_COLOURS):
+            if rest[2 * i] is not None:
+                held[c] = rest[2 * i]
+                points[c] = rest[2 * i + 1] or 0
+        held.update(joker=jk, golden_joker=gj, plus2=plus2)
+        points["plus2"] = p2 or 0
+        game_seats[mid].append(
+            GameSeat(mid, game, seat, player, n, held, score, rank, bool(win), _t(jc), _t(pos), points, cs,
+                     None if cj is None else tuple(cj), None if cp is None else tuple(cp), verdict)
+        )
+    players = sorted({s.player for seats in match_seats.values() for s in seats})
+    source, rows, history_rows = plot_series(store, Options(), top=max(len(players), 1))
+    history: dict[str, list[HistoryRow]] = defaultdict(list)
+    for h in history_rows:
+        history[h.player].append(h)
+    return ClubData(
+        matches=matches,
+        match_seats=dict(match_seats),
+        game_seats=dict(game_seats),
+        ratings=rows,
+        ratings_source=source.kind,
+        history=dict(history),
+        stats=report(store, Filter()),
+        analyses=stored_analyses(store),
+        players=players,
+    )

@@ -1,0 +1,84 @@
+"""The translations follow the glossaries (docs/glossary-LANG.md): the game's own words, as the rulebooks use them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+
+from coloretto_log.lang import po_path
+
+from ..conftest import ROOT
+
+LANGS = ("ja", "ko", "ru")
+
+
+def glossary(lang: str) -> list[dict[str, str]]:
+    """The rows of the glossary table: English, word, stem, rulebook, notes."""
+    text = (ROOT / "docs" / f"glossary-{lang}.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| English")]
+    out = []
+    for line in rows:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        out.append(dict(zip(("english", "word", "stem", "rulebook", "notes"), cells)))
+    return out
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """msgid -> translation (a counted message: its singular -> every form, joined)."""
+    with po_path(lang).open("rb") as f:
+        cat = read_po(f, locale=lang)
+    out = {}
+    for m in cat:
+        if not m.id:
+            continue
+        if isinstance(m.id, tuple):
+            out[m.id[0]] = " / ".join(m.string)
+            out[m.id[1]] = out[m.id[0]]
+        else:
+            out[m.id] = m.string
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_game_term_is_in_the_glossary_with_its_source(lang: str) -> None:
+    terms = {row["english"]: row for row in glossary(lang)}
+    wanted = {"Coloretto", "card", "colour", "row", "deck", "last-round card", "joker", "golden joker", "+2", "round",
+              "take a row", "draw", "orange", "blue", "brown", "yellow", "grey", "green", "red", "purple", "score",
+              "player", "game", "match"}  # fmt: skip
+    assert set(terms) == wanted
+    assert all(row["word"] and row["rulebook"] for row in terms.values())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_term_that_is_a_message_is_translated_as_the_glossary_says(lang: str) -> None:
+    messages = catalogue(lang)
+    checked = [(row["english"], row["word"], messages[row["english"]]) for row in glossary(lang) if row["english"] in messages]
+    assert len(checked) >= 12  # the colours, the jokers, +2 and the last-round card at least
+    assert [c for c in checked if c[1] != c[2]] == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_message_using_a_term_uses_the_glossary_word(lang: str) -> None:
+    """A message whose English says "row" says the glossary's stem for it (a longer term is taken out first)."""
+    messages = catalogue(lang)
+    rows = glossary(lang)
+    longer_first = sorted((r["english"] for r in rows), key=len, reverse=True)
+    wrong = []
+    checked = 0
+    for row in rows:
+        if row["stem"] in ("—", "") or row["english"] in messages:
+            continue
+        term = row["english"]
+        for english, translated in messages.items():
+            text = re.sub(r"\{[a-z_]+\}|\b[A-Z]{2,}\b", "", english)  # placeholders and CARD, ROW are not words
+            for other in longer_first:  # "last-round card" is not a "card"; "golden joker" not a "joker"
+                if len(other) > len(term) and term in other:
+                    text = re.sub(re.escape(other), "", text, flags=re.IGNORECASE)
+            if re.search(rf"(?<!-)\b{re.escape(term)}(s|'s|s')?\b", text, re.IGNORECASE):
+                checked += 1
+                if row["stem"].lower() not in translated.lower():
+                    wrong.append((term, english, translated))
+    assert checked > 20
+    assert wrong == []

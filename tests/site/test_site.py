@@ -1,0 +1,332 @@
+"""``coloretto-log site``: the club's folder from the shipped samples and a simulated season, end to end.
+
+What the pages say is checked against the database and ``score``; the folder
+against what a club needs of it: it rebuilds only what changed, never
+writes onto the database or into a folder of something else, escapes
+hostile names, and in headless Chromium at phone and desktop width no page
+overflows, every link resolves inside the folder and no request leaves it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+import pytest
+from typer.testing import CliRunner
+
+from coloretto_log.cli import app
+from coloretto_log.db.analysis_store import stored_analyses
+from coloretto_log.db.store import MatchStore
+from coloretto_log.log.writer import dumps_line
+from coloretto_log.site.build import MANIFEST
+from coloretto_log.site.pages import match_slug, player_slug
+
+from ..builders.browser import Browser
+from ..builders.club import club_matches
+from ..conftest import SAMPLES
+
+runner = CliRunner()
+
+HOSTILE = "<script>alert(1)</script>"
+BIDI = "Ada\u202eevil\u202c"
+ROSTER: dict[str, str] = {
+    "Aiko": "strong", "Boris": "greedy", "Chloe": "greedy", "Dae": "random", HOSTILE: "greedy", BIDI: "random",
+}  # fmt: skip
+SEASON = 24
+
+
+def cli(*args: str) -> Any:
+    result = runner.invoke(app, list(args))
+    return result
+
+
+def write_jsonl(path: Path, matches: Iterator[dict[str, Any]]) -> Path:
+    path.write_text("".join(dumps_line(m) + "\n" for m in matches), encoding="utf-8")
+    return path
+
+
+def season(folder: Path, first: int, count: int) -> Path:
+    """Matches ``first`` .. of a club season: dated, one or two a day over the spring."""
+    import datetime as _dt
+
+    return write_jsonl(
+        folder / f"season-{first}.jsonl",
+        club_matches(count, roster=ROSTER, seed=5, first=first, sizes=(3, 4), start=_dt.date(2026, 3, 1), days=60,
+                     span=40),
+    )
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database of the samples and a season, with an analysed sample, and its site built."""
+    folder = tmp_path_factory.mktemp("club")
+    db = folder / "club.duckdb"
+    logs = folder / "logs"
+    logs.mkdir()
+    shutil.copytree(SAMPLES, logs / "samples", ignore=shutil.ignore_patterns("*.txt", "*.md"))
+    season(logs, 0, SEASON)
+    r = cli("ingest", "--db", str(db), str(logs))
+    assert r.exit_code == 0, r.output
+    r = cli("analyze", str(logs / "samples" / "classic-2p-recorded-game.json"), "--samples", "4", "--db", str(db))
+    assert r.exit_code == 0, r.output
+    r = cli("site", "--db", str(db), "--out", str(folder / "site"))
+    assert r.exit_code == 0, r.output
+    return folder
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+def test_every_player_and_match_has_a_page(club: Path) -> None:
+    site = club / "site"
+    with MatchStore.open(club / "club.duckdb", read_only=True) as store:
+        ids = [r[0] for r in store.execute("SELECT match_id FROM matches").fetchall()]
+        players = [r[0] for r in store.execute("SELECT DISTINCT player FROM match_players").fetchall()]
+    assert len(ids) == 8 + SEASON
+    for mid in ids:
+        assert (site / "matches" / f"{match_slug(mid)}.html").is_file()
+        assert (site / "replay" / f"{match_slug(mid)}.html").is_file()  # every log is where it was ingested from
+    for p in players:
+        assert (site / "players" / f"{player_slug(p)}.html").is_file()
+    assert len(pages(site)) == 2 + 2 * len(ids) + len(players)
+    index = (site / "index.html").read_text(encoding="utf-8")
+    for p in players:  # the standings name every rated player, with a link to the page
+        assert f'players/{player_slug(p)}.html"' in index
+
+
+def test_the_standings_are_the_ratings_command(club: Path) -> None:
+    """Order, rating ± uncertainty, cautious rating, provisional, games and wins as `ratings --json` gives them."""
+    rated = json.loads(cli("ratings", "--db", str(club / "club.duckdb"), "--json").stdout)["players"]
+    index = (club / "site" / "index.html").read_text(encoding="utf-8")
+    table = index[index.index("<h2 id=standings>"): index.index("<h2 id=chart>")]
+    rows = re.findall(r"<tr><td class=n>(\d+)</td><td><a href=\"players/([a-z0-9-]+)\.html\">.*?</a>(.*?)</td>"
+                      r"<td class=n>(\d+) ± (\d+)</td><td class=n>(-?\d+)</td><td class=n>(\d+)</td><td class=n>(\d+)</td>",
+                      table)
+    assert len(rows) == len(rated) > 0
+    for row, r in zip(rows, rated):
+        rank, slug, tag, rating, plus, cautious, games, wins = row
+        assert (int(rank), slug, int(games), int(wins)) == (r["rank"], player_slug(r["player"]), r["games"], r["wins"])
+        assert (int(rating), int(plus), int(cautious)) == tuple(round(r[k]) for k in ("rating", "uncertainty", "cautious"))
+        assert ("provisional" in tag) == r["provisional"]
+    assert any(r["provisional"] for r in rated) and not all(r["provisional"] for r in rated)
+
+
+def test_a_match_page_shows_what_score_says(club: Path) -> None:
+    """Scores and claim verdicts of the claims sample, as `score --json` gives them."""
+    sample = SAMPLES / "classic-4p-recorded-match-with-claims.json"
+    scored = json.loads(cli("score", str(sample), "--json").stdout)
+    mid = json.loads(sample.read_text(encoding="utf-8")).get("id")
+    with MatchStore.open(club / "club.duckdb", read_only=True) as store:
+        if mid is None:
+            mid = store.scalar("SELECT match_id FROM matches WHERE source_file LIKE '%with-claims.json'")
+    page = (club / "site" / "matches" / f"{match_slug(mid)}.html").read_text(encoding="utf-8")
+    games = scored["matches"][0]["games"] if "matches" in scored else scored["games"]
+    verdicts = re.findall(r'<span class="verdict-[a-z]*">([a-z-]+)</span>|<span class="">([a-z-]+)</span>', page)
+    shown = [a or b for a, b in verdicts]
+    expected = [(p["verdict"] or {}).get("status", "no-claim") for g in games for p in g["players"]]
+    assert shown == expected and "agrees" in shown and len(set(shown)) > 1
+    cells = re.findall(r"<td class=n>(\d+)</td><td class=n>(\d+)</td><td>", page)  # score, rank of each row
+    assert [int(s) for s, _ in cells] == [p["score"] for g in games for p in g["players"]]
+
+
+def test_analysis_is_shown_from_the_database(club: Path) -> None:
+    with MatchStore.open(club / "club.duckdb", read_only=True) as store:
+        analyses = stored_analyses(store)
+    assert len(analyses) == 1
+    (mid, (_, data)), = analyses.items()
+    page = (club / "site" / "matches" / f"{match_slug(mid)}.html").read_text(encoding="utf-8")
+    assert "<h2>Analysis</h2>" in page
+    for s in data["summary"]:
+        assert f"<td class=n>{s['mean_loss']:.2f}</td>" in page
+        player_page = (club / "site" / "players" / f"{player_slug(s['player'])}.html").read_text(encoding="utf-8")
+        assert "Analysed games" in player_page and f"{s['mean_loss']:.2f}" in player_page
+
+
+def test_hostile_names_are_escaped_and_isolated(club: Path) -> None:
+    for page in pages(club / "site"):
+        text = page.read_text(encoding="utf-8")
+        assert HOSTILE not in text, page  # the viewer's data escapes < as \u003c, the pages as &lt;
+        if page.parent.name == "replay":
+            continue
+        for m in re.finditer("\u202e", text):  # a right-to-left override stays inside its <bdi> or isolate
+            before = text[: m.start()]
+            isolated = before.rfind("\u2068") > before.rfind("\u2069")
+            assert before.rfind("<bdi>") > before.rfind("</bdi>") or isolated, (page, before[-80:])
+    player = club / "site" / "players" / f"{player_slug(HOSTILE)}.html"
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in player.read_text(encoding="utf-8")
+    assert re.fullmatch(r"[a-z0-9-]+", player_slug(HOSTILE)) and re.fullmatch(r"[a-z0-9-]+", player_slug(BIDI))
+
+
+def test_a_rerun_after_one_more_evening_rewrites_only_what_changed(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    out = tmp_path / "site"
+    assert cli("ingest", "--db", str(db), str(season(tmp_path, 0, SEASON))).exit_code == 0
+    first = cli("site", "--db", str(db), "--out", str(out))
+    assert first.exit_code == 0, first.output
+    before = {p: (p.stat().st_mtime_ns, digest(p)) for p in pages(out)}
+    again = cli("site", "--db", str(db), "--out", str(out))
+    assert f"{len(before) + 1} files, 0 written, {len(before) + 1} unchanged, 0 removed" in again.stderr
+    assert {p: (p.stat().st_mtime_ns, digest(p)) for p in pages(out)} == before
+
+    evening = season(tmp_path, SEASON, 2)  # two more matches, after every other
+    assert cli("ingest", "--db", str(db), str(evening)).exit_code == 0
+    r = cli("site", "--db", str(db), "--out", str(out))
+    assert r.exit_code == 0, r.output
+    now = {p: (p.stat().st_mtime_ns, digest(p)) for p in pages(out)}
+    changed = {p for p in now if before.get(p) != now[p]}
+    written = int(re.search(r"(\d+) written", r.stderr).group(1))  # type: ignore[union-attr]
+    assert written == len(changed) and 0 < written < len(now)
+    new_ids = [json.loads(line).get("id") for line in evening.read_text(encoding="utf-8").splitlines()]
+    with MatchStore.open(db, read_only=True) as store:
+        new_ids = [r[0] for r in store.execute(
+            "SELECT match_id FROM matches WHERE source_file = ?", [str(evening)]).fetchall()]
+    for mid in new_ids:
+        assert out / "matches" / f"{match_slug(mid)}.html" in changed
+        assert out / "replay" / f"{match_slug(mid)}.html" in changed
+    old_replays = {p for p in before if p.parent.name == "replay"}
+    assert not old_replays & changed  # old matches' replays are not drawn again
+    assert out / "index.html" in changed
+
+
+def test_a_match_gone_from_the_database_loses_its_pages(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    out = tmp_path / "site"
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(SAMPLES / "classic-2p-recorded-game.json", logs)
+    shutil.copy(SAMPLES / "classic-3p-seeded-match.json", logs)
+    assert cli("ingest", "--db", str(db), str(logs)).exit_code == 0
+    assert cli("site", "--db", str(db), "--out", str(out)).exit_code == 0
+    assert len(list((out / "matches").iterdir())) == 2
+    (logs / "classic-3p-seeded-match.json").unlink()
+    assert cli("ingest", "--db", str(db), "--rebuild", str(logs)).exit_code == 0
+    r = cli("site", "--db", str(db), "--out", str(out))
+    assert r.exit_code == 0 and "removed" in r.stderr
+    assert len(list((out / "matches").iterdir())) == 1 and len(list((out / "replay").iterdir())) == 1
+
+
+def test_a_moved_log_keeps_its_page_without_a_replay(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    log = tmp_path / "game.json"
+    shutil.copy(SAMPLES / "classic-2p-recorded-game.json", log)
+    assert cli("ingest", "--db", str(db), str(log)).exit_code == 0
+    log.unlink()
+    r = cli("site", "--db", str(db), "--out", str(tmp_path / "site"))
+    assert r.exit_code == 0 and "1 match without a replay" in r.stderr
+    (page,) = (tmp_path / "site" / "matches").iterdir()
+    assert "No replay" in page.read_text(encoding="utf-8") and not (tmp_path / "site" / "replay").exists()
+
+
+def test_refusals_write_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    assert cli("ingest", "--db", str(db), str(SAMPLES / "classic-2p-recorded-game.json")).exit_code == 0
+    kept = digest(db)
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine\n")
+    r = cli("site", "--db", str(db), "--out", str(a_file))
+    assert r.exit_code == 2 and a_file.read_text() == "mine\n"
+    r = cli("site", "--db", str(db), "--out", str(tmp_path))  # the folder that holds the database
+    assert r.exit_code == 2 and "inside it" in r.stderr and not (tmp_path / "index.html").exists()
+    other = tmp_path / "photos"
+    other.mkdir()
+    (other / "cat.jpg").write_bytes(b"\xff\xd8")
+    r = cli("site", "--db", str(db), "--out", str(other))
+    assert r.exit_code == 2 and "--force" in r.stderr and not (other / "index.html").exists()
+    assert cli("site", "--db", str(db), "--out", str(other), "--force").exit_code == 0
+    assert (other / "cat.jpg").read_bytes() == b"\xff\xd8" and (other / "index.html").is_file()
+    r = cli("site", "--db", str(tmp_path / "none.duckdb"), "--out", str(tmp_path / "s"))
+    assert r.exit_code == 3 and "Traceback" not in r.output
+    assert digest(db) == kept  # the database is only read
+
+
+def test_dated_matches_put_dates_on_the_ratings_axis(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    assert cli("ingest", "--db", str(db), str(season(tmp_path, 0, 8))).exit_code == 0
+    assert cli("site", "--db", str(db), "--out", str(tmp_path / "site")).exit_code == 0
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    chart = index[index.index("<h2 id=chart>"): index.index("<h2 id=evenings>")]
+    assert "by date" in chart and re.search(r">03-\d\d<|>2026-0\d<", chart)
+
+
+# --------------------------------------------------------------------------- in the browser
+
+LINKS = """[...document.querySelectorAll('a[href], link[href], img[src], script[src], iframe[src]')]
+  .map(e => e.getAttribute('href') || e.getAttribute('src'))"""
+
+
+def test_every_page_in_chromium(club: Path, browser: Browser) -> None:
+    site = (club / "site").resolve()
+    every = pages(site)
+    problems: list[str] = []
+    for width, mobile in ((390, True), (1280, False)):
+        for page in every:
+            browser.events.clear()
+            browser.open(page.as_uri(), width=width, height=800, mobile=mobile)
+            wide = browser.eval("[document.documentElement.scrollWidth, window.innerWidth]")
+            if wide[0] > wide[1]:
+                problems.append(f"{page.relative_to(site)} at {width}px: {wide[0]} px wide")
+            for href in browser.eval(LINKS):
+                url = urlparse(href)
+                if url.scheme or url.netloc:
+                    problems.append(f"{page.relative_to(site)}: link out of the folder: {href}")
+                    continue
+                if not url.path:
+                    continue
+                target = (page.parent / unquote(url.path)).resolve()
+                if not target.is_relative_to(site) or not target.is_file():
+                    problems.append(f"{page.relative_to(site)}: broken link {href}")
+            for e in browser.events_named("Network.requestWillBeSent"):
+                url = e["params"]["request"]["url"]
+                if not (url.startswith((site.as_uri() + "/", "data:")) or url == "about:blank"):
+                    problems.append(f"{page.relative_to(site)}: request {url}")
+    assert not problems, "\n".join(problems[:20])
+    assert (site / MANIFEST).is_file()
+
+
+def test_accuracy_luck_and_skill_over_time_where_the_analysis_gives_them(tmp_path: Path) -> None:
+    """Summary entries with accuracy, error rate, luck and skill (analyze's per-player figures) make a column each
+    and a chart over the analysed matches' dates."""
+    from coloretto_log.db.analysis_store import store_analysis
+
+    db = tmp_path / "club.duckdb"
+    assert cli("ingest", "--db", str(db), str(season(tmp_path, 0, 6))).exit_code == 0
+    with MatchStore.open(db) as store:
+        rows = store.execute(
+            "SELECT match_id, content_hash, players, date FROM matches WHERE list_contains(players, 'Aiko') "
+            "ORDER BY date LIMIT 2").fetchall()
+        assert len(rows) == 2 and rows[0][3] != rows[1][3]
+        for k, (mid, digest, players, _) in enumerate(rows):
+            summary = [{"player": p, "decisions": 10, "mean_loss": 0.5 + k, "accuracy": 90.0 - 10 * k,
+                        "error_rate": 0.1 + k / 10, "luck": 1.5 - k, "skill": -0.25 + k} for p in players]
+            store_analysis(store, mid, digest, {"match": 1, "players": players, "decisions": [], "summary": summary})
+    assert cli("site", "--db", str(db), "--out", str(tmp_path / "site")).exit_code == 0
+    page = (tmp_path / "site" / "players" / f"{player_slug('Aiko')}.html").read_text(encoding="utf-8")
+    section = page[page.index("<h2>Analysed games</h2>"): page.index("<h2>Matches</h2>")]
+    for cells in (["90%", "10%", "+1.5", "-0.2"], ["80%", "20%", "+0.5", "+0.8"]):
+        assert "".join(f"<td class=n>{c}</td>" for c in cells) in section
+    for label in ("mean loss", "accuracy", "error rate", "luck", "skill"):
+        assert f'aria-label="\u2068{label}\u2069"' in section  # a chart of each over the two dates
+
+
+def test_a_subfolder_linked_out_of_the_site_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    assert cli("ingest", "--db", str(db), str(SAMPLES / "classic-2p-recorded-game.json")).exit_code == 0
+    out, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
+    assert cli("site", "--db", str(db), "--out", str(out)).exit_code == 0
+    elsewhere.mkdir()
+    shutil.rmtree(out / "players")
+    (out / "players").symlink_to(elsewhere, target_is_directory=True)
+    r = cli("site", "--db", str(db), "--out", str(out))
+    assert r.exit_code == 2 and "leads out of" in r.stderr and list(elsewhere.iterdir()) == []
