@@ -227,7 +227,13 @@ def evaluate(task: Task, settings: Settings) -> Evaluation:
 
 
 def best_choice(
-    state: GameState, settings: Settings, *, card: str | None = None, last_round: bool = False, seed: int = 0
+    state: GameState,
+    settings: Settings,
+    *,
+    card: str | None = None,
+    last_round: bool = False,
+    seed: int = 0,
+    turned: bool = False,
 ) -> tuple[Choice, Evaluation]:
     """The best choice for ``state.current`` by the analysis, and every choice's value.
 
@@ -236,9 +242,14 @@ def best_choice(
     ``("draw", -1)``, ``("take", i)`` or ``("row", i)`` (row *index*, from 0)
     and the ``Evaluation`` (whose ``played`` is the first choice). Reads only
     what every player sees (the deck's order is dropped); ``seed`` draws the
-    sampled orders.
+    sampled orders. ``turned``: ``state`` already has ``card`` turned over (a bot's view when it places
+    a card), else it is the state before the card came off the deck.
     """
-    start = Start(state, card, last_round)
+    if turned and card is not None:
+        start = Start(state)
+        start.card = card
+    else:
+        start = Start(state, card, last_round)
     first = start.choices()[0]
     ev, reps = _evaluate(start, first, seed, settings)
     return reps[ev.best], ev

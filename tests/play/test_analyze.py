@@ -568,3 +568,9 @@ def test_best_choice_is_the_analysis_best_for_a_position() -> None:
     assert ev.exact and A.choice_label(choice) == ev.choices[ev.best].choice
     seeded = A.best_choice(state._replace(deck=None), A.Settings())
     assert seeded[0] == choice
+    # a row decision, from the state before the card or from a view that has it turned over already
+    card = next(k for k, n in zip(KINDS, state.remaining) if n)
+    before = A.best_choice(state, A.Settings(samples=64), card=card, seed=3)
+    after = A.best_choice(bots.turned_over(state, card, False), A.Settings(samples=64), card=card, seed=3, turned=True)
+    assert before[0] == after[0] and before[0][0] == "row"
+    assert [c.margin for c in before[1].choices] == [c.margin for c in after[1].choices]
