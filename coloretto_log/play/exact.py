@@ -50,13 +50,14 @@ def applies(start: Start) -> bool:
     return free <= EXACT_SLOTS
 
 
-def final_vector(scores: bots.Scores, collections: Sequence[tuple[int, ...]]) -> Vector:
-    """Every seat's margin (own score less the mean of the others', exact), then whether it finished first."""
+def final_vector(scores: bots.Scores, collections: Sequence[tuple[int, ...]]) -> tuple[float, ...]:
+    """Every seat's margin (own score less the mean of the others'), then whether it finished first, as
+    floats: one playout's outcome (the search itself keeps exact integers, see ``_Search``)."""
     s = [scores[bots.pack(c)] for c in collections]
     n = len(s)
     total = sum(s)
     top = max(s)
-    return tuple(Fraction(n * x - total, n - 1) for x in s) + tuple(1 if x == top else 0 for x in s)
+    return tuple(x - (total - x) / (n - 1) for x in s) + tuple(1.0 if x == top else 0.0 for x in s)
 
 
 def best_index(values: Sequence[Sequence[Fraction | int]], seat: int) -> int:

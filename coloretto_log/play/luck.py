@@ -33,12 +33,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..core.engine import Draw, Move
+from .estimate import Evaluation
 
-if TYPE_CHECKING:
-    from .analyze import Decision
+
+class Decision(Protocol):
+    """What ``standings`` reads of a valued decision (``analyze.Decision``)."""
+
+    @property
+    def move(self) -> int: ...
+    @property
+    def decision(self) -> str: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def loss(self) -> float: ...
+    @property
+    def mark(self) -> str | None: ...
+    @property
+    def forced(self) -> bool: ...
+    @property
+    def evaluation(self) -> Evaluation: ...
 
 __all__ = ["ACCURACY_HALF", "Standing", "accuracy_of", "final_margins", "standings"]
 
