@@ -21,8 +21,8 @@ from coloretto_log.lang import translator
 
 from ..builders.browser import Browser
 from ..builders.server import Server
+from ..builders.taps import ARTIFACTS, enter_claims, enter_move, enter_setup, tap, text_of
 from ..conftest import ROOT
-from .test_serve_browser import ARTIFACTS, enter_claims, enter_moves, enter_setup, tap, text_of
 
 pytest.importorskip("starlette")
 
@@ -75,13 +75,15 @@ def record(path: Path, lang: str, chromium: str, *, shot: str | None = None) -> 
                 game = SAMPLE["games"][0]
                 enter_setup(b, game["setup"], SAMPLE["players"])
                 assert text_of(b, "#head").startswith(tr.t("Game {game} of {games}", game=1, games=1))
-                enter_moves(b, game["moves"][:30])
+                for move in game["moves"][:30]:
+                    enter_move(b, move)
                 if shot:
                     arm_and_shoot(b, shot)
                 b.click('[data-row="1"]')
                 assert text_of(b, '[data-take="1"]') == tr.t("Take row {row}", row=1)
                 b.click('[data-action="keep"]')
-                enter_moves(b, game["moves"][30:])
+                for move in game["moves"][30:]:
+                    enter_move(b, move)
                 enter_claims(b, game["claims"], SAMPLE["players"])
                 assert text_of(b, "#input") == tr.gettext("The match is complete and saved.")
                 assert server.state()["complete"]
@@ -140,7 +142,7 @@ def test_a_game_by_taps_in_korean_and_russian_fits_a_phone_at_every_step(tmp_pat
                 enter_setup(b, game["setup"], players)
                 assert fits(b)
                 for i, move in enumerate(game["moves"]):
-                    enter_moves(b, [move])
+                    enter_move(b, move)
                     assert fits(b), (lang, i)
                     if i == 29:
                         arm_and_shoot(b, f"serve-{lang}-390.png")
