@@ -40,6 +40,7 @@ from ..report.timeline import GameTimeline, MatchTimeline, Step, from_loaded, sc
 from ..view.html import PageTooLarge, write_html
 from ..view.json_stream import JsonList
 from ..view.replay_table import table_view, terminal_text
+from ..view.safe_text import TerminalSafe
 from .app import app
 from .common import (
     ExitCode,
@@ -49,6 +50,7 @@ from .common import (
     LogPath,
     exit_for,
     fail,
+    json_write,
     output_format,
     plural,
 )
@@ -286,8 +288,8 @@ class _Printer:
         self.closed = False
         self.count = 0
         self.console = _Console(highlight=False, soft_wrap=False, markup=False, emoji=False)
-        self.json = JsonList("matches", lambda text: sys.stdout.write(text))
-        self.csv = csv.writer(sys.stdout, lineterminator="\n")
+        self.json = JsonList("matches", json_write())  # escaped on a terminal
+        self.csv = csv.writer(TerminalSafe(kind="text"), lineterminator="\n")  # escaped on a terminal
 
     def show(self, t: MatchTimeline, games: list[GameTimeline]) -> None:
         if self.kind is None or self.closed:
