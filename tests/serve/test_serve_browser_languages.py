@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import tempfile
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +40,9 @@ def choose(b: Browser, lang: str) -> None:
 
 def reload(b: Browser, url: str) -> None:
     """The page opened again in the same tab (its storage and settings kept); wait for the new one drawn."""
-    b.eval("document.body.dataset.ready = 'gone'")
+    b.eval("window.oldPage = true")  # a new document has a new window: the old page cannot pass for it
     b.send("Page.navigate", {"url": url})
-    b.wait_for("document.body && document.body.dataset.ready === 'true'")
+    b.wait_for("!window.oldPage && document.body && document.body.dataset.ready === 'true'")
 
 
 def fits(b: Browser) -> bool:
@@ -103,6 +104,12 @@ def test_the_same_game_by_taps_in_japanese_and_in_english_writes_the_same_bytes(
     assert written["games"][0]["moves"] == SAMPLE["games"][0]["moves"]
 
 
+def server_text(server: Server, key: str, lang: str) -> str:
+    """A text of the table as the server gives it to a page in ``lang``."""
+    with urllib.request.urlopen(f"{server.base}/api/state?t={server.token}&lang={lang}", timeout=30) as answer:
+        return str(json.loads(answer.read())[key])
+
+
 def renamed(game: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     out = copy.deepcopy(game)
     setup = out["setup"]
@@ -141,6 +148,11 @@ def test_a_game_by_taps_in_korean_and_russian_fits_a_phone_at_every_step(tmp_pat
                 b.click('[data-action="games"]')
                 enter_setup(b, game["setup"], players)
                 assert fits(b)
+                tap(b, '[data-action="lr"]')  # far too early: asked about, in the page's language
+                assert b.eval("document.body.dataset.phase") == "confirm" and fits(b)
+                assert text_of(b, ".caution") == server_text(server, "confirm", lang)
+                assert text_of(b, '[data-action="no"]') == tr.gettext("No: record nothing")
+                tap(b, '[data-action="no"]')
                 for i, move in enumerate(game["moves"]):
                     enter_move(b, move)
                     assert fits(b), (lang, i)
@@ -148,6 +160,7 @@ def test_a_game_by_taps_in_korean_and_russian_fits_a_phone_at_every_step(tmp_pat
                         arm_and_shoot(b, f"serve-{lang}-390.png")
                 names_shown = b.eval("[...document.querySelectorAll('.player .name')].map(e => e.textContent)")
                 assert names_shown == players and b.eval("document.querySelectorAll('main b').length") == 0
+                assert b.eval("document.body.dataset.phase") == "claim" and fits(b)
                 enter_claims(b, game["claims"], players)
                 assert fits(b) and server.state()["complete"]
                 assert text_of(b, "#standings caption") == tr.nt("Match after {n} game", "Match after {n} games", 1)
