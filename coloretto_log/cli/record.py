@@ -22,7 +22,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, SHORT_LABELS
+from ..core.cards import SHORT_LABELS
 from ..core.editions import edition_choice
 from ..core.errors import UnreadableFileError, one_line
 from ..core.ruleset import EDITIONS, TABLES, RuleSet
@@ -254,18 +254,12 @@ def _collection(counts: tuple[int, ...], colours: tuple[str, ...], tr: Translato
     """A player's cards as ``collection_text`` shows them, with the colours named in the reader's language."""
     if tr is ENGLISH:
         return collection_text(counts, colours)
-    out = Text()
-    for name in (*colours, JOKER, GOLDEN_JOKER, PLUS2):
-        n = counts[KIND_INDEX[name]]
-        if n:
-            if out:
-                out.append(" ")
-            label = card_word(name, tr) if name in colours else SHORT_LABELS.get(name, name)
-            out.append(f" {label} ", style=CARD_STYLES.get(name, "reverse"))
-            out.append(f"×{n}")
-    if not out:
-        out.append(tr.gettext("(nothing yet)"), style="dim")
-    return out
+
+    def label(name: str) -> Text:
+        word = card_word(name, tr) if name in colours else SHORT_LABELS.get(name, name)
+        return Text(f" {word} ", style=CARD_STYLES.get(name, "reverse"))
+
+    return collection_text(counts, colours, label=label, empty=tr.gettext("(nothing yet)"))
 
 
 def _cards(cards: tuple[str, ...], tr: Translator) -> Text:

@@ -5,6 +5,8 @@ Command modules build their own screens from these; nothing here prints.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 
 from ..core.cards import CARD_HEX, GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, SHORT_LABELS, card_name
@@ -42,16 +44,26 @@ def cards_text(cards: tuple[str, ...] | list[str], *, long: bool = False, empty:
     return out
 
 
-def collection_text(counts: tuple[int, ...], colours: tuple[str, ...]) -> Text:
-    """A player's collection: ``red×3 blue×1 J×1 +2×2`` with coloured labels, colours in edition order."""
+def collection_text(
+    counts: tuple[int, ...],
+    colours: tuple[str, ...],
+    *,
+    label: Callable[[str], Text] | None = None,
+    empty: str = "(nothing yet)",
+) -> Text:
+    """A player's collection: ``red×3 blue×1 J×1 +2×2`` with coloured labels, colours in edition order.
+
+    ``label``: how a card is shown (default ``card_text``, colours by their long name);
+    ``empty``: what an empty collection says (the recorder passes both in the reader's language).
+    """
     out = Text()
     for name in (*colours, JOKER, GOLDEN_JOKER, PLUS2):
         n = counts[KIND_INDEX[name]]
         if n:
             if out:
                 out.append(" ")
-            out.append_text(card_text(name, long=name in colours))
+            out.append_text(card_text(name, long=name in colours) if label is None else label(name))
             out.append(f"×{n}")
     if not out:
-        out.append("(nothing yet)", style="dim")
+        out.append(empty, style="dim")
     return out

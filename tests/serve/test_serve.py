@@ -34,14 +34,6 @@ def script() -> Script:
     return match_script(20261129)
 
 
-def feed(server: Server, lines: list[str]) -> None:
-    """Post each line as a phone would (with the version it last saw); every one accepted."""
-    version = server.state()["version"]
-    for line in lines:
-        status, answer = server.line(line, version)
-        assert status == 200, (line, answer)
-        version = answer["state"]["version"]
-
 
 def test_requests_without_the_token_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "kitchen.json"
@@ -63,7 +55,7 @@ def test_requests_without_the_token_are_refused(tmp_path: Path) -> None:
 def test_a_whole_match_through_the_api_makes_the_same_log_as_record(tmp_path: Path, script: Script) -> None:
     path = tmp_path / "kitchen.json"
     with Server(path, *ARGS) as server:
-        feed(server, script.lines)
+        server.feed(script.lines)
         final = server.state()
         assert final["phase"] == "done" and final["complete"]
         err = server.stop()
@@ -75,7 +67,7 @@ def test_a_whole_match_through_the_api_makes_the_same_log_as_record(tmp_path: Pa
 def test_an_illegal_move_is_refused_with_its_rule_and_nothing_changes(tmp_path: Path, script: Script) -> None:
     path = tmp_path / "kitchen.json"
     with Server(path, *ARGS) as server:
-        feed(server, script.lines[:10])
+        server.feed(script.lines[:10])
         before, state = path.read_bytes(), server.state()
         status, answer = server.line("d red 9", state["version"])
         assert status == 422 and answer["rule"] == "unknown-row"
@@ -136,7 +128,7 @@ def test_killed_at_any_moment_it_loses_no_acknowledged_move_and_resumes(tmp_path
     path = tmp_path / "kitchen.json"
     cut = script.move_ends[40]
     with Server(path, *ARGS) as server:
-        feed(server, script.lines[:cut])
+        server.feed(script.lines[:cut])
         # The lock is shared with record: a terminal recorder is kept out.
         refused = CliRunner().invoke(app, ["record", str(path)], input="q\n")
         assert refused.exit_code == 3 and "is being recorded by another recorder" in refused.stderr
@@ -149,7 +141,7 @@ def test_killed_at_any_moment_it_loses_no_acknowledged_move_and_resumes(tmp_path
         server = again
         assert any(line.startswith(f"Resuming {path}: ") for line in server.printed)
         assert server.state()["phase"] == "move"
-        feed(server, script.lines[cut:])
+        server.feed(script.lines[cut:])
         server.stop()
     assert path.read_text(encoding="utf-8") == dumps_pretty(script.expected)
     assert not token.exists()  # the match is complete: the next serve of this file gets a new address
@@ -158,7 +150,7 @@ def test_killed_at_any_moment_it_loses_no_acknowledged_move_and_resumes(tmp_path
 def test_every_page_hears_each_move_as_a_server_sent_event(tmp_path: Path, script: Script) -> None:
     path = tmp_path / "kitchen.json"
     with Server(path, *ARGS) as server:
-        feed(server, script.lines[:6])
+        server.feed(script.lines[:6])
         with urllib.request.urlopen(f"{server.base}/api/events?t={server.token}", timeout=30) as stream:
             first = json.loads(stream.readline().decode().removeprefix("data: "))
             assert stream.readline() == b"\n"

@@ -37,14 +37,6 @@ def script() -> Script:
     return match_script(20261129)
 
 
-def feed(server: Server, lines: list[str]) -> None:
-    """Post each line as a phone would (the version and epoch it last saw); every one accepted."""
-    version = server.state()["version"]
-    for line in lines:
-        status, answer = server.line(line, version)
-        assert status == 200, (line, answer)
-        version = answer["state"]["version"]
-
 
 def port_of(server: Server) -> int:
     return int(server.base.rpartition(":")[2])
@@ -103,7 +95,7 @@ def test_a_flood_of_half_open_connections_cannot_take_it_down(
     try:
         with Server(path, *ARGS, files=files) as server:
             port = port_of(server)
-            feed(server, script.lines[:6])
+            server.feed(script.lines[:6])
             page = urllib.request.urlopen(f"{server.base}/api/events?t={server.token}", timeout=30)
             first = next_event(page)
             began = time.monotonic()
@@ -117,7 +109,7 @@ def test_a_flood_of_half_open_connections_cannot_take_it_down(
             # A phone that opens the page now is answered, and the page connected before hears the move.
             status, text = server.request("GET", "/")
             assert status == 200 and "<title>" in text
-            feed(server, script.lines[6:7])
+            server.feed(script.lines[6:7])
             second = next_event(page)
             assert second["version"] == first["version"] + 1
             # At most the cap of connections stay open: the server made room by closing those waiting longest.
@@ -162,7 +154,7 @@ def test_stopping_while_pages_are_connected_says_one_line(
     the open pages' streams end cleanly, and the one line says the log is saved."""
     path = tmp_path / "kitchen.json"
     with Server(path, *ARGS) as server:
-        feed(server, script.lines[:8])
+        server.feed(script.lines[:8])
         pages = [
             urllib.request.urlopen(f"{server.base}/api/events?t={server.token}", timeout=30)
             for _ in range(6)
@@ -191,13 +183,13 @@ def test_stopping_while_pages_are_connected_says_one_line(
 def test_a_page_drawn_before_a_restart_is_refused(tmp_path: Path, script: Script) -> None:
     path = tmp_path / "kitchen.json"
     with Server(path, *ARGS) as first:
-        feed(first, script.lines[:6])
+        first.feed(script.lines[:6])
         old = first.state()  # what a phone's page shows when the server is stopped
         first.stop()
     with Server(path) as server:
         assert server.state()["epoch"] != old["epoch"] and server.state()["version"] == 0
         # The restarted server counts from 0 again: other phones move until it reaches the old page's version.
-        feed(server, script.lines[6 : 6 + old["version"]])
+        server.feed(script.lines[6 : 6 + old["version"]])
         assert server.state()["version"] == old["version"]
         before = path.read_bytes()
         status, answer = server.line(
