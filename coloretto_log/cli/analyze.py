@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import math
 import sys
 from pathlib import Path
@@ -38,13 +39,14 @@ from ..play.exact import EXACT_SLOTS
 from ..play.explain import top_choices
 from ..report.timeline import MatchTimeline, from_loaded
 from ..view.html import PageTooLarge, write_html
+from ..view.safe_text import TerminalSafe
 from .app import app
 from .common import (
     ExitCode,
+    FormatOption,
     JsonOption,
     JsonReport,
     LogPath,
-    TableJsonOption,
     exit_for,
     fail,
     old_short,
@@ -89,7 +91,7 @@ def analyze(
         int, typer.Option("--jobs", "-j", help="Processes to use, at most the cores (the numbers do not depend "
                           "on it).", metavar="N")
     ] = 1,
-    output: TableJsonOption = None,
+    output: FormatOption = None,
     json_out: JsonOption = False,
     html: Annotated[
         Path | None,
@@ -127,7 +129,7 @@ def analyze(
 
     Example: coloretto-log analyze sample_logs/classic-2p-recorded-game.json --samples 64 --jobs 2
     """
-    fmt = output_format(output, json_out, csv=False).value
+    fmt = output_format(output, json_out).value
     samples = with_old_short(samples, old_n, "--samples", "-n", default=DEFAULT_SAMPLES)
     for name, value in (("--game", game), ("--match", match)):
         if value is not None and value < 1:
@@ -158,6 +160,7 @@ def analyze(
     pages: list[dict[str, Any]] = []
     timelines: list[MatchTimeline] = []
     stream: JsonReport | None = None
+    table: Any = None  # the csv writer, once the first match is done
     unreadable = invalid = False
     seen = analysed = 0
     has_player = False
@@ -205,6 +208,11 @@ def analyze(
                 if stream is None:
                     stream = JsonReport(head=settings_json(settings))
                 stream.match(result.as_json(explain_all=explain_all))
+            elif fmt == "csv":
+                if table is None:
+                    table = csv.writer(TerminalSafe(sys.stdout, kind="text"), lineterminator="\n")
+                    table.writerow(CSV_COLUMNS)
+                table.writerows(csv_rows(result.as_json(explain_all=explain_all)))
             elif html is not None:
                 console.print()
                 console.print(Text(f"{one_line(result.label)}", style="bold"))
@@ -234,6 +242,18 @@ def analyze(
     if short_of:
         raise typer.Exit(int(ExitCode.USAGE))
     exit_for(unreadable=unreadable, invalid=invalid)
+
+
+#: ``--format csv``: one row a decision (the table's rows), counted from 1 as the table counts.
+CSV_COLUMNS = (
+    "match", "game", "move", "player", "decision", "card", "played", "best", "loss", "loss_se", "mark",
+    "forced", "exact", "samples", "margin_played", "margin_best", "win_prob_played", "win_prob_best", "explanation",
+)
+
+
+def csv_rows(match: dict[str, Any]) -> list[list[Any]]:
+    """A match's decisions (the JSON shape of ``MatchAnalysis.as_json``) as csv rows of ``CSV_COLUMNS``."""
+    return [[match["match"], *(d.get(k) for k in CSV_COLUMNS[1:])] for d in match["decisions"]]
 
 
 def _open_store(db: Path) -> Any:

@@ -533,3 +533,28 @@ def test_best_choice_is_the_analysis_best_for_a_position() -> None:
     after = A.best_choice(bots.turned_over(state, card, False), A.Settings(samples=64), card=card, seed=3, turned=True)
     assert before[0] == after[0] and before[0][0] == "row"
     assert [c.margin for c in before[1].choices] == [c.margin for c in after[1].choices]
+
+
+def test_analyze_csv_is_one_row_a_decision_as_the_json_says() -> None:
+    """`--format csv`: a header, then one row per decision with the JSON's values (issue 20 item 7)."""
+    import csv
+    import io
+    import json
+
+    from typer.testing import CliRunner
+
+    from coloretto_log.cli import app
+
+    args = ["analyze", str(SAMPLES / "classic-2p-recorded-game.json"), "--samples", "4", "--max-se", "0",
+            "--player", "Aiko"]
+    runner = CliRunner()
+    as_csv = runner.invoke(app, [*args, "--format", "csv"])
+    as_json = runner.invoke(app, [*args, "--json"])
+    assert as_csv.exit_code == 0 and as_json.exit_code == 0, as_csv.output
+    rows = list(csv.DictReader(io.StringIO(as_csv.stdout)))
+    decisions = [d for m in json.loads(as_json.stdout)["matches"] for d in m["decisions"]]
+    assert len(rows) == len(decisions) > 0
+    for row, d in zip(rows, decisions):
+        assert row["match"] == "1" and (int(row["game"]), int(row["move"])) == (d["game"], d["move"])
+        assert (row["player"], row["played"], row["best"]) == (d["player"], d["played"], d["best"])
+        assert float(row["loss"]) == d["loss"] and row["mark"] == (d["mark"] or "")
