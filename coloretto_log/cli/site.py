@@ -10,6 +10,7 @@ import typer
 
 from ..core.errors import one_line
 from ..db.store import DatabaseError
+from ..lang import LANGUAGES
 from ..site.build import SiteError, build_site
 from .app import app
 from .common import ExitCode, emit_json, fail, plural
@@ -24,7 +25,17 @@ def site(
                      help="The folder to build the site in (created if new; only pages that changed are rewritten)."),
     ],
     db: DbOption = None,
-    title: Annotated[str, typer.Option("--title", metavar="TEXT", help="The site's title.")] = "Our Coloretto club",
+    title: Annotated[
+        str | None,
+        typer.Option("--title", metavar="TEXT", help="The site's title (default: \"Our Coloretto club\", in each language).",
+                     show_default=False),
+    ] = None,
+    lang: Annotated[
+        str,
+        typer.Option("--lang", metavar="LANGS", help="The pages' languages, separated by commas, from en, ja, ko, ru: "
+                     "the first one's pages are index.html..., another's index.ja.html..., each page links to "
+                     "its other languages (default: en)."),
+    ] = "en",
     force: Annotated[
         bool, typer.Option("--force", help="Build into a folder that holds other files (never the database's).")
     ] = False,
@@ -46,7 +57,9 @@ def site(
 
     Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
     Example: coloretto-log site --db club.duckdb --out site/
+    Example: coloretto-log site --db club.duckdb --out site/ --lang ja,en
     """
+    langs = site_languages(lang)
     path = db_path(db)
     tty = sys.stderr.isatty()
 
@@ -56,7 +69,8 @@ def site(
 
     try:
         try:
-            built = build_site(path, out, force=force, title=title, progress=progress if tty else None)
+            built = build_site(path, out, force=force, title=title, progress=progress if tty else None,
+                               langs=langs)
         finally:
             if tty:
                 progress("")  # the progress line is cleared before any other word
@@ -75,3 +89,13 @@ def site(
         f"unchanged, {built.removed} removed{replay}; open {one_line(str(out / 'index.html'))}",
         err=True,
     )
+
+
+def site_languages(value: str) -> tuple[str, ...]:
+    """``--lang``: languages separated by commas, each once, from ``LANGUAGES`` (else a usage error, exit 2)."""
+    langs = tuple(dict.fromkeys(part.strip().lower() for part in value.split(",") if part.strip()))
+    wrong = [part for part in langs if part not in LANGUAGES]
+    if not langs or wrong:
+        raise typer.BadParameter(f"{one_line(', '.join(wrong) or value)}: languages are {', '.join(LANGUAGES)}, "
+                                 "separated by commas", param_hint="--lang")
+    return langs
