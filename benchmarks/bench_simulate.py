@@ -7,8 +7,10 @@ workload is run once per round, R rounds, and its best round is kept (these
 machines are noisy: compare the ratios, not the absolute figures). For N
 four-player, four-game matches of ``greedy`` self-play (run seed 2026):
 
-  * simulate (cold): the first pass, with the bots' score memo empty;
-  * simulate (warm): bots and engine only (``simulate.play_match``);
+  * simulate (cold): the first pass, every memo empty (the bots' scores,
+    the optimiser's cache, the packed rows), as in a new process;
+  * simulate (warm): bots and engine only (``simulate.play_match``), the
+    same matches again;
   * simulate + log: the same and the log line (``simulate.outcome``):
     this is what the command does per match, less the writing;
   * replay seeded / recorded: ``json.loads`` + ``replay.check_match`` of the
@@ -24,7 +26,12 @@ written and dropped) and as the fold keeps no state: keeping a thousand
 games' moves alive made the garbage collector's passes cost self-play
 about 40 microseconds a game that the command never pays.
 
-Then M matches with one ``strong`` seat against three ``greedy`` ones. Times
+Then M matches with one ``strong`` seat against three ``greedy`` ones, and
+from the command line (unless ``--no-cli``): the CPU time (user + system)
+of ``coloretto-log simulate -n N --bots greedy --jobs 1 --out FILE`` in a
+child process, against the same with ``-n 1`` (the start, the strength
+table and the file, which the command pays once): games a second with and
+without them, beside the cold and warm figures in-process. Times
 are CPU time of this process (``time.process_time``): throughput on one core
 even when the machine is shared. The targets (issue 10), printed with the
 ratios measured in this run: random self-play within 2x the time of the fold
@@ -38,13 +45,16 @@ import argparse
 import json
 import platform
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from coloretto_log.core import engine
+from _child import child_cpu, program
+
+from coloretto_log.core import engine, scoring
 from coloretto_log.log.replay import check_match
 from coloretto_log.play import bots
 from coloretto_log.play import simulate as sim
@@ -72,19 +82,41 @@ def line(label: str, seconds: float, games: int) -> float:
     return rate
 
 
+def command_line(matches: int, repeats: int, cold: float, warm: float) -> None:
+    """``simulate`` from the command line, a user's run: every memo starts empty in the new process."""
+    cli = program()
+    with tempfile.TemporaryDirectory(prefix="bench-simulate-") as work:
+        out = str(Path(work) / "sims.jsonl")
+
+        def run(n: int) -> list[str]:
+            return [*cli, "simulate", "-n", str(n), "--bots", "greedy", "--seed", "2026", "--jobs", "1", "--out", out, "--force"]
+
+        t_run = child_cpu(run(matches), repeats)
+        t_one = child_cpu(run(1), repeats)
+    games = 4 * matches
+    print()
+    print(f"from the command line: simulate -n {matches} --bots greedy --jobs 1 --out FILE ({games} games)")
+    print(f"  whole command        {t_run:8.3f} s CPU {games / t_run:10.0f} games/s")
+    print(f"  the same, -n 1       {t_one:8.3f} s CPU (start, strength table, file)")
+    print(f"  less the -n 1 run    {t_run - t_one:8.3f} s CPU {(games - 4) / (t_run - t_one):10.0f} games/s")
+    print(f"  in-process: cold {cold:.0f} games/s, warm {warm:.0f} games/s (target: a user's 1,000 games at 2,000/s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--matches", type=int, default=250, help="greedy self-play matches (4 games each)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--strong", type=int, default=10, help="matches with a strong seat (slow)")
+    parser.add_argument("--no-cli", action="store_true", help="skip the command-line measurement")
     args = parser.parse_args()
     n = args.matches
     games = 4 * n
     print(f"python {platform.python_version()} on {platform.machine()}; {n} matches, {games} four-player games each pass")
 
     greedy = sim.make_plan(bots=["greedy"], games=4, seed=2026)
-    bots._SCORES.clear()
-    bots._last.clear()
+    bots.clear_scores()
+    bots._ROW_UNITS.clear()
+    scoring.clear_cache()
     t = time.process_time()
     played = [sim.play_match(greedy, i) for i in range(n)]
     cold = line("simulate greedy (cold memo)", time.process_time() - t, games)
@@ -169,6 +201,9 @@ def main() -> None:
     print(f"ratio simulate (cold) / simulate (warm): {cold / warm:5.2f}x")
     print(f"engine fold alone: {floor:.0f} games/s, the ceiling for any bot on this engine")
     print(f"target {TARGET} games/s with greedy: reached {warm / TARGET:.2f} of it (warm), {logged / TARGET:.2f} with the log line")
+    print(f"cold memo: {cold:.0f} games/s, {cold / warm:.2f} of warm (target: 2,000 games/s for a user's 1,000 games)")
+    if not args.no_cli:
+        command_line(n, args.repeats, cold, warm)
 
 
 if __name__ == "__main__":

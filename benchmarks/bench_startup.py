@@ -18,33 +18,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
+
+from _child import child_cpu, program
 
 HAND = "green=6 yellow=4 red=3 blue=2 joker=1 +2=1"
 
 
-def program() -> list[str]:
-    """The installed console script beside this interpreter, else ``python -m coloretto_log``."""
-    script = Path(sys.executable).with_name("coloretto-log")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "coloretto_log"]
-
-
-def child_cpu(args: Sequence[str], repeats: int) -> float:
-    """The least CPU time (user + system) of ``repeats`` runs of ``args``, output discarded."""
-    best = float("inf")
-    for _ in range(repeats):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        best = min(best, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
-    return best
 
 
 def parse_cpu(path: Path, repeats: int) -> float:

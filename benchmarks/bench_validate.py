@@ -8,6 +8,13 @@ every run uses the same logs), then times in the same run:
   * validate: what `coloretto-log validate` does per match after reading the
     file: strict UTF-8 decoding, strict JSON parsing (duplicate keys, NaN),
     the pydantic models, and the full replay against the rules.
+Then the same matches, one a line, in a temporary ``.jsonl`` file, and from
+the command line (CPU time, user + system, of the child process, best of
+--repeats runs; process start included):
+  * ``coloretto-log validate FILE.jsonl`` against ``json.loads`` of every line
+    of that file in this process (target: at most 8x; 4x the stretch);
+  * ``coloretto-log validate ONE.jsonl`` of the first match alone: the start,
+    which the ratio above includes.
 Prints figures and ratios; asserts nothing about time (these machines are noisy).
 """
 
@@ -16,11 +23,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _child import child_cpu, program
 from _logs import match_seeds, random_match
 
 from coloretto_log.log.reader import sources_from_bytes
@@ -36,11 +45,39 @@ def best_of(repeats: int, fn) -> float:  # type: ignore[no-untyped-def]
     return min(times)
 
 
+def command_line(blobs: list[bytes], repeats: int) -> None:
+    """``validate`` from the command line on a .jsonl of ``blobs``, against json.loads of its lines."""
+    cli = program()
+    with tempfile.TemporaryDirectory(prefix="bench-validate-") as work:
+        path = Path(work) / "matches.jsonl"
+        path.write_bytes(b"".join(b + b"\n" for b in blobs))
+        one = Path(work) / "one.jsonl"
+        one.write_bytes(blobs[0] + b"\n")
+        lines = path.read_bytes().splitlines()
+
+        def parse_lines() -> None:
+            for line in lines:
+                json.loads(line)
+
+        t_json = best_of(repeats, parse_lines)
+        t_cli = child_cpu([*cli, "validate", str(path)], repeats)
+        t_one = child_cpu([*cli, "validate", str(one)], repeats)
+    games = 4 * len(blobs)
+    print()
+    print(f"from the command line: {' '.join(cli)} validate FILE.jsonl ({len(blobs)} matches, one a line)")
+    print(f"json.loads of every line     {t_json:8.3f} s CPU")
+    print(f"validate FILE.jsonl          {t_cli:8.3f} s CPU  {games / t_cli:10.0f} games/s (process start included)")
+    print(f"validate of one match        {t_one:8.3f} s CPU  (the start)")
+    print(f"ratio command line / json.loads: {t_cli / t_json:.1f}x   (target: at most 8x; stretch 4x)")
+    print(f"ratio less the start:            {(t_cli - t_one) / t_json:.1f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--recorded", action="store_true", help="recorded form (every card written) instead of seeded")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-cli", action="store_true", help="skip the command-line measurement")
     args = parser.parse_args()
 
     t0 = time.process_time()
@@ -84,6 +121,8 @@ def main() -> None:
     print(f"ratio validate / json.loads: {t_val / t_json:.1f}x   (target: at most 8x)")
     if orjson is not None:
         print(f"ratio validate / orjson.loads: {t_val / t_or:.1f}x")
+    if not args.no_cli:
+        command_line(blobs, args.repeats)
 
 
 if __name__ == "__main__":

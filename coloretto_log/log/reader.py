@@ -78,6 +78,47 @@ def _no_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+#: The plain decoder (C dictionaries, no call per object): the fast first pass of ``_parse``.
+_FAST_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+_CONTAINERS = (dict, list)
+_ONLY_OBJECTS = {dict}
+#: A key's closing quote followed by whitespace before its colon (then ``":`` does not count every key).
+_SPACED_COLON = re.compile(r'"[ \t\r\n]+:')
+
+
+def _keys_and_widest(value: Any) -> tuple[int, int, int]:
+    """How many keys the objects of a parsed value hold together (at most), the most one object holds,
+    and the colons in the strings that are values of the objects it looked into (not keys, not items).
+
+    Counts each object once, never more; it may count fewer (what it does
+    not look into), which only sends the text to the strict pass. A list of
+    objects whose first item holds no object or array (a game's moves) is
+    counted at C speed, without looking into its items.
+    """
+    keys = widest = colons = 0
+    stack = [value] if type(value) in _CONTAINERS else []
+    pop, push = stack.pop, stack.extend
+    containers = _CONTAINERS
+    while stack:
+        v = pop()
+        if type(v) is dict:
+            n = len(v)
+            keys += n
+            widest = max(widest, n)
+            for x in v.values():
+                if type(x) in containers:
+                    stack.append(x)
+                elif type(x) is str:
+                    colons += x.count(":")
+        elif v:  # a non-empty list
+            kinds = set(map(type, v))
+            if kinds == _ONLY_OBJECTS and not any(type(x) in containers for x in v[0].values()):
+                lens = list(map(len, v))  # a game's moves: no call per object; what they nest is not counted
+                keys += sum(lens)
+                widest = max(widest, *lens)
+            elif dict in kinds or list in kinds:
+                push([x for x in v if type(x) in containers])
+    return keys, widest, colons
 
 
 def parse_json(text: str, *, one_line: bool = False) -> Any:
@@ -91,9 +132,53 @@ def parse_json(text: str, *, one_line: bool = False) -> Any:
 
 def parse_json_wide(text: str, *, one_line: bool = False) -> tuple[Any, bool]:
     """``parse_json``, and whether an object holds more than ``WIDE_OBJECT`` keys (a flood to look at closely)."""
+    fast = _parse_fast(text)
+    if fast is not None:
+        return fast
     _widest[0] = 0
     value = _parse(text, one_line=one_line)
     return value, _widest[0] > WIDE_OBJECT
+
+
+def _parse_fast(text: str) -> tuple[Any, bool] | None:
+    """The value and its width by the plain C decoder, when that is provably what the strict pass gives; else None.
+
+    The strict pass (``_parse``) calls ``_no_duplicates`` on every object to
+    find a repeated key, most of its cost. Here the plain decoder parses and
+    two counts decide. Each key-value pair is written with a colon outside
+    any string, so the text holds at least as many colons as pairs, less the
+    colons of the strings the count looked into (without a backslash in the
+    text, a string's colons are the text's); and the parsed objects hold
+    fewer keys than there were pairs exactly when a key is repeated in one
+    object. So when the keys counted equal the colons left, no key is
+    repeated and the strict pass would give this same value. With a
+    backslash in the text (a colon may be written ``\\u003a``) only the colons
+    that close a key count: ``":``, once no whitespace stands between a key
+    and its colon (``_SPACED_COLON``). Anything else (an error, a repeated
+    key, colons this cannot account for) goes to the strict pass, which
+    gives its finding as before.
+    """
+    escaped = "\\" in text
+    if escaped and _SURROGATE_ESCAPE.search(text) is not None:
+        return None
+    collect = gc.isenabled()
+    gc.disable()
+    try:
+        value, end = _FAST_DECODER.raw_decode(text, _skip_ws(text, 0))
+        if _skip_ws(text, end) != len(text):
+            return None
+        keys, widest, colons = _keys_and_widest(value)
+    except (ValueError, RecursionError):  # JSONDecodeError, NaN: the strict pass says why
+        return None
+    finally:
+        if collect:
+            gc.enable()
+    if escaped:  # a colon in a string may be written \u003a: only the colons that close keys count
+        if keys != text.count('":') or _SPACED_COLON.search(text) is not None:
+            return None
+    elif keys + colons != text.count(":"):
+        return None
+    return value, widest > WIDE_OBJECT
 
 
 def _parse(text: str, *, one_line: bool) -> Any:

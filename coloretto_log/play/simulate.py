@@ -201,10 +201,15 @@ def play_game(rules: RuleSet, bots: Sequence[Bot], setup: Setup, rngs: Sequence[
     return PlayedGame(setup, tuple(moves), final, final_scores(final))
 
 
-def play_match(plan: Plan, index: int) -> PlayedMatch:
-    """Match ``index`` of the run: every game of ``plan.rules.games``."""
+def play_match(plan: Plan, index: int, bots: Sequence[Bot] | None = None) -> PlayedMatch:
+    """Match ``index`` of the run: every game of ``plan.rules.games``.
+
+    ``bots``: the players by seat, by default made from ``plan.bots`` (a
+    benchmark passes the same bots wrapped, to time them).
+    """
     seed = match_seed(plan.seed, index)
-    bots = [make_bot(name) for name in plan.bots]
+    if bots is None:
+        bots = [make_bot(name) for name in plan.bots]
     n = len(bots)
     games = []
     for g in range(plan.rules.games):

@@ -29,8 +29,14 @@ from coloretto_log.play.bots import (
     play_out,
     turn,
 )
+from coloretto_log.play.expert import ExpertBot
 
 CLASSIC_4 = ("orange", "blue", "brown", "yellow", "grey", "green", "red")
+
+
+def quick_bot(name: str) -> Bot:
+    """The bot of that name; ``expert`` with few samples, to keep these tests quick."""
+    return ExpertBot(samples=16, batch=8, min_samples=8) if name == "expert" else make_bot(name)
 
 
 def new_state(seed: int, players: int = 4, edition: str = "classic", scoring: str = "standard") -> GameState:
@@ -81,7 +87,7 @@ class NoPeeking(tuple):  # type: ignore[type-arg]
 
 
 def test_registry_names_every_bot() -> None:
-    assert list(BOTS) == ["random", "greedy", "strong"]
+    assert list(BOTS) == ["random", "greedy", "strong", "expert"]
     for name in BOTS:
         assert make_bot(name).name == name
     with pytest.raises(KeyError):
@@ -160,7 +166,7 @@ def test_a_bot_answering_an_illegal_action_is_caught() -> None:
 
 @pytest.mark.parametrize("name", list(BOTS))
 def test_a_bot_chooses_the_same_whatever_the_hidden_order(name: str) -> None:
-    bot = make_bot(name)
+    bot = quick_bot(name)
     checked = 0
     for seed in (11, 12):
         for i, state in enumerate(states_of_a_game(seed)[:-1]):
@@ -186,7 +192,7 @@ def test_a_bot_chooses_the_same_whatever_the_hidden_order(name: str) -> None:
 
 @pytest.mark.parametrize("name", list(BOTS))
 def test_a_bot_never_reads_the_deck(name: str) -> None:
-    bot = make_bot(name)
+    bot = quick_bot(name)
     for state in states_of_a_game(21)[:-1:4]:
         blind = state._replace(deck=NoPeeking())
         bot.choose(blind, SplitMix64(1))
@@ -239,7 +245,7 @@ def test_random_bot_is_uniform_over_the_legal_actions() -> None:
 def test_the_same_generator_gives_the_same_game(name: str) -> None:
     def play(seed: int) -> list[Any]:
         state = new_state(seed)
-        table = [make_bot(name) for _ in range(4)]
+        table = [quick_bot(name) for _ in range(4)]
         rngs = [SplitMix64(seed + s) for s in range(4)]
         moves = []
         for _ in range(40):

@@ -1,0 +1,189 @@
+"""``expert``: the bot that plays the analysis's best choice, tuned for speed.
+
+At each decision (draw or take; the row for a card turned over) it values
+every choice open to it the way ``analyze`` does, by the expected final
+**margin** (own score less the mean of the others') of the whole game:
+
+- **exact**, where the analysis's exact search applies (``exact.applies``:
+  the last round, few places left in the rows) and its tree is small
+  (``searched_exactly``): every order of the unseen cards, best play by
+  everyone; the best value wins, ties to the first choice;
+- **sampled** elsewhere: orders of the unseen cards drawn from what is public
+  (``playout.Start.deal``: the composition of the cards not yet turned over,
+  the last-round card where the rules put it; never the real order), each
+  choice played out on the *same* orders (common random numbers), every seat
+  then following ``greedy`` (``playout.Start.play``). It samples in batches
+  and drops a choice as soon as it trails the leader by more than ``Z``
+  standard errors of their paired difference (a race), so a decision where
+  one choice dominates costs one batch; it stops when one choice is left or
+  after ``samples`` orders, and plays the best mean (ties to the first).
+
+Choices that lead to the same position (two rows holding the same cards
+under the same limit) are valued once, the lower row standing for both;
+a decision with one such choice costs nothing.
+
+Random numbers: one 64-bit output of the ``rng`` passed in per valued
+decision seeds that decision's orders (the k-th order from the k-th output
+of ``SplitMix64(seed)``), so a game replays from the seat's generator, as
+with the other bots, whatever ``simulate --jobs`` is. Nothing is kept
+between calls.
+
+The playouts and the exact search are the analysis's own (``play.playout``,
+``play.exact``), reached through ``public_position``, ``_sampled_margin`` and
+``_exact_margins`` below only: one place to follow if they change.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..core.engine import GameState, Table, Take, View
+from ..core.rng import SplitMix64, nth_output
+from . import bots
+from . import exact as exact_search
+from .playout import Choice, Start
+
+__all__ = [
+    "BATCH",
+    "EXACT_WORK",
+    "MIN_SAMPLES",
+    "SAMPLES",
+    "ExpertBot",
+    "Z",
+    "distinct",
+    "public_position",
+    "searched_exactly",
+]
+
+#: At most this many sampled orders per decision.
+SAMPLES = 256
+#: Orders are drawn in batches of this many; a choice may be dropped after each batch ...
+BATCH = 16
+#: ... once at least this many have been played.
+MIN_SAMPLES = 16
+#: A choice is dropped when it trails the leader by more than ``Z`` standard errors.
+Z = 3.0
+#: The exact search only where the places left in the rows and the players still in the round
+#: number at most this many together: with 4 places and 3 players one search can take 1.5 s.
+EXACT_WORK = 6
+
+
+# --------------------------------------------------------------------------- the analysis's machinery
+
+
+def public_position(view: View, card: str | None) -> Start:
+    """The public position of a decision. ``view`` is what the bot is shown: for a row
+    decision the card is turned over already (``Start`` would turn it over again)."""
+    state = view.state() if isinstance(view, Table) else view
+    assert isinstance(state, GameState)
+    start = Start(bots.hidden(state))
+    start.card = card
+    return start
+
+
+def _exact_margins(start: Start, choices: list[Choice]) -> list[float]:
+    """Each choice's exact expected margin for the player to move."""
+    seat = start.state.current
+    return [v[seat] for v in exact_search.choice_values(start, choices)]
+
+
+def _sampled_margin(start: Start, scores: bots.Scores, choice: Choice, deck: list[str]) -> float:
+    """The margin of the player to move after ``choice`` and greedy play on the order ``deck``."""
+    return exact_search.final_vector(scores, start.play(choice, deck))[start.state.current]
+
+
+# --------------------------------------------------------------------------- choosing
+
+
+def searched_exactly(start: Start) -> bool:
+    """Whether the expert searches ``start`` exactly: where the analysis would (``exact.applies``)
+    and the tree is small (places left plus players in the round at most ``EXACT_WORK``)."""
+    if not exact_search.applies(start):
+        return False
+    state = start.state
+    free = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
+    return free + state.done.count(False) <= EXACT_WORK
+
+
+def distinct(start: Start) -> list[Choice]:
+    """The choices open at ``start``, one per position they lead to (the first standing for the rest)."""
+    state = start.state
+    rows, limits = state.rows, state.limits
+    seen: set[tuple[object, ...]] = set()
+    out: list[Choice] = []
+    for c in start.choices():
+        kind, i = c
+        key: tuple[object, ...] = (kind,) if kind == "draw" else (kind, tuple(sorted(rows[i])), limits[i])
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+class ExpertBot:
+    """Plays the choice with the best expected final margin: the exact search at the end of the
+    game, a race of sampled greedy playouts elsewhere (see the module's docstring)."""
+
+    name = "expert"
+
+    def __init__(self, samples: int = SAMPLES, batch: int = BATCH, min_samples: int = MIN_SAMPLES,
+                 z: float = Z, exact: bool = True) -> None:
+        if samples < 1 or batch < 1:
+            raise ValueError("samples and batch must be at least 1")
+        self.samples = samples
+        self.batch = batch
+        self.min_samples = min_samples
+        self.z = z
+        self.exact = exact
+
+    def choose(self, view: View, rng: SplitMix64) -> Take | None:
+        start = public_position(view, None)
+        kind, i = self.best(start, rng)
+        return None if kind == "draw" else Take(start.state.current, i + 1)
+
+    def place(self, view: View, card: str, rng: SplitMix64) -> int:
+        return self.best(public_position(view, card), rng)[1] + 1
+
+    def best(self, start: Start, rng: SplitMix64) -> Choice:
+        """The choice to play at ``start``: draws one number from ``rng`` unless the choice is forced
+        or the search is exact."""
+        choices = distinct(start)
+        if len(choices) == 1:
+            return choices[0]
+        if self.exact and searched_exactly(start):
+            values = _exact_margins(start, choices)
+            return choices[max(range(len(choices)), key=lambda k: (values[k], -k))]
+        return choices[self.race(start, choices, rng.next())]
+
+    def race(self, start: Start, choices: list[Choice], seed: int) -> int:
+        """The index of the best sampled choice; the k-th order comes from the k-th output of ``seed``."""
+        scores = bots.scores_for(start.state)
+        need = start.need()
+        margins: list[list[float]] = [[] for _ in choices]
+        alive = list(range(len(choices)))
+        n = 0
+        while n < self.samples and len(alive) > 1:
+            for k in range(n, min(n + self.batch, self.samples)):
+                deck = start.deal(nth_output(seed, k + 1), need)
+                for c in alive:
+                    margins[c].append(_sampled_margin(start, scores, choices[c], deck))
+            n = len(margins[alive[0]])
+            if n >= self.min_samples:
+                alive = self._survivors(margins, alive, n)
+        return max(alive, key=lambda c: (sum(margins[c]), -c))
+
+    def _survivors(self, margins: list[list[float]], alive: list[int], n: int) -> list[int]:
+        """The choices not yet behind the leader by more than ``z`` standard errors (paired)."""
+        leader = max(alive, key=lambda c: (sum(margins[c]), -c))
+        top = margins[leader]
+        out = []
+        for c in alive:
+            if c == leader:
+                out.append(c)
+                continue
+            diffs = [a - b for a, b in zip(top, margins[c])]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+            if mean <= self.z * math.sqrt(var / n):
+                out.append(c)
+        return out
