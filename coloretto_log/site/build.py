@@ -216,7 +216,7 @@ def build_site(
     out.mkdir(parents=True, exist_ok=True)
     old = _read_manifest(out)
     writer = _Writer(out, old)
-    replays = _replays(data, writer, progress)
+    replays = _replays(data, writer, progress, langs)
 
     def html(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
@@ -250,9 +250,17 @@ def build_site(
     return Built(writer.written, writer.unchanged, removed, len(writer.pages), missing, out)
 
 
-def _replays(data: ClubData, writer: _Writer, progress: Callable[[str], None] | None) -> set[str]:
-    """Write the replay pages whose inputs changed; the ids of the matches that have one."""
-    viewer = _viewer_digest()
+def _languages_arg(langs: tuple[str, ...]) -> dict[str, Any]:
+    """The viewer's ``langs`` keyword (the languages it switches between), when ``view.html`` takes it."""
+    return {"langs": langs} if "langs" in inspect.signature(page_chunks).parameters else {}
+
+
+def _replays(
+    data: ClubData, writer: _Writer, progress: Callable[[str], None] | None, langs: tuple[str, ...] = (DEFAULT,)
+) -> set[str]:
+    """Write the replay pages whose inputs changed (one per match, in every language of the site); the ids of
+    the matches that have one."""
+    viewer = _viewer_digest() + "/" + ",".join(langs)
     have: set[str] = set()
     wanted: list[MatchRow] = []
     keys: dict[str, str] = {}
@@ -270,7 +278,7 @@ def _replays(data: ClubData, writer: _Writer, progress: Callable[[str], None] | 
     for done, (m, item) in enumerate(_loaded(wanted), 1):
         entry = data.analyses.get(m.match_id)
         chunks = page_chunks([from_loaded(item)], title=f"{m.date or 'undated'} · {', '.join(m.players)}",
-                             **_analysis_arg(None if entry is None else entry[1]))
+                             **_analysis_arg(None if entry is None else entry[1]), **_languages_arg(langs))
         writer.stream(f"replay/{match_slug(m.match_id)}.html", chunks, keys[m.match_id])
         have.add(m.match_id)
         if progress is not None and (done % 20 == 0 or done == len(wanted)):

@@ -613,7 +613,8 @@ class Site:
         out.append(f'<p class="note">{said} · {facts} · {where}</p>')
         if m.match_id in self.replays:
             label = self.html_t("Replay it move by move")
-            out.append(f'<p><a href="{up}replay/{match_slug(m.match_id)}.html">{label}</a></p>')
+            ask = "" if self.lang == self.langs[0] else f"?lang={self.lang}"  # the replay opens in this language
+            out.append(f'<p><a href="{up}replay/{match_slug(m.match_id)}.html{ask}">{label}</a></p>')
         else:
             out.append(self.html_note("No replay: the log file is not where it was ingested from, or has changed since."))
         out.append("<h2>" + self.html_t('Totals') + "</h2>")
