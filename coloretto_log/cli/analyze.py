@@ -16,7 +16,7 @@ from rich.text import Text
 from ..core.cards import KINDS, card_name
 from ..core.errors import one_line
 from ..core.rng import MASK64
-from ..log.atomic import atomic_write_text, output_problem
+from ..log.atomic import output_problem
 from ..log.load import LoadedMatch, Unreadable, load
 from ..log.reader import STDIN, expand_paths
 from ..play.analyze import (
@@ -32,7 +32,8 @@ from ..play.analyze import (
     settings_json,
 )
 from ..play.exact import EXACT_SLOTS
-from ..view.analysis import render_analysis
+from ..report.timeline import from_loaded
+from ..view.html import PageTooLarge, write_html
 from .app import app
 from .common import (
     ExitCode,
@@ -197,11 +198,7 @@ def analyze(
         keep.close()
     data = {**settings_json(settings), "matches": matches}
     if html is not None:
-        try:
-            atomic_write_text(html, render_analysis(data, title=path))
-        except OSError as e:
-            fail(f"cannot write {one_line(str(html))}: {e.strerror or e}", ExitCode.UNREADABLE)
-        typer.echo(f"wrote {one_line(str(html))}", err=True)
+        _write_page(html, path, [item for _, item, _ in jobs_list], data, game)
     if fmt == "json":
         emit_json(data)
     exit_for(unreadable=unreadable, invalid=invalid)
@@ -247,6 +244,22 @@ def _progress(label: str) -> Any:
 def _clock(seconds: float) -> str:
     s = int(seconds + 0.5)
     return f"{s // 60}:{s % 60:02d}"
+
+
+def _write_page(html: Path, path: str, items: list[LoadedMatch], data: dict[str, Any], game: int | None) -> None:
+    """The replay viewer of the analysed matches with their analysis in it (``view.html``)."""
+    analysis = {m["match"]: m for m in data["matches"]}
+    method = {k: v for k, v in data.items() if k != "matches"}
+    start = None if game is None else {"match": 1, "game": game, "move": 0}
+    try:
+        write_html(html, (from_loaded(item) for item in items), title=path, start=start, analysis=analysis,
+                   method=method)
+    except PageTooLarge as e:
+        fail(f"{one_line(str(html))} not written: with match {e.matches} the page would pass "
+             f"{e.limit / 1e6:g} MB, too big for a browser to open; choose a match with --match K", ExitCode.USAGE)
+    except OSError as e:
+        fail(f"cannot write {one_line(str(html))}: {e.strerror or e}", ExitCode.UNREADABLE)
+    typer.echo(f"wrote {one_line(str(html))}", err=True)
 
 
 # --------------------------------------------------------------------------- the table

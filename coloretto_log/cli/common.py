@@ -8,7 +8,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TextIO
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TextIO
 import typer
 
 from ..core.errors import Finding, one_line
+from ..view.safe_text import TerminalSafe
 
 if TYPE_CHECKING:
     from ..log.load import LoadedMatch
@@ -100,6 +101,12 @@ def output_format(fmt: str | Format | None, json_out: bool, *, csv: bool = True)
     return chosen
 
 
+def json_write(file: TextIO | None = None) -> Callable[[str], object]:
+    """``write`` for JSON text on ``file`` (standard output, as it is at each write, by default): escaped on a
+    terminal (``view.safe_text``), elsewhere exactly ``json.dumps``'s bytes."""
+    return TerminalSafe(file).write
+
+
 #: Each short option and the one long option it stands for, in every command that has it (README, "Short options").
 SHORT_OPTIONS = {
     "-h": "--help",
@@ -182,25 +189,25 @@ class JsonReport:
     """
 
     def __init__(self, file: TextIO | None = None) -> None:
-        self.file = sys.stdout if file is None else file
+        self.write = json_write(sys.stdout if file is None else file)
         self.count = 0
-        self.file.write('{\n  "matches": [')
+        self.write('{\n  "matches": [')
 
     def match(self, value: dict[str, Any]) -> None:
-        self.file.write(("," if self.count else "") + "\n    " + _dumps(value, 2))
+        self.write(("," if self.count else "") + "\n    " + _dumps(value, 2))
         self.count += 1
 
     def close(self, **rest: Any) -> None:
         """The end of the list, then each of ``rest`` (``unreadable=..., summary=...``) as a key of the object."""
-        self.file.write("\n  ]" if self.count else "]")
+        self.write("\n  ]" if self.count else "]")
         for key, value in rest.items():
-            self.file.write(f",\n  {json.dumps(key)}: {_dumps(value, 1)}")
-        self.file.write("\n}\n")
+            self.write(f",\n  {json.dumps(key)}: {_dumps(value, 1)}")
+        self.write("\n}\n")
 
 
 def emit_json(value: Any, *, file: TextIO | None = None) -> None:
-    """Stable, indented JSON (on stdout unless ``file``): keys in the order built, no markup."""
-    (sys.stdout if file is None else file).write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    """Stable, indented JSON (on stdout unless ``file``): keys in the order built, no markup; escaped on a terminal."""
+    json_write(sys.stdout if file is None else file)(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 
 
 def print_findings(findings: Iterable[Finding], label: str, *, err: bool = False) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from ..db.store import default_db_path
+from ..db.paths import default_db_path
 
 DbOption = Annotated[
     Path | None,

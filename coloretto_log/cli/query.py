@@ -9,7 +9,7 @@ import typer
 
 from ..core.errors import one_line
 from ..db.errors import DatabaseError, QueryError
-from ..db.query import MAX_LIMIT, MAX_SQL_BYTES, QueryResult, run_query
+from ..db.query import MAX_LIMIT, MAX_SQL_BYTES, QueryResult, run_query, timeout_problem
 from ..view.tabular import print_table_rows, write_csv_rows, write_json_rows
 from .app import app
 from .common import ExitCode, Format, FormatOption, JsonOption, fail, output_format, plural
@@ -62,8 +62,9 @@ def query(
     chosen = output_format(fmt, json_out)
     if not 0 <= limit <= MAX_LIMIT:
         fail(f"--limit must be from 0 to {MAX_LIMIT:,}, not {limit:,}", ExitCode.USAGE)
-    if not timeout > 0:
-        fail("--timeout must be more than 0 seconds", ExitCode.USAGE)
+    problem = timeout_problem(timeout)
+    if problem is not None:
+        fail(problem, ExitCode.USAGE)
     if sql == "-":
         raw = sys.stdin.buffer.read(MAX_SQL_BYTES + 1)
         if len(raw) > MAX_SQL_BYTES:

@@ -37,9 +37,10 @@ from ..log.load import Unreadable, load
 from ..log.reader import STDIN, expand_paths
 from ..report.scorecard import card_kinds
 from ..report.timeline import GameTimeline, MatchTimeline, Step, from_loaded, scores_line
-from ..view.html import PageTooLarge, write_html
+from ..view.html import BadAnalysis, PageTooLarge, read_analysis, write_html
 from ..view.json_stream import JsonList
 from ..view.replay_table import table_view, terminal_text
+from ..view.safe_text import TerminalSafe
 from .app import app
 from .common import (
     ExitCode,
@@ -49,6 +50,7 @@ from .common import (
     LogPath,
     exit_for,
     fail,
+    json_write,
     output_format,
     plural,
 )
@@ -105,6 +107,18 @@ def replay(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing OUT.html (never an input log).")
     ] = False,
+    analysis: Annotated[
+        Path | None,
+        typer.Option(
+            "--analysis",
+            help=(
+                "With --html: put the analysis of `analyze PATH --json > A.json` in the page (each decision, "
+                "the chart of expected margins, the per-player summary)."
+            ),
+            metavar="A.json",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Replay a match log move by move: the table, a narrative, JSON or a web page.
 
@@ -132,6 +146,9 @@ def replay(
         fail("--move must be 0 or more", ExitCode.USAGE)
     if html is not None:
         _refuse_output(html, path, force=force)
+    if analysis is not None and html is None:
+        fail("--analysis goes with --html OUT.html: it puts the analysis in the page", ExitCode.USAGE)
+    analysed, method = _read_analysis(analysis) if analysis is not None else (None, None)
 
     kind = chosen.value if chosen is not Format.table else "moves" if moves else "table" if html is None else None
     out = _Printer(kind, move)
@@ -152,7 +169,8 @@ def replay(
     else:
         try:
             with _progress(path, shown_progress) as progress:
-                written = write_html(html, shown(progress), title=path, start=_html_start(game, move))
+                written = write_html(html, shown(progress), title=path, start=_html_start(game, move),
+                                     analysis=analysed, method=method)
         except PageTooLarge as e:
             size = f"{e.limit / 1e6:g} MB" if e.limit >= 1_000_000 else f"{e.limit:,} bytes"
             fail(
@@ -165,6 +183,9 @@ def replay(
     out.finish()
     if written is not None:
         typer.echo(f"wrote {terminal_text(str(html))} ({plural(written.games, 'game')})", err=True)
+        if analysis is not None and not written.analysed:
+            typer.secho(f"warning: {terminal_text(str(analysis))} holds no analysis of a match shown: was it made "
+                        "from another log?", err=True, fg=typer.colors.YELLOW)
     exit_for(unreadable=run.unreadable, invalid=run.invalid)
 
 
@@ -200,6 +221,14 @@ def _read(path: str, match: int | None, run: _Run, progress: Progress | None) ->
         raise typer.Exit(int(ExitCode.UNREADABLE))
     if match is not None:
         fail(f"--match {match}: {terminal_text(path)} holds {plural(run.seen, 'match', 'matches')}", ExitCode.USAGE)
+
+
+def _read_analysis(path: Path) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
+    """The analysis of ``analyze --json`` saved in ``path``: exit 3 when it cannot be read, 2 when it is not one."""
+    try:
+        return read_analysis(path)
+    except BadAnalysis as e:
+        fail(f"--analysis {terminal_text(str(e))}", ExitCode.UNREADABLE if e.unreadable else ExitCode.USAGE)
 
 
 def _refuse_output(html: Path, path: str, *, force: bool) -> None:
@@ -286,8 +315,8 @@ class _Printer:
         self.closed = False
         self.count = 0
         self.console = _Console(highlight=False, soft_wrap=False, markup=False, emoji=False)
-        self.json = JsonList("matches", lambda text: sys.stdout.write(text))
-        self.csv = csv.writer(sys.stdout, lineterminator="\n")
+        self.json = JsonList("matches", json_write())  # escaped on a terminal
+        self.csv = csv.writer(TerminalSafe(kind="text"), lineterminator="\n")  # escaped on a terminal
 
     def show(self, t: MatchTimeline, games: list[GameTimeline]) -> None:
         if self.kind is None or self.closed:

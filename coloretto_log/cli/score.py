@@ -16,6 +16,7 @@ from ..core.editions import edition_choice
 from ..core.errors import one_line
 from ..core.scoring import PLUS2_POINTS, Assignment, ColourScore
 from ..report.scorecard import GameScore, HandError, HandScore, MatchScore, calculate
+from ..view.safe_text import TerminalSafe
 from ..view.terminal import card_text, collection_text
 from .app import app
 from .common import (
@@ -266,7 +267,7 @@ def _score_logs(paths: list[str], *, fmt: Format) -> None:
 
     show = _printer()
     report = JsonReport() if fmt is Format.json else None
-    table = csv.writer(sys.stdout, lineterminator="\n") if fmt is Format.csv else None
+    table = csv.writer(TerminalSafe(sys.stdout, kind="text"), lineterminator="\n") if fmt is Format.csv else None
     if table is not None:
         table.writerow(CSV_COLUMNS)
     people = report is None and table is None

@@ -26,7 +26,7 @@ from rich.table import Table
 from ..core.editions import edition_choice
 from ..core.errors import UsageError, one_line
 from ..core.rng import MASK64
-from ..log.atomic import atomic_write_lines
+from ..log.atomic import MATCH_LOG, atomic_write_lines, output_problem
 from ..play.bots import BOTS
 from ..play.simulate import Outcome, Plan, Tally, make_plan, run
 from .app import app
@@ -223,8 +223,9 @@ def simulate(
             fail(f"{one_line(str(out))}: is a folder; --out needs a file name", ExitCode.UNREADABLE)
         if not out.parent.is_dir():
             fail(f"{one_line(str(out))}: no such folder {one_line(str(out.parent))}", ExitCode.UNREADABLE)
-        if (out.exists() or out.is_symlink()) and not force:
-            fail(f"{one_line(str(out))}: already exists; give --force to replace it", ExitCode.UNREADABLE)
+        problem = output_problem(out, inputs=[], force=force, writes=MATCH_LOG)  # a database never, even with --force
+        if problem is not None:
+            fail(problem, ExitCode.UNREADABLE)
     n_jobs = processes(jobs)
 
     err = Console(stderr=True, highlight=False)

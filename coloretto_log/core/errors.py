@@ -21,8 +21,16 @@ class UsageError(ColorettoLogError):
     """Options or arguments that do not make sense together."""
 
 
-_CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {0x7F: "\\x7f", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
-_CONTROL.update({c: f"\\u{c:04x}" for c in (*range(0x80, 0xA0), 0x2028, 0x2029)})  # C1 controls (CSI 0x9b) too
+#: Characters that reorder the text around them on a terminal (bidirectional overrides, embeddings, isolates
+#: and marks: "Trojan Source"): a name holding U+202E would show the rest of the line backwards.
+BIDI_CONTROLS = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+#: What a terminal must never receive raw from a log, a file name or the database, beyond the C0 controls
+#: (which JSON escapes itself): DEL, the C1 controls (CSI 0x9b), the line and paragraph separators, bidi.
+_BEYOND_C0 = (0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, *BIDI_CONTROLS)
+_CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
+_CONTROL.update({c: f"\\x{c:02x}" if c == 0x7F else f"\\u{c:04x}" for c in _BEYOND_C0})
+_JSON_TERMINAL = {c: f"\\u{c:04x}" for c in _BEYOND_C0}
+_LINES = {c: e for c, e in _CONTROL.items() if c != 0x0A}
 
 #: A message is at most this long; a run of digits at most ``MAX_DIGITS`` (longer ones are shortened).
 MAX_MESSAGE = 1000
@@ -31,8 +39,20 @@ _LONG_DIGITS = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
 
 
 def one_line(text: str) -> str:
-    """``text`` with control and line-breaking characters escaped (``\\n``, ``\\x1b``, ...)."""
+    """``text`` with control, line-breaking and bidi characters escaped (``\\n``, ``\\x1b``, ``\\u202e``, ...):
+    the one escaping of what reaches a terminal from a log, a file name or the database."""
     return text.translate(_CONTROL)
+
+
+def lines_for_terminal(text: str) -> str:
+    """``text`` (lines of CSV, say) escaped as :func:`one_line` escapes it, its line breaks (``\\n``) kept."""
+    return text.translate(_LINES)
+
+
+def json_for_terminal(text: str) -> str:
+    """JSON text (as ``json.dumps(..., ensure_ascii=False)`` writes it) with what :func:`one_line` escapes
+    written as ``\\uXXXX`` escapes: the same JSON value, safe to show on a terminal (JSON escapes C0 itself)."""
+    return text.translate(_JSON_TERMINAL)
 
 
 def shorten(text: str) -> str:

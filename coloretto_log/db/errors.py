@@ -9,10 +9,13 @@ writing a database file into a :class:`DatabaseError` (the CLI's exit code
 from __future__ import annotations
 
 import errno
+import os
 import re
+import stat
 from pathlib import Path
 
 from ..core.errors import ColorettoLogError, one_line
+from ..log.atomic import duckdb_header
 
 __all__ = [
     "REBUILD_HINT",
@@ -108,9 +111,11 @@ def refuse_foreign(db: Path) -> None:
     a database), and so is one that cannot be read (DuckDB says why).
     """
     try:
+        if not stat.S_ISREG(os.stat(db).st_mode):
+            return  # a FIFO is never read here (it would wait): DuckDB says what it is
         with open(db, "rb") as f:
             head = f.read(12)
     except OSError:
         return
-    if head and head[8:12] != b"DUCK":
+    if head and not duckdb_header(head):
         raise db_error(db, OSError("not a valid DuckDB database file"))

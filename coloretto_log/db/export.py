@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import secrets
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,13 +38,15 @@ def export_parquet(store: MatchStore, folder: str | Path, *, force: bool = False
     if problem:
         raise DatabaseError(problem)
     parent = target.parent if str(target.parent) else Path(".")
-    tmp = parent / f".{target.name}.tmp-{os.getpid()}"
-    old = parent / f".{target.name}.old-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
+    tmp = parent / f".{target.name}.tmp-{secrets.token_hex(8)}"  # unpredictable, made here (mkdir never reuses one)
+    try:
+        tmp.mkdir()
+    except OSError as e:
+        raise db_error(target, e, writing=True) from None
+    old = tmp.with_name(tmp.name.replace(".tmp-", ".old-", 1))
     month = "coalesce(strftime(m.date, '%Y-%m'), 'undated')"
     counts: dict[str, int] = {}
     try:
-        tmp.mkdir()
         for name in TABLES:
             if name == "matches":
                 source = f"SELECT m.*, {month} AS month FROM matches m"

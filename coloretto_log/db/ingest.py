@@ -11,17 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
 from ..log.load import LoadedMatch, Unreadable
 from .errors import DatabaseError
 from .reading import Known
 from .rows import Batch, append_match, match_identity
 
-if TYPE_CHECKING:
-    from .store import MatchStore
-
-__all__ = ["BATCH_GAMES", "IngestEvent", "IngestSummary", "Stored", "digest_key", "ingest_items"]
+__all__ = ["BATCH_GAMES", "IngestEvent", "IngestSummary", "Store", "Stored", "digest_key", "ingest_items"]
 
 #: Matches are committed in batches of about this many games (one transaction each).
 BATCH_GAMES = 2000
@@ -93,8 +91,25 @@ class Stored:
         return digest_key(digest) in self.keys
 
 
+class Store(Protocol):
+    """What :func:`ingest_items` needs of a database: :class:`store.MatchStore` is one (named here, not
+    imported, so that ``store`` may import this module and not the other way round)."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def read_only(self) -> bool: ...
+
+    def write_batch(self, batch: Batch) -> None: ...
+
+    def stored_digests(self) -> dict[str, int]: ...
+
+    def stored_source(self, match_id: str) -> str: ...
+
+
 def ingest_items(
-    store: MatchStore,
+    store: Store,
     items: Iterable[LoadedMatch | Unreadable | Known],
     *,
     replace: bool = False,

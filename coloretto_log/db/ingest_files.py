@@ -12,6 +12,7 @@ database is kept as it was (:class:`RebuildKept`).
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,7 +119,8 @@ def rebuild(
     renamed over it only when complete: an interrupted rebuild leaves the old
     file as it was. So does an input that was unreadable or invalid, or a
     run that stored nothing: :class:`RebuildKept` says which. A damaged or
-    foreign old file is replaced; a locked one, or a folder, is refused.
+    foreign old file is replaced; a locked one, or a folder, is refused. A
+    symbolic link is followed: the file it points to is rebuilt.
     """
     db = Path(path) if path is not None else default_db_path()
     if db.is_dir():
@@ -126,7 +128,8 @@ def rebuild(
     if db.exists():
         refuse_foreign(db)  # a rebuild replaces a database, never another file (a log given as --db)
         _refuse_if_locked(db)
-    tmp = db.with_name(f".{db.name}.rebuild-{os.getpid()}")
+    real = Path(os.path.realpath(db))  # a link is followed: the real file is rebuilt, the link stays a link
+    tmp = real.with_name(f".{real.name}.rebuild-{secrets.token_hex(8)}")  # unpredictable: no planted link
     remove_db_files(tmp)
     try:
         with MatchStore.open(tmp) as store:
@@ -138,10 +141,10 @@ def rebuild(
         if reason is not None:
             old = "the database was left as it was" if db.exists() else "no database was made"
             raise RebuildKept(f"{shown(db)}: {old}: {reason}", summary)
-        wal = Path(str(db) + ".wal")
-        if wal.exists():
-            wal.unlink()  # an old write-ahead log must not be replayed onto the new file
-        os.replace(tmp, db)
+        for wal in {Path(f"{db}.wal"), Path(f"{real}.wal")}:
+            if wal.exists():
+                wal.unlink()  # an old write-ahead log must not be replayed onto the new file
+        os.replace(tmp, real)
     except BaseException:
         remove_db_files(tmp)
         raise

@@ -10,9 +10,12 @@ bounds hold whatever DuckDB does:
 * **memory**: DuckDB's ``memory_limit``, and the child's address space
   capped by the operating system at :data:`MEMORY_BOUND` over what it needs
   to start (DuckDB's limit alone does not cover every allocation);
-* **time**: ``timeout`` seconds for executing and fetching (DuckDB is
-  interrupted, the child killed if it does not stop), and the caller gets
-  what is left of it for printing (:attr:`QueryResult.deadline`);
+* **time**: ``timeout`` seconds of wall-clock time (not CPU time), counted
+  from the start of the child process: starting, opening the database,
+  executing and fetching; DuckDB is interrupted at that deadline and the
+  child killed there if it has not answered, and the caller gets what is
+  left of it for printing (:attr:`QueryResult.deadline`). The timeout is
+  from :data:`MIN_TIMEOUT` to :data:`MAX_TIMEOUT` seconds;
 * **rows**: at most ``limit`` rows (at most :data:`MAX_LIMIT`); one more is
   fetched to tell whether there were more;
 * **size**: at most :data:`MAX_RESULT_BYTES` of rows handed back.
@@ -34,10 +37,36 @@ from pathlib import Path
 from typing import Any
 
 from .errors import DatabaseError, QueryError
-from .sandbox import MAX_LIMIT, MAX_SQL_BYTES, MEMORY_BOUND, STARTUP_GRACE, time_bound
-from .store import default_db_path, no_database
+from .paths import default_db_path, no_database
 
-__all__ = ["MAX_LIMIT", "MAX_SQL_BYTES", "QueryResult", "run_query"]
+__all__ = ["MAX_LIMIT", "MAX_SQL_BYTES", "MAX_TIMEOUT", "MIN_TIMEOUT", "QueryResult", "run_query", "timeout_problem"]
+
+#: DuckDB's own memory limit, and the most the child may map beyond what it needs to start.
+MEMORY_BOUND = 1 << 30
+#: The most rows ``--limit`` may ask for.
+MAX_LIMIT = 100_000
+#: The most bytes of rows a query hands back.
+MAX_RESULT_BYTES = 64 << 20
+#: The longest SQL text accepted (``query -`` reads it from standard input).
+MAX_SQL_BYTES = 1 << 20
+#: The shortest and the longest ``--timeout``, in seconds.
+MIN_TIMEOUT = 0.1
+MAX_TIMEOUT = 3600.0
+#: The child process that runs the statement.
+SANDBOX_COMMAND = [sys.executable, "-m", "coloretto_log.db.sandbox"]
+
+
+def time_bound(timeout: float) -> str:
+    """The one line for a query stopped at its timeout."""
+    return f"the query ran past the {timeout:g} s timeout and was stopped (the time bound, --timeout)"
+
+
+def timeout_problem(timeout: float) -> str | None:
+    """Why ``timeout`` is not a usable ``--timeout`` (one line), or None."""
+    if not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:  # NaN and infinity too
+        return f"--timeout must be from {MIN_TIMEOUT:g} to {MAX_TIMEOUT:,.0f} seconds, not {timeout:g}"
+    return None
+
 
 @dataclass(frozen=True, slots=True)
 class QueryResult:
@@ -66,26 +95,31 @@ def run_query(path: str | Path | None, sql: str, *, limit: int = 1000, timeout: 
     db = Path(path) if path is not None else default_db_path()
     if not 0 <= limit <= MAX_LIMIT:
         raise QueryError(f"--limit must be from 0 to {MAX_LIMIT:,}, not {limit:,}")
-    if timeout <= 0:
-        raise QueryError("--timeout must be more than 0 seconds")
+    problem = timeout_problem(timeout)
+    if problem is not None:
+        raise QueryError(problem)
     if len(sql.encode("utf-8", "surrogatepass")) > MAX_SQL_BYTES:
         raise QueryError(f"the SQL is over the {MAX_SQL_BYTES >> 20} MB bound for one query")
     if not db.is_file():
         raise no_database(db)
-    request = json.dumps({"path": os.fsencode(db).hex(), "sql": sql, "limit": limit, "timeout": timeout})
-    start = time.monotonic()
+    deadline = time.monotonic() + timeout  # wall-clock time, the same clock in the child (system-wide)
+    request = json.dumps(
+        {"path": os.fsencode(db).hex(), "sql": sql, "limit": limit, "timeout": timeout, "deadline": deadline}
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "coloretto_log.db.sandbox"],
+        SANDBOX_COMMAND,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONHASHSEED": "0"},
     )
     try:
-        out, err = proc.communicate(request.encode("utf-8", "surrogatepass"), timeout=timeout + STARTUP_GRACE)
+        out, err = proc.communicate(
+            request.encode("utf-8", "surrogatepass"), timeout=max(0.0, deadline - time.monotonic())
+        )
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
+        proc.kill()  # the wall bound holds whatever the child is doing
+        proc.wait()
         raise QueryError(time_bound(timeout)) from None
     except BaseException:
         proc.kill()
@@ -106,5 +140,6 @@ def run_query(path: str | Path | None, sql: str, *, limit: int = 1000, timeout: 
     if kind == "error":
         raise QueryError(value)
     columns, types, rows, truncated, seconds = value
-    remaining = max(0.0, timeout - seconds)
-    return QueryResult(columns, types, rows, truncated, seconds, deadline=max(start, time.monotonic()) + remaining)
+    if time.monotonic() > deadline:
+        raise QueryError(time_bound(timeout))
+    return QueryResult(columns, types, rows, truncated, seconds, deadline=deadline)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import re
 import resource
 import sys
 import threading
@@ -26,18 +27,9 @@ from typing import Any
 import duckdb
 
 from .errors import DatabaseError, QueryError, db_error, first_line, refuse_foreign
-from .store import MatchStore, no_database
-
-#: DuckDB's own memory limit, and the most the child may map beyond what it needs to start.
-MEMORY_BOUND = 1 << 30
-#: The most rows ``--limit`` may ask for.
-MAX_LIMIT = 100_000
-#: The most bytes of rows a query hands back.
-MAX_RESULT_BYTES = 64 << 20
-#: The longest SQL text accepted (``query -`` reads it from standard input).
-MAX_SQL_BYTES = 1 << 20
-#: Seconds the child may take to start before the timeout's own seconds begin.
-STARTUP_GRACE = 10.0
+from .paths import no_database
+from .query import MAX_RESULT_BYTES, MEMORY_BOUND, time_bound
+from .store import MatchStore
 
 #: What the sandbox sets before locking the configuration (docs: "Securing DuckDB").
 SANDBOX_CONFIG: dict[str, str | bool | int | float | list[str]] = {
@@ -53,20 +45,48 @@ SANDBOX_CONFIG: dict[str, str | bool | int | float | list[str]] = {
 }
 
 
-def time_bound(timeout: float) -> str:
-    """The one line for a query stopped at its timeout."""
-    return f"the query ran past the {timeout:g} s timeout and was stopped (the time bound, --timeout)"
-
-
 #: Statement types run as they are: SELECT (WITH, DESCRIBE, SUMMARIZE, SHOW, PIVOT with an IN list, VALUES),
 #: EXPLAIN, and MULTI: what DuckDB makes of a PIVOT without an IN list (it first reads the values to pivot on).
 ALLOWED_STATEMENTS = ("SELECT", "EXPLAIN", "MULTI")
-#: Why the others are refused, in plain words.
+#: Why the others are refused, in plain words, by the statement's first keyword as written (DuckDB files
+#: INSTALL under LOAD and CHECKPOINT under CALL, so its statement type would name the wrong one).
+_NO_EXTENSIONS = "is not allowed here: the sandbox installs and loads no extensions"
 REFUSED = {
     "PRAGMA": "PRAGMA is not allowed here; read the same through its table function, "
     "e.g. SELECT * FROM pragma_table_info('games')",
     "CALL": "CALL is not allowed here; use the table function in a SELECT, e.g. SELECT * FROM duckdb_tables()",
+    "INSTALL": f"INSTALL {_NO_EXTENSIONS}",
+    "LOAD": f"LOAD {_NO_EXTENSIONS}",
+    "CHECKPOINT": "CHECKPOINT is not allowed here: it writes the database, which is read-only to a query",
 }
+_COMMENTS = re.compile(r"(?:\s+|--[^\n]*|/\*.*?\*/)*", re.DOTALL)
+_WORD = re.compile(r"[A-Za-z_]+")
+
+
+def statement_word(sql: str) -> str:
+    """The keyword a statement starts with, as a person reads it (``FORCE INSTALL x`` is an INSTALL); '' for none."""
+    start = _COMMENTS.match(sql)
+    text = sql[start.end():] if start else sql
+    words = _WORD.findall(text[:64])
+    if words and words[0].upper() == "FORCE" and len(words) > 1:
+        words = words[1:]
+    if not words:
+        return ""
+    first = words[0].upper()
+    return f"{first} DATABASE" if first in ("IMPORT", "EXPORT") and len(words) > 1 else first
+
+
+def refusal(sql: str, kind: str) -> str:
+    """The one line for a statement of DuckDB type ``kind`` that is not allowed."""
+    word = statement_word(sql) or kind
+    if word in REFUSED:
+        return REFUSED[word]
+    return (
+        f"only read-only queries (SELECT, WITH, PIVOT, DESCRIBE, EXPLAIN ...) are allowed here, not {word}; "
+        "the database is read-only"
+    )
+
+
 SIZE_MESSAGE = (
     f"the rows are over the {MAX_RESULT_BYTES >> 20} MB bound for one result and were not printed "
     "(the size bound); select fewer columns or rows, or lower --limit"
@@ -103,13 +123,16 @@ def connect(db: Path) -> duckdb.DuckDBPyConnection:
         raise db_error(db, e) from None
 
 
-def run(db: Path, sql: str, limit: int, timeout: float) -> tuple[Any, ...]:
-    """The answer for one request (see the module's docstring)."""
+def run(db: Path, sql: str, limit: int, timeout: float, deadline: float | None = None) -> tuple[Any, ...]:
+    """The answer for one request (see the module's docstring); ``deadline`` is the ``time.monotonic()`` by
+    which it must be done (by default ``timeout`` seconds from now)."""
+    if deadline is None:
+        deadline = time.monotonic() + timeout
     con = connect(db)
     try:
         MatchStore(db, con, read_only=True).check_schema()
         cap_memory()  # after connecting: DuckDB's threads and pools are counted in what it needs to start
-        return _run_sandboxed(con, sql, limit=limit, timeout=timeout)
+        return _run_sandboxed(con, sql, limit=limit, timeout=timeout, deadline=deadline)
     finally:
         try:
             con.close()
@@ -117,22 +140,22 @@ def run(db: Path, sql: str, limit: int, timeout: float) -> tuple[Any, ...]:
             pass
 
 
-def _run_sandboxed(con: duckdb.DuckDBPyConnection, sql: str, *, limit: int, timeout: float) -> tuple[Any, ...]:
+def _run_sandboxed(
+    con: duckdb.DuckDBPyConnection, sql: str, *, limit: int, timeout: float, deadline: float
+) -> tuple[Any, ...]:
     try:
         statements = con.extract_statements(sql)
     except duckdb.Error as e:
         raise QueryError(first_line(e)) from None
     if len(statements) != 1:
         raise QueryError(f"give exactly one SQL statement, not {len(statements)}")
-    kind = statements[0].type.name
-    if kind in REFUSED:
-        raise QueryError(REFUSED[kind])
+    try:
+        kind = statements[0].type.name
+    except ValueError:  # a statement type the Python package does not name (UPDATE EXTENSIONS)
+        kind = "UNKNOWN"
     if kind not in ALLOWED_STATEMENTS:
-        raise QueryError(
-            f"only read-only queries (SELECT, WITH, PIVOT, DESCRIBE, EXPLAIN ...) are allowed here, not {kind}; "
-            "the database is read-only"
-        )
-    timer = threading.Timer(timeout, con.interrupt)
+        raise QueryError(refusal(statements[0].query, kind))
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), con.interrupt)
     timer.daemon = True
     start = time.perf_counter()
     timer.start()
@@ -149,7 +172,7 @@ def _run_sandboxed(con: duckdb.DuckDBPyConnection, sql: str, *, limit: int, time
     finally:
         timer.cancel()
     seconds = time.perf_counter() - start
-    if seconds > timeout:
+    if time.monotonic() > deadline:
         raise QueryError(time_bound(timeout))
     return ([d[0] for d in description], [str(d[1]) for d in description], rows[:limit], len(rows) > limit, seconds)
 
@@ -158,7 +181,7 @@ def main() -> None:
     request = json.loads(sys.stdin.buffer.read().decode("utf-8", "surrogatepass"))
     db = Path(os.fsdecode(bytes.fromhex(request["path"])))
     try:
-        answer: tuple[str, Any] = ("ok", run(db, request["sql"], request["limit"], request["timeout"]))
+        answer: tuple[str, Any] = ("ok", run(db, request["sql"], request["limit"], request["timeout"], request.get("deadline")))
         data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
     except QueryError as e:
         data = pickle.dumps(("error", str(e)))

@@ -17,7 +17,6 @@ turns it into exit code 3.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,6 +36,7 @@ from .errors import (
     refuse_foreign,
 )
 from .ingest import BATCH_GAMES, IngestEvent, IngestSummary, Stored, digest_key, ingest_items
+from .paths import DEFAULT_DB, ENV_DB, default_db_path, no_database
 from .reading import Known
 from .rows import Batch
 from .schema import (
@@ -67,25 +67,9 @@ __all__ = [
     "default_db_path",
 ]
 
-DEFAULT_DB = "coloretto.duckdb"
-ENV_DB = "COLORETTO_DB"
 #: DuckDB's buffer pool when writing: it caches what it has written up to its limit, so an
 #: ingest of a million games would otherwise grow with the file.
 WRITE_MEMORY_LIMIT = "256MB"
-
-
-def default_db_path() -> Path:
-    """``$COLORETTO_DB`` when set, else ``coloretto.duckdb`` in the current folder."""
-    return Path(os.environ.get(ENV_DB) or DEFAULT_DB)
-
-
-def no_database(db: Path) -> DatabaseError:
-    """The error for a database file that is not there (or not a file)."""
-    if db.is_dir():
-        return db_error(db, IsADirectoryError(21, "Is a directory"))
-    if db.exists():
-        return DatabaseError(f"{db}: not a regular file")
-    return DatabaseError(f"{db}: no such database; create it with `coloretto-log ingest LOGS...`")
 
 
 class MatchStore:

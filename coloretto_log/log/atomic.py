@@ -6,7 +6,11 @@ either the old file or the new one, never half of either.
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import secrets
+import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,30 +30,66 @@ def atomic_write_lines(path: Path, lines: Iterable[str], *, newline: bool = True
     stream is never held in memory), is fsynced, and renamed over ``path``;
     the folder is fsynced too. On any error or interruption the temporary
     file is removed and ``path`` is as it was. ``mode`` (permission bits)
-    is given to the new file before the rename; by default the umask's.
+    is the new file's from its creation; by default those of the file it
+    replaces, or the umask's for a new file.
     """
     end = "\n" if newline else ""
-    with _replacing(Path(path), mode) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as f:
+    with _replacing(Path(path), mode) as fd, open(fd, "w", encoding="utf-8", newline="\n", closefd=False) as f:
         f.writelines(line + end if end else line for line in lines)
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` atomically, as :func:`atomic_write_lines` writes text (an image, say)."""
-    with _replacing(Path(path), mode) as tmp, open(tmp, "wb") as f:
+    with _replacing(Path(path), mode) as fd, open(fd, "wb", closefd=False) as f:
         f.write(data)
 
 
-@contextmanager
-def _replacing(path: Path, mode: int | None) -> Iterator[Path]:
-    """The temporary file to fill, beside ``path``; on success it is fsynced, given ``mode``, renamed over
-    ``path`` and the folder fsynced; on any error or interruption it is removed and ``path`` left alone."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        yield tmp
-        fd = os.open(tmp, os.O_RDONLY)
+TEMP_INFIX = ".tmp-"
+"""A temporary file of ``NAME`` is ``.NAME.tmp-XXXXXXXXXXXXXXXX`` (16 random hex digits): see :func:`temp_name_pattern`."""
+
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def temp_name_pattern(name: str) -> re.Pattern[str]:
+    """The names of the temporary files :func:`atomic_write_lines` makes for a file called ``name``
+    (and of those older versions made, ``.NAME.tmp-PID``): what a clean-up after a crash may remove."""
+    return re.compile(re.escape(f".{name}{TEMP_INFIX}") + r"(?:[0-9a-f]{16}|[0-9]+)")
+
+
+def _create_temp(path: Path, mode: int | None) -> tuple[Path, int]:
+    """A new temporary file beside ``path`` with an unpredictable name, made by this call alone
+    (``O_EXCL``: never an existing file, nor through a planted link), with its permission bits from the start."""
+    for _ in range(100):
+        tmp = path.with_name(f".{path.name}{TEMP_INFIX}{secrets.token_hex(8)}")
         try:
-            if mode is not None:
-                os.fchmod(fd, mode)
+            fd = os.open(tmp, _CREATE, 0o666 if mode is None else mode & 0o777)
+        except FileExistsError:  # pragma: no cover - 64 random bits
+            continue
+        if mode is not None:
+            try:
+                os.fchmod(fd, mode)  # the umask may have taken bits the file had
+            except BaseException:
+                os.close(fd)
+                os.unlink(tmp)
+                raise
+        return tmp, fd
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path))  # pragma: no cover
+
+
+@contextmanager
+def _replacing(path: Path, mode: int | None) -> Iterator[int]:
+    """The descriptor of a new temporary file to fill, beside ``path`` (see :func:`_create_temp`); on success
+    it is fsynced and renamed over ``path`` and the folder fsynced; on any error or interruption it is removed
+    and ``path`` left alone."""
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode) & 0o777  # a file replaced keeps its permissions (not set-id bits)
+        except OSError:
+            pass
+    tmp, fd = _create_temp(path, mode)
+    try:
+        try:
+            yield fd
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -82,14 +122,79 @@ def same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def output_problem(out: Path, *, inputs: Iterable[Path], force: bool, what: str = "an input of this command") -> str | None:
+DUCKDB = "a DuckDB database"
+MATCH_LOG = "a match log"
+
+_SNIFF = 65536
+_LOG_MARKER = re.compile(rb'"format"\s*:\s*"coloretto-log"')
+
+
+def _regular(path: Path) -> bool:
+    """``path`` (through links) is a regular file: one that can be read without waiting (not a FIFO, say)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def duckdb_header(head: bytes) -> bool:
+    """``head`` (a file's first 12 bytes) is DuckDB's header: ``DUCK`` at byte 8."""
+    return len(head) >= 12 and head[8:12] == b"DUCK"
+
+
+def is_duckdb_file(path: Path) -> bool:
+    """``path`` is a regular file that starts with DuckDB's header."""
+    if not _regular(path):
+        return False
+    try:
+        with open(path, "rb") as f:
+            return duckdb_header(f.read(12))
+    except OSError:
+        return False
+
+
+def reads_as_match_log(path: Path) -> bool:
+    """``path`` is a regular file whose first 64 KiB read as a match log: a JSON object (or JSON Lines
+    of them) carrying the format's marker ``"format": "coloretto-log"`` (a cheap sniff, not a parse)."""
+    if not _regular(path):
+        return False
+    try:
+        with open(path, "rb") as f:
+            head = f.read(_SNIFF)
+    except OSError:
+        return False
+    body = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+    return body.startswith(b"{") and _LOG_MARKER.search(body) is not None
+
+
+def kind_of_file(path: Path) -> str | None:
+    """:data:`DUCKDB` or :data:`MATCH_LOG` when the existing file at ``path`` (through links) is one, else None."""
+    if is_duckdb_file(path):
+        return DUCKDB
+    if reads_as_match_log(path):
+        return MATCH_LOG
+    return None
+
+
+def output_problem(
+    out: Path,
+    *,
+    inputs: Iterable[Path],
+    force: bool,
+    what: str = "an input of this command",
+    writes: str | None = None,
+) -> str | None:
     """Why a command must not write ``out`` (one line naming it), or None.
 
     The rule of every command that writes: never onto one of its ``inputs``
-    (``what`` says which), even with ``force``; never onto a folder; an
-    existing file only with ``force``. (A folder that cannot be written is
-    found by the write itself, or asked of :func:`parent_problem`.) Names are
-    shown with control characters escaped.
+    (``what`` says which), even with ``force``; never onto a folder; never
+    onto a DuckDB database or a match log (:func:`kind_of_file`) unless that
+    is the kind of file the command itself writes (``writes``: ``simulate
+    --out`` writes match logs), even with ``force``: ``--force`` replaces an
+    earlier output, never a database or a log; an existing file only with
+    ``force``. (A folder that cannot be written is found by the write
+    itself, or asked of :func:`parent_problem`.) Names are shown with
+    control characters escaped.
     """
     shown = one_line(str(out))
     for src in inputs:
@@ -97,6 +202,9 @@ def output_problem(out: Path, *, inputs: Iterable[Path], force: bool, what: str 
             return f"{shown}: is {what}; write to another file"
     if out.is_dir():
         return f"{shown}: is a folder; give a file name"
+    kind = kind_of_file(out)
+    if kind is not None and kind != writes:
+        return f"{shown}: is {kind}, which this command never replaces (not even with --force); write to another file"
     if (out.exists() or out.is_symlink()) and not force:
         return f"{shown}: already exists; give another file name, or --force to replace it"
     return None

@@ -9,13 +9,11 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import re
-import stat
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import ColorettoLogError, UnreadableFileError
-from .atomic import atomic_write_text
+from .atomic import atomic_write_text, temp_name_pattern
 from .reader import decode, parse_json, read_bytes
 from .writer import dumps_pretty
 
@@ -33,9 +31,10 @@ class LogFile:
 
     The lock is ``fcntl.flock`` on ``.NAME.lock`` in the same folder (advisory:
     it keeps a second ``record`` out, not other programs). Saves go through
-    ``atomic.atomic_write_text``: a temporary ``.NAME.tmp-PID`` in the same
-    folder, fsync, rename; a crash between the two leaves that temporary
-    file, which the next ``lock()`` removes.
+    ``atomic.atomic_write_text``: a new temporary ``.NAME.tmp-RANDOM`` in the
+    same folder (created exclusively, never through a planted link), fsync,
+    rename; a crash between the two leaves that temporary file, which the
+    next ``lock()`` removes.
 
     A symbolic link is followed once, here: the lock, the temporary files and
     the saves are beside the real file (``real``), so the link stays a link
@@ -92,7 +91,7 @@ class LogFile:
         raise LockedError(f"{self.path}: could not take the lock {self.lock_path}")  # pragma: no cover
 
     def _clean_strays(self) -> list[Path]:
-        pattern = re.compile(re.escape(f".{self.real.name}.tmp-") + r"[0-9]+")
+        pattern = temp_name_pattern(self.real.name)
         removed = []
         folder = self.real.parent
         try:
@@ -139,11 +138,7 @@ class LogFile:
         if text == self._saved:
             return False
         try:
-            mode = stat.S_IMODE(os.stat(self.real).st_mode)
-        except OSError:
-            mode = None
-        try:
-            atomic_write_text(self.real, text, mode=mode)
+            atomic_write_text(self.real, text)  # keeps the file's permission bits
         except OSError as e:
             raise UnreadableFileError(f"{self.path}: cannot save: {e.strerror}") from None
         self._saved = text

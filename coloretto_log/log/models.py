@@ -241,6 +241,10 @@ def describe_error(error: ErrorDetails, *, skip: int = 0) -> str:
         return f'"players" must name 2 to 5 players, not {len(value)} (got {shown})'
     if kind == "int_type" and isinstance(value, (bool, float)):
         return f'"{field}" must be an integer, not {shown}'
+    if kind in ("dict_type", "model_type", "model_attributes_type"):  # pydantic would name its class
+        whole = error["loc"]
+        what = f'"{field}"' if loc else "the move" if len(whole) == 4 and whole[2] == "moves" else "the game"
+        return f"{what} must be a JSON object, not {shown}"
     msg = error["msg"]
     if msg.startswith("Input should be "):
         msg = "should be " + msg[len("Input should be ") :]

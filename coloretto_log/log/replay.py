@@ -376,9 +376,9 @@ def _check_game(
             if len(loc) >= 4 and loc[2] == "moves" and isinstance(loc[3], int):
                 if first_move is None or loc[3] < first_move[0]:
                     first_move = (loc[3], e)
-            elif len(loc) >= 3 and loc[2] == "claims":
+            elif len(loc) >= 4 and loc[2] == "claims":  # inside claims: reported after the moves
                 claim_error = claim_error or Finding("error", rule_of_error(e), describe_error(e, skip=2), game=number)
-            else:
+            else:  # the game object or its setup (claims that is not an object included): the game stops here
                 record.findings.append(Finding("error", rule_of_error(e), describe_error(e, skip=2), game=number))
                 return
         raw_game = raw if isinstance(raw, dict) else {}

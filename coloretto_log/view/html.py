@@ -10,8 +10,16 @@ ranks, winners and claim verdicts the report computed) and computes none of
 it again. A slider, buttons and the arrow keys step through the moves; a menu
 switches games. The page opens from disk and fits a phone's screen.
 
-``render_html(timelines, title=..., start=...)`` returns the page as one
-string; ``page_chunks`` yields the same text in pieces, a match at a time, and
+With ``analysis`` (a match's object of ``analyze --json``, keyed by the
+match's number in the file) the same page is the analysis of the game: for
+the move on the slider, each decision's played and best choice, loss, mark,
+explanation and best choices; a chart of every player's expected margin
+against the move number, whose points (and the list of marked moves) move
+the slider when tapped; the per-player summary. The page shows the analysis
+as it is given and computes none of it again.
+
+``render_html(timelines, title=..., start=..., analysis=..., method=...)``
+returns the page as one string; ``page_chunks`` yields the same text in pieces, a match at a time, and
 ``write_html`` writes them atomically as they come, so that a long file is
 written without holding the page in memory, and refuses (``PageTooLarge``) a
 page over ``PAGE_LIMIT`` bytes, which a browser could not open comfortably.
@@ -19,7 +27,8 @@ page over ``PAGE_LIMIT`` bytes, which a browser could not open comfortably.
 For programs (and the browser test) the page exposes what it shows as
 attributes: ``<body data-game="G" data-move="M">``, every card carries
 ``data-card``, every row ``data-row``, every player panel ``data-player``
-and ``data-score``.
+and ``data-score``; with an analysis, every decision panel ``data-decision``
+and ``data-mark``, every chart point and marked-move button ``data-move``.
 """
 
 from __future__ import annotations
@@ -35,19 +44,25 @@ from pathlib import Path
 from typing import Any
 
 from ..core.cards import CARD_HEX, LAST_ROUND, SHORT_LABELS
-from ..core.errors import ColorettoLogError
+from ..core.errors import ColorettoLogError, UnreadableFileError
 from ..log.atomic import atomic_write_lines
+from ..log.reader import decode, parse_json, read_bytes
 from ..report.timeline import MatchTimeline
 
 __all__ = [
     "CARD_COLOURS",
     "CARD_LABELS",
     "PAGE_LIMIT",
+    "Analysis",
+    "BadAnalysis",
     "PageTooLarge",
     "PageWritten",
+    "analysis_from_json",
+    "analysis_of",
     "embed_json",
     "fill",
     "page_chunks",
+    "read_analysis",
     "render_html",
     "write_html",
 ]
@@ -98,44 +113,163 @@ def _card_css() -> str:
     return "\n".join(f".k-{name}{{background:{bg};color:{fg}}}" for name, (bg, fg) in CARD_COLOURS.items())
 
 
-def _frame(title: str, start: dict[str, int] | None) -> tuple[str, str]:
+#: What the page embeds of an analysis: ``analyze --json``'s match object, keyed by match number.
+Analysis = Mapping[int, Mapping[str, Any]]
+
+
+def _frame(
+    title: str, start: dict[str, int] | None, *, analysed: bool = False, method: Mapping[str, Any] | None = None
+) -> tuple[str, str]:
     """The page before the matches' data (ending in ``"matches":[``) and after it (from ``]}``)."""
     head, tail = _asset("viewer.html").split(_DATA)
+    kind = "analysis" if analysed else "replay"
     parts = {
-        "TITLE": html.escape(f"Coloretto replay · {title}"),
+        "TITLE": html.escape(f"Coloretto {kind} · {title}"),
         "CSS": _asset("viewer.css"),
         "CARD_CSS": _card_css(),
         "JS": _asset("viewer.js"),
     }
-    # The data object, written a match at a time: {"title", "start", "labels", "matches": [...]}.
-    opening = embed_json({"title": title, "start": start, "labels": CARD_LABELS})
+    # The data object, written a match at a time: {"title", "start", "labels", "method", "matches": [...]}.
+    opening = embed_json(
+        {"title": title, "start": start, "labels": CARD_LABELS, "method": None if method is None else dict(method)}
+    )
     return fill(head, parts) + opening[:-1] + ',"matches":[', "]}" + fill(tail, parts)
 
 
+def analysis_of(position: int, timeline: MatchTimeline, analysis: Analysis | None) -> Mapping[str, Any] | None:
+    """The analysis of the ``position``-th timeline given (from 1), if ``analysis`` has it.
+
+    ``analysis`` is keyed by the match's number in the file, which is the
+    timeline's position when every match of the file is given. When only some
+    are (``--match K``), the entry with the timeline's file (by name) and line
+    is taken; failing that, the entry at its position if it has the same
+    players and names no other line of the same file (the analysis of a match
+    read from elsewhere, as a club site keeps it).
+    """
+    if not analysis:
+        return None
+    at = analysis.get(position)
+    if at is not None and _same_match(at, timeline):
+        return at
+    found = [a for a in analysis.values() if _same_match(a, timeline)]
+    if len(found) == 1:
+        return found[0]
+    if at is not None and at.get("players", list(timeline.players)) == list(timeline.players):
+        other_line = _same_file(at, timeline) and at.get("line") != timeline.line
+        return None if other_line else at
+    return None
+
+
+def _same_file(a: Mapping[str, Any], t: MatchTimeline) -> bool:
+    file = a.get("file")
+    return file == t.file or (isinstance(file, str) and t.file is not None and Path(file).name == Path(t.file).name)
+
+
+def _same_match(a: Mapping[str, Any], t: MatchTimeline) -> bool:
+    """The analysis is of this match: the same line of the same file (by name, wherever it was read), the same
+    players."""
+    return _same_file(a, t) and a.get("line") == t.line and a.get("players") == list(t.players)
+
+
+def read_analysis(path: Path) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
+    """``analysis_from_json`` of the file ``path``, read as safely as a log is (``log.reader``).
+
+    Raises ``BadAnalysis``: ``unreadable`` when the file cannot be read, else it is not such a document.
+    """
+    try:
+        raw = read_bytes(path)
+    except UnreadableFileError as e:
+        raise BadAnalysis(str(e), unreadable=True) from None
+    try:
+        value = parse_json(decode(raw))
+    except ValueError as e:
+        raise BadAnalysis(f"{path}: {e}") from None
+    try:
+        return analysis_from_json(value)
+    except BadAnalysis as e:
+        raise BadAnalysis(f"{path}: {e}") from None
+
+
+class BadAnalysis(ValueError):
+    """A document given as an analysis that is not what ``analyze --json`` prints, or a file that cannot be
+    read (``unreadable``)."""
+
+    def __init__(self, message: str, *, unreadable: bool = False) -> None:
+        super().__init__(message)
+        self.unreadable = unreadable
+
+
+def analysis_from_json(value: Any) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
+    """The ``analysis`` and ``method`` of ``render_html`` from the document ``analyze --json`` prints.
+
+    Raises ``BadAnalysis`` (one line) when ``value`` is not such a document.
+    """
+    matches = value.get("matches") if isinstance(value, dict) else None
+    if not isinstance(matches, list):
+        raise BadAnalysis("not the output of analyze --json: no \"matches\" list")
+    out: dict[int, dict[str, Any]] = {}
+    for k, m in enumerate(matches, start=1):
+        if not (
+            isinstance(m, dict)
+            and isinstance(m.get("match"), int)
+            and isinstance(m.get("decisions"), list)
+            and isinstance(m.get("players"), list)
+            and all(isinstance(d, dict) for d in m["decisions"])
+        ):
+            raise BadAnalysis(f"not the output of analyze --json: match {k} has no \"match\", \"players\" and "
+                             "\"decisions\"")
+        out[m["match"]] = m
+    return out, {k: v for k, v in value.items() if k != "matches"}
+
+
+def _match_chunk(position: int, timeline: MatchTimeline, found: Mapping[str, Any] | None) -> str:
+    """The ``position``-th match's data (from 1), with ``found``, its analysis, under ``"analysis"``."""
+    data = timeline.as_json()
+    if found is not None:
+        data["analysis"] = dict(found)
+    return ("," if position > 1 else "") + embed_json(data)
+
+
 def page_chunks(
-    timelines: Iterable[MatchTimeline], *, title: str, start: dict[str, int] | None = None
+    timelines: Iterable[MatchTimeline],
+    *,
+    title: str,
+    start: dict[str, int] | None = None,
+    analysis: Analysis | None = None,
+    method: Mapping[str, Any] | None = None,
 ) -> Iterator[str]:
     """The page of ``render_html``, in pieces: the head, then each match's data, then the tail.
 
     ``timelines`` is consumed lazily, one match at a time.
     """
-    before, after = _frame(title, start)
+    before, after = _frame(title, start, analysed=bool(analysis), method=method)
     yield before
-    for k, t in enumerate(timelines):
-        yield ("," if k else "") + embed_json(t.as_json())
+    for k, t in enumerate(timelines, start=1):
+        yield _match_chunk(k, t, analysis_of(k, t, analysis))
     yield after
 
 
 def render_html(
-    timelines: Iterable[MatchTimeline], *, title: str, start: dict[str, int] | None = None
+    timelines: Iterable[MatchTimeline],
+    *,
+    title: str,
+    start: dict[str, int] | None = None,
+    analysis: Analysis | None = None,
+    method: Mapping[str, Any] | None = None,
 ) -> str:
     """The viewer page for ``timelines`` (every match of one file).
 
     ``start``: ``{"match": K, "game": G, "move": M}`` (from 1, 1, 0; ``move``
     -1 for the end) to open at; by default the first game's first move. A
     ``#m=K&g=G&s=M`` fragment in the page's address overrides it.
+
+    ``analysis``: ``{number: match}``, each match's object of ``analyze
+    --json`` (``MatchAnalysis.as_json()``) keyed by its number in the file
+    (from 1); see ``analysis_of``. ``method``: the settings ``analyze --json``
+    gives beside its matches (policy, samples, seed, thresholds), shown as a
+    note under the chart.
     """
-    return "".join(page_chunks(timelines, title=title, start=start))
+    return "".join(page_chunks(timelines, title=title, start=start, analysis=analysis, method=method))
 
 
 class PageTooLarge(ColorettoLogError):
@@ -154,6 +288,7 @@ class PageWritten:
     size: int  # bytes
     matches: int
     games: int
+    analysed: int = 0  # matches shown with their analysis
 
 
 def write_html(
@@ -163,16 +298,19 @@ def write_html(
     title: str,
     start: dict[str, int] | None = None,
     limit: int | None = None,
+    analysis: Analysis | None = None,
+    method: Mapping[str, Any] | None = None,
 ) -> PageWritten:
-    """Write the page of ``timelines`` to ``path`` atomically, a match at a time.
+    """Write the page of ``timelines`` (and ``analysis``: see ``render_html``) to ``path`` atomically,
+    a match at a time.
 
     Raises ``PageTooLarge`` (and leaves ``path`` as it was) as soon as the page
     passes ``limit`` bytes (default ``PAGE_LIMIT``); ``OSError`` when the file
     cannot be written.
     """
     cap = PAGE_LIMIT if limit is None else limit
-    before, after = _frame(title, start)
-    count = {"size": _size(before) + _size(after), "matches": 0, "games": 0}
+    before, after = _frame(title, start, analysed=bool(analysis), method=method)
+    count = {"size": _size(before) + _size(after), "matches": 0, "games": 0, "analysed": 0}
 
     def chunks() -> Iterator[str]:
         if count["size"] > cap:
@@ -181,7 +319,9 @@ def write_html(
         for t in timelines:
             count["matches"] += 1
             count["games"] += len(t.games)
-            chunk = ("," if count["matches"] > 1 else "") + embed_json(t.as_json())
+            found = analysis_of(count["matches"], t, analysis)
+            count["analysed"] += found is not None
+            chunk = _match_chunk(count["matches"], t, found)
             count["size"] += _size(chunk)
             if count["size"] > cap:
                 raise PageTooLarge(cap, count["matches"])
@@ -189,7 +329,7 @@ def write_html(
         yield after
 
     atomic_write_lines(path, chunks(), newline=False)
-    return PageWritten(count["size"], count["matches"], count["games"])
+    return PageWritten(count["size"], count["matches"], count["games"], count["analysed"])
 
 
 def _size(text: str) -> int:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import importlib
+import io
 import os
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import one_line
+from ..log.atomic import atomic_write_bytes
 
 __all__ = ["PlotError", "PlotUnavailable", "write_png"]
 
@@ -50,14 +52,12 @@ def write_png(data: dict[str, Any], path: Path) -> None:
     ax2.set_ylabel("win rate")
     ax2.legend()
     fig.tight_layout()
-    target = Path(os.path.realpath(path))
-    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    image = io.BytesIO()
     try:
-        fig.savefig(tmp, format="png", dpi=100)
-        os.replace(tmp, target)  # written whole, then renamed into place
-    except OSError as e:
-        raise PlotError(f"{one_line(str(path))}: cannot write: {e.strerror}") from None
+        fig.savefig(image, format="png", dpi=100)
     finally:
         plt.close(fig)
-        if tmp.exists():
-            tmp.unlink()
+    try:
+        atomic_write_bytes(Path(os.path.realpath(path)), image.getvalue())  # written whole, then renamed into place
+    except OSError as e:
+        raise PlotError(f"{one_line(str(path))}: cannot write: {e.strerror}") from None

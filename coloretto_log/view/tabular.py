@@ -25,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.errors import one_line
+from .safe_text import TerminalSafe
 
 __all__ = [
     "CHUNK",
@@ -94,7 +95,7 @@ def write_csv(header: Sequence[str], rows: Iterable[Sequence[Any]], file: TextIO
         w.writerow(header)
     for row in rows:
         w.writerow(["" if v is None else cell(v) for v in row])
-    file.write(buf.getvalue())
+    TerminalSafe(file, kind="text").write(buf.getvalue())  # escaped on a terminal
 
 
 NUMERIC_TYPES = frozenset(
@@ -141,18 +142,21 @@ def write_csv_rows(header: Sequence[str], rows: Sequence[Sequence[Any]], file: T
 
 
 def write_json_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]], file: TextIO, *, deadline: float) -> int:
-    """The rows as a JSON array of objects (indented as ``json.dumps(..., indent=2)``), stopping at ``deadline``."""
+    """The rows as a JSON array of objects (indented as ``json.dumps(..., indent=2)``), stopping at ``deadline``;
+    on a terminal, what ``one_line`` escapes is written as ``\\u`` escapes (``safe_text.TerminalSafe``)."""
+    write = TerminalSafe(file).write
+
     if not rows:
-        file.write("[]\n")
+        write("[]\n")
         return 0
-    file.write("[\n")
+    write("[\n")
     for i, row in enumerate(rows):
         if i % CHUNK == 0 and i and not _in_time(deadline):
-            file.write("\n]\n")
+            write("\n]\n")
             return i
         text = json.dumps(dict(zip(columns, (plain(v) for v in row))), indent=2, ensure_ascii=False)
-        file.write(("" if i == 0 else ",\n") + "\n".join("  " + line for line in text.splitlines()))
-    file.write("\n]\n")
+        write(("" if i == 0 else ",\n") + "\n".join("  " + line for line in text.split("\n")))  # not at U+2028
+    write("\n]\n")
     return len(rows)
 
 

@@ -176,10 +176,13 @@ class Browser:
                 {"type": "keyUp", "key": key, "windowsVirtualKeyCode": code},
             )
 
-    def screenshot(self, path: Path) -> None:
-        png = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})[
-            "data"
-        ]
+    def screenshot(self, path: Path, *, height: int | None = None) -> None:
+        """The whole page as a PNG; with ``height``, its top ``height`` CSS pixels only."""
+        params: dict[str, Any] = {"format": "png", "captureBeyondViewport": True}
+        if height is not None:
+            width = self.eval("document.documentElement.clientWidth")
+            params["clip"] = {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}
+        png = self.send("Page.captureScreenshot", params)["data"]
         path.write_bytes(base64.b64decode(png))
 
     def click(self, selector: str) -> None:
@@ -194,6 +197,27 @@ class Browser:
         x, y = box
         for kind in ("mousePressed", "mouseReleased"):
             self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+
+    def centre(self, selector: str) -> tuple[float, float]:
+        """The centre of the first element ``selector`` finds, scrolled into view, in viewport pixels."""
+        box = self.eval(
+            f"(() => {{ const e = document.querySelector({json.dumps(selector)}); if (!e || e.disabled) return null;"
+            " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
+            " return [r.left + r.width / 2, r.top + r.height / 2]; })()"
+        )
+        if box is None:
+            raise CDPError(f"nothing enabled to tap at {selector}")
+        return float(box[0]), float(box[1])
+
+    def tap(self, selector: str) -> None:
+        """A finger's tap (a touch gesture, no mouse and no hover) at the centre of ``selector``."""
+        x, y = self.centre(selector)
+        self.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        self.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    def overflow(self) -> int:
+        """How far the page sticks out sideways past the viewport, in CSS pixels (0: it fits)."""
+        return int(self.eval("document.documentElement.scrollWidth - window.innerWidth"))
 
     def events_named(self, method: str) -> list[dict[str, Any]]:
         """The protocol events of that name received so far."""

@@ -162,3 +162,87 @@ def random_match(
     a = match_json(rules=rules, players=names, games=with_cards, seed=seed, match_id=match_id)
     b = match_json(rules=rules, players=names, games=without, seed=seed, match_id=match_id)
     return a, b, all_states, all_moves
+
+
+# --------------------------------------------------------------------------- an analysis by hand
+
+
+def hand_analysis(
+    log: dict[str, Any],
+    moves: list[list[Move]],
+    *,
+    file: str = "m.json",
+    line: int | None = None,
+    match: int = 1,
+    marks: dict[int, str] | None = None,
+    explain: str = "row {row} closes for {next}",
+) -> dict[str, Any]:
+    """A match object in the shape of ``analyze --json`` for ``log`` (played as ``moves``), with made-up numbers.
+
+    Every move of every game gets its draw-or-take decision (and, after a draw, its row decision); the row
+    decision of each move of game 1 in ``marks`` gets that mark, a loss of 2 + the move / 10 points, ``best`` another row,
+    an ``explanation`` from ``explain`` and its three choices. Margins are ``seat - move / 10`` so that a test
+    can tell every point apart. Per player: ``error_rate``, ``accuracy``, ``luck``, ``skill``, ``margin`` and the
+    same per game (``games``), as ``analyze --json`` gives them.
+    """
+    players: list[str] = list(log["players"])
+    marks = marks or {}
+    decisions: list[dict[str, Any]] = []
+    for g, game in enumerate(moves, start=1):
+        for number, move in enumerate(game, start=1):
+            player = players[move.seat]
+            margins = {p: round(s - number / 10, 3) for s, p in enumerate(players)}
+            base = {"game": g, "move": number, "player": player, "exact": False, "samples": 64,
+                    "forced": False, "margins": margins, "card": None, "mark": None}
+            took = not isinstance(move, Draw)
+            played = f"take row {move.row}" if took else "draw"
+            decisions.append({**base, "decision": "draw-or-take", "played": played, "best": played, "loss": 0.0,
+                              "loss_se": 0.3, "margin_played": margins[player], "margin_best": margins[player],
+                              "win_prob_played": 0.5, "win_prob_best": 0.5,
+                              "choices": [{"choice": played, "margin": margins[player], "margin_se": 0.3,
+                                           "win_prob": 0.5, "win_prob_se": 0.05}]})
+            if took:
+                continue
+            mark = marks.get(number) if g == 1 else None
+            row = f"row {move.row}"
+            best = f"row {move.row % 3 + 1}" if mark else row
+            loss = round(2 + number / 10, 3) if mark else 0.0
+            decision = {
+                **base, "decision": "row", "card": move.card, "played": row, "best": best, "loss": loss,
+                "loss_se": 0.4, "mark": mark, "margin_played": margins[player],
+                "margin_best": round(margins[player] + loss, 3), "win_prob_played": 0.25,
+                "win_prob_best": 0.75 if mark else 0.25,
+                "choices": [
+                    {"choice": best, "margin": round(margins[player] + loss, 3), "margin_se": 0.5, "win_prob": 0.75,
+                     "win_prob_se": 0.04},
+                    {"choice": row, "margin": margins[player], "margin_se": 0.5, "win_prob": 0.25,
+                     "win_prob_se": 0.04},
+                    {"choice": "row 9", "margin": margins[player] - 9, "margin_se": 0.5, "win_prob": 0.0,
+                     "win_prob_se": 0.0},
+                ] if mark else [],
+            }
+            if mark:
+                decision["explanation"] = explain.format(row=move.row, next=players[(move.seat + 1) % len(players)],
+                                                         player=player)
+            decisions.append(decision)
+    summary = []
+    for seat, p in enumerate(players):
+        mine = [d for d in decisions if d["player"] == p]
+        marked = [d for d in mine if d["mark"]]
+        summary.append({
+            "player": p, "decisions": len(mine), "forced": 0,
+            "mean_loss": round(sum(d["loss"] for d in mine) / max(1, len(mine)), 3),
+            "total_loss": round(sum(d["loss"] for d in mine), 3),
+            "marks": {k: sum(1 for d in marked if d["mark"] == k) for k in ("inaccuracy", "mistake", "blunder")},
+            "costliest": [{k: d[k] for k in ("game", "move", "decision", "played", "best", "loss", "loss_se", "mark")}
+                          for d in sorted(marked, key=lambda d: -d["loss"])[:3]],
+            "error_rate": round(len(marked) / max(1, len(mine)), 3), "accuracy": 90.0 - seat,
+            "luck": 1.5 * seat - 2, "skill": -sum(d["loss"] for d in mine), "margin": 3.0 - seat,
+            "games": [
+                {"game": g, "decisions": sum(1 for d in mine if d["game"] == g), "errors": 0, "error_rate": 0.0,
+                 "accuracy": 80.0 + g, "luck": 0.5 * g, "skill": -float(g), "margin": g - 0.5 * seat}
+                for g in range(1, len(moves) + 1)
+            ],
+        })
+    return {"file": file, "line": line, "match": match, "players": players, "valid": True, "findings": [],
+            "decisions": decisions, "summary": summary}

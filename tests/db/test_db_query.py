@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import duckdb
@@ -11,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
+from coloretto_log.db import query as query_module
 from coloretto_log.db.errors import QueryError
 from coloretto_log.db.query import run_query
 from coloretto_log.db.sandbox import connect as sandbox_connect
@@ -159,3 +163,72 @@ def test_a_wrong_query_is_one_line(db: Path) -> None:
         run_query(db, "SELECT * FROM no_such_table")
     result = runner.invoke(app, ["query", "SELEC 1", "--db", str(db)])
     assert result.exit_code == 2 and result.output.count("\n") == 1 and "syntax error" in result.output
+
+
+READ_ONLY = "only read-only queries (SELECT, WITH, PIVOT, DESCRIBE, EXPLAIN ...) are allowed here, not {}; the database is read-only"
+#: (SQL, the one line it is refused with): each statement named as it was written (issue 19).
+REFUSALS = [
+    ("INSTALL httpfs", "INSTALL is not allowed here: the sandbox installs and loads no extensions"),
+    ("force install httpfs", "INSTALL is not allowed here: the sandbox installs and loads no extensions"),
+    ("LOAD httpfs", "LOAD is not allowed here: the sandbox installs and loads no extensions"),
+    ("CHECKPOINT", "CHECKPOINT is not allowed here: it writes the database, which is read-only to a query"),
+    ("/* x */ -- y\n FORCE CHECKPOINT", "CHECKPOINT is not allowed here: it writes the database, which is read-only to a query"),
+    ("CALL pragma_version()", "CALL is not allowed here; use the table function in a SELECT, e.g. SELECT * FROM duckdb_tables()"),
+    ("ANALYZE", READ_ONLY.format("ANALYZE")),
+    ("RESET threads", READ_ONLY.format("RESET")),
+    ("IMPORT DATABASE 'x'", READ_ONLY.format("IMPORT DATABASE")),
+    ("UPDATE EXTENSIONS", READ_ONLY.format("UPDATE")),
+]
+
+
+@pytest.mark.parametrize(("sql", "line"), REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_each_refused_statement_is_named_as_written(db: Path, sql: str, line: str) -> None:
+    """INSTALL was refused as "not LOAD", CHECKPOINT as "CALL is not allowed" (DuckDB's statement types)."""
+    result = runner.invoke(app, ["query", sql, "--db", str(db)])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"Error: {line}"
+
+
+@pytest.mark.parametrize("value", ["1000000000", "inf", "-inf", "nan", "0", "-1", "0.01", "3601"])
+def test_a_timeout_out_of_range_is_a_usage_error(db: Path, value: str) -> None:
+    """``--timeout 1000000000`` and ``--timeout inf`` exited 70 (a bug) instead of saying the range."""
+    result = runner.invoke(app, ["query", "SELECT 1", "--timeout", value, "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("Error: --timeout must be from 0.1 to 3,600 seconds, not ")
+    with pytest.raises(QueryError, match="--timeout must be from 0.1 to 3,600 seconds"):
+        run_query(db, "SELECT 1", timeout=float(value))
+
+
+def test_the_wall_bound_kills_a_child_that_does_not_answer(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The timeout is wall-clock time from the child's start: a child that never answers (stuck, or starved of CPU)
+    is killed at the bound; before, it had 10 s of grace beyond it (24 s for the default 10 s under load)."""
+    monkeypatch.setattr(query_module, "SANDBOX_COMMAND", [sys.executable, "-c", "import time; time.sleep(60)"])
+    start = time.monotonic()
+    with pytest.raises(QueryError, match=r"ran past the 1 s timeout and was stopped"):
+        run_query(db, "SELECT 1", timeout=1.0)
+    assert time.monotonic() - start < 1.5
+
+
+def test_a_long_query_is_stopped_at_the_wall_bound(db: Path) -> None:
+    start = time.monotonic()
+    with pytest.raises(QueryError, match=r"ran past the 1.5 s timeout"):
+        run_query(db, "SELECT sum(range * 2) FROM range(100000000000)", timeout=1.5)
+    assert time.monotonic() - start < 2.0
+
+
+def test_the_query_command_itself_loads_neither_duckdb_nor_pyarrow(db: Path, tmp_path: Path) -> None:
+    """Only the child runs DuckDB: the command's own start (about half a second of duckdb and pyarrow
+    before) is not spent twice, which under load had the default 10 s timeout take 24 s of wall time."""
+    report = tmp_path / "modules.json"
+    harness = (
+        "import atexit, json, sys\n"
+        "atexit.register(lambda: json.dump(sorted(m for m in ('duckdb', 'pyarrow') if m in sys.modules),"
+        " open(sys.argv[1], 'w')))\n"
+        "from coloretto_log.cli import main\n"
+        "main(sys.argv[2:])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", harness, str(report), "query", "SELECT count(*) AS n FROM matches",
+                           "--db", str(db), "--json"], capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [{"n": 3}]
+    assert json.loads(report.read_text(encoding="utf-8")) == []

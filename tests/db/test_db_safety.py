@@ -8,11 +8,9 @@ progress under a terminal, and the small messages.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import pty
-import select
 import subprocess
 import sys
 import time
@@ -30,6 +28,7 @@ from coloretto_log.db.store import MatchStore
 from coloretto_log.log.replay import check_match
 from coloretto_log.view.tabular import CHUNK
 
+from ..builders.terminal import drain
 from ..conftest import ROOT, SAMPLES
 
 DATA = ROOT / "tests" / "data" / "db"
@@ -312,22 +311,10 @@ def test_ingest_progress_advances_within_one_big_file_on_a_terminal(tmp_path: Pa
         stdout=subprocess.PIPE, stderr=follower, env=env,
     )
     os.close(follower)
-    seen = io.BytesIO()
-    while True:
-        ready, _, _ = select.select([leader], [], [], 60)
-        if not ready:
-            break
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen.write(chunk)
+    seen = drain(leader)
     proc.wait(timeout=60)
-    os.close(leader)
     assert proc.returncode == 0
-    text = seen.getvalue().decode("utf-8", "replace")
+    text = seen.decode("utf-8", "replace")
     import re
 
     percents = {int(m) for m in re.findall(r"\b(\d{1,3})%", text)}
@@ -398,3 +385,90 @@ def test_a_log_given_as_the_database_is_refused_and_kept(tmp_path: Path) -> None
         assert result.exit_code == 3, (command, result.output)
         assert "not a DuckDB database" in result.output
     assert log.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["two.json"]
+
+
+# --------------------------------------------------------------------------- 1b. --force never replaces a database or a log (issue 19, item 4)
+
+KEPT_DB = "is a DuckDB database, which this command never replaces (not even with --force); write to another file"
+KEPT_LOG = "is a match log, which this command never replaces (not even with --force); write to another file"
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]], ids=["plain", "force"])
+def test_no_output_replaces_the_club_database(club: Path, tmp_path: Path, force: list[str]) -> None:
+    """``replay --html``, ``analyze --html``, ``simulate --out`` replaced the club database with --force."""
+    log = EXAMPLES[0]
+    other = tmp_path / "other.duckdb"
+    other.write_bytes(club.read_bytes())
+    link = tmp_path / "link.html"
+    link.symlink_to(club)
+    before = club.read_bytes()
+    commands = [
+        (["replay", str(log), "--html", str(club)], 2, club),
+        (["replay", str(log), "--html", str(link)], 2, link),
+        (["analyze", str(log), "--html", str(club)], 2, club),
+        (["simulate", "-n", "1", "--out", str(club)], 3, club),
+        (["stats", "--db", str(club), "--png", str(other)], 3, other),
+        (["ratings", "--db", str(club), "--png", str(other)], 2, other),
+        (["export", "--db", str(club), "--bgstats", str(other)], 3, other),
+    ]
+    for command, code, target in commands:
+        result = runner.invoke(app, [*command, *force])
+        assert result.exit_code == code, (command, result.output)
+        assert error_lines(result)[-1].endswith(f"{target}: {KEPT_DB}"), (command, result.output)
+    assert club.read_bytes() == before and other.read_bytes() == before and link.is_symlink()
+    assert stored_matches(club) == 3
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]], ids=["plain", "force"])
+def test_no_output_but_a_log_replaces_a_match_log(club: Path, tmp_path: Path, force: list[str]) -> None:
+    """``stats --png a.json --force`` replaced a log with a picture; a log in JSON Lines, pretty or not, is kept too."""
+    pretty = tmp_path / "a.json"
+    pretty.write_bytes(EXAMPLES[0].read_bytes())
+    lines = tmp_path / "b.jsonl"
+    lines.write_text("".join(json.dumps(json.loads(p.read_text(encoding="utf-8"))) + "\n" for p in EXAMPLES), encoding="utf-8")
+    kept = {p: p.read_bytes() for p in (pretty, lines)}
+    for target in (pretty, lines):
+        commands = [
+            (["stats", "--db", str(club), "--png", str(target)], 3),
+            (["ratings", "--db", str(club), "--png", str(target)], 2),
+            (["export", "--db", str(club), "--bgstats", str(target)], 3),
+            (["replay", str(EXAMPLES[1]), "--html", str(target)], 2),
+            (["analyze", str(EXAMPLES[1]), "--html", str(target)], 2),
+        ]
+        for command, code in commands:
+            result = runner.invoke(app, [*command, *force])
+            assert result.exit_code == code, (command, result.output)
+            assert error_lines(result)[-1].endswith(f"{target}: {KEPT_LOG}"), (command, result.output)
+    assert {p: p.read_bytes() for p in kept} == kept
+
+
+def test_simulate_replaces_its_own_earlier_log_with_force(tmp_path: Path) -> None:
+    """simulate writes match logs: --force replaces one (its earlier output), as before."""
+    out = simulated(tmp_path, 2)
+    first = out.read_bytes()
+    refused = runner.invoke(app, ["simulate", "-n", "1", "--seed", "7", "--out", str(out)])
+    assert refused.exit_code == 3 and "already exists" in refused.output and out.read_bytes() == first
+    done = runner.invoke(app, ["simulate", "-n", "1", "--seed", "7", "--bots", "random", "--out", str(out), "--force"])
+    assert done.exit_code == 0, done.output
+    assert out.read_bytes() != first and len(out.read_text(encoding="utf-8").splitlines()) == 1
+
+
+def test_an_ordinary_earlier_output_is_still_replaced_with_force(club: Path, tmp_path: Path) -> None:
+    """What is neither a database nor a log (an earlier page, a note mentioning the format) is an output --force replaces."""
+    page = tmp_path / "page.html"
+    page.write_text('<p>"format": "coloretto-log"</p>', encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(EXAMPLES[0]), "--html", str(page), "--force"])
+    assert result.exit_code == 0, result.output
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>") or "<html" in page.read_text(encoding="utf-8")
+
+
+def test_rebuild_through_a_link_rebuilds_the_real_database(club: Path, tmp_path: Path) -> None:
+    """``ingest --rebuild --db LINK`` made the link a new regular file and left the real database stale (exit 0)."""
+    link = tmp_path / "link.duckdb"
+    link.symlink_to(club)
+    result = runner.invoke(app, ["ingest", "--rebuild", str(EXAMPLES[0]), "--db", str(link)])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and os.readlink(link) == str(club)
+    assert stored_matches(club) == 1
+    leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("."))
+    assert leftovers == []

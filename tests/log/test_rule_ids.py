@@ -596,6 +596,8 @@ BROKEN_GAME = {"setup": {"first": "Zoe"}, "moves": [d("Zoe", 99)]}
         ("rules", {"scoring": "golf"}, "bad-value"),
         ("rules", {"under_last_round": 999}, "bad-value"),
         ("rules", "classic", "bad-type"),
+        ("rules", {"games": 2, "players": 2}, "unknown-field"),  # an unknown key of rules too (format §3, settled)
+        ("format", 7, "bad-format"),
         ("seed", -5, "bad-seed"),
         ("seed", 1.5, "bad-type"),
     ],
@@ -650,7 +652,7 @@ CARD_CHOICES = ("'orange', 'blue', 'brown', 'yellow', 'grey', 'green', 'red', 'p
         (lambda m: m["games"][0]["moves"][0].update(player=None), 'game 1, move 1: error [bad-type] "player" should be a valid string (got null)'),
         (lambda m: m["games"][0].update(claims={"Aiko": {"score": 5.0}}), 'game 1: error [bad-type] "claims.Aiko.score" must be an integer, not 5.0'),
         (lambda m: m["games"][0].update(claims={"Aiko": {"score": True}}), 'game 1: error [bad-type] "claims.Aiko.score" must be an integer, not true'),
-        (lambda m: m["games"][0].update(claims=None), 'game 1: error [bad-type] "claims" should be a valid dictionary (got null)'),
+        (lambda m: m["games"][0].update(claims=None), 'game 1: error [bad-type] "claims" must be a JSON object, not null'),
         (lambda m: m["games"][0]["setup"].update(first=None), 'game 1: error [bad-type] "setup.first" should be a valid string (got null)'),
         (lambda m: m["rules"].update(games=1.0), 'error [bad-type] "rules.games" must be an integer, not 1.0'),
         (lambda m: m["rules"].update(under_last_round=None), 'error [bad-type] "rules.under_last_round" should be a valid integer (got null)'),
@@ -786,3 +788,85 @@ def test_rule_ids_match_the_format_page() -> None:
 def test_a_first_player_that_cannot_be_a_name_is_bad_first(first: str) -> None:
     found = check_match(match(game4(first=first))).all_findings()
     assert [(f.severity, f.rule, f.game, f.move) for f in found] == [("error", "bad-first", 1, None)]
+
+
+# --------------------------------------------------------------------------- readings settled since version 1 (issue 19)
+
+
+SETTLED: list[tuple[str, Any, list[str]]] = [
+    # last_round is a card name: as a draw's card or a take's extra, a card the deck cannot give there
+    ("last_round as a seeded draw's card", match({"moves": [d("Chloe", 1, "last_round")]}, seed=42),
+     [E + "game 1, move 1: error [card-mismatch] the card drawn is last_round, but the deck yields orange"]),
+    ("last_round as a recorded extra", golden_game(d("Aiko", 1, "golden_joker"), t("Boris", 1, extra="last_round")),
+     [E + """game 1, move 2: error [impossible-card] the last-round card is not placed; mark it with "last_round": true """
+      "and name the golden joker's extra card after it"]),
+    ("last_round as a seeded extra", golden_game(d("Aiko", 1), t("Boris", 1, extra="last_round"), deck=GOLDEN_DECK),
+     [E + "game 1, move 2: error [card-mismatch] the golden joker's extra card is last_round, but the deck yields red"]),
+    # claims that is not an object is an error of the game object: the game stops before its moves
+    # (move 1 here is out of turn and row 9 does not exist: neither is reported)
+    ("claims an array", match({**game4(d("Dae", 9, "red")), "claims": []}),
+     [E + """game 1: error [bad-type] "claims" must be a JSON object, not []"""]),
+    ("claims a number", tiny_match({**tiny(moves=[d("Boris", 3, "green")]), "claims": 5}),
+     [E + """game 1: error [bad-type] "claims" must be a JSON object, not 5"""]),
+]
+
+
+@pytest.mark.parametrize(("name", "data", "expected"), SETTLED, ids=[s[0] for s in SETTLED])
+def test_the_readings_settled_since_version_1(name: str, data: Any, expected: list[str]) -> None:
+    assert lines(data) == expected
+
+
+def test_a_field_error_inside_claims_still_comes_after_the_moves() -> None:
+    """Only claims that is not an object stops the game before its moves; a wrong claim inside it is reported
+    after the moves, and not at all when a move has already stopped the game."""
+    assert lines(tiny_match({**tiny(), "claims": {"Aiko": 5}})) == [
+        E + """game 1: error [bad-type] "claims.Aiko" must be a JSON object, not 5""",
+    ]
+    broken = tiny_match({**tiny(moves=[*TINY_MOVES[:2], d("Boris", 3, "red")]), "claims": {"Aiko": 5}})
+    assert lines(broken) == [E + "game 1, move 3: error [not-your-turn] it is Aiko's turn, not Boris's"]
+
+
+def _cut(shown: str) -> str:
+    """A long value as a message shows it: the first 37 characters of its JSON, then "...)"."""
+    return f"{shown[:37]}...)"
+
+
+BOUNDS: list[tuple[str, Any, list[str]]] = [
+    ("id of 200 characters", {**tiny_match(), "id": "i" * 200}, []),
+    ("id of 201 characters", {**tiny_match(), "id": "i" * 201},
+     [E + 'error [bad-value] "id" string should have at most 200 characters (got ' + _cut(json.dumps("i" * 201))]),
+    ("match notes of 100,000 characters", {**tiny_match(), "notes": "n" * 100_000}, []),
+    ("match notes of 100,001 characters", {**tiny_match(), "notes": "n" * 100_001},
+     [E + 'error [bad-value] "notes" string should have at most 100000 characters (got ' + _cut(json.dumps("n" * 100))]),
+    ("game notes of 100,001 characters", tiny_match({**tiny(), "notes": "n" * 100_001}),
+     [E + 'game 1: error [bad-value] "notes" string should have at most 100000 characters (got ' + _cut(json.dumps("n" * 100))]),
+    ("claimed score 10,000", tiny_match(tiny(claims={"Aiko": {"score": 10_000}})),
+     [E + "game 1: warning [claim-score] Aiko claims 10000 but the optimum is 5 (over-claimed by 9995; "
+      "jokers to orange; positive orange, blue, green)"]),
+    ("claimed score 10,001", tiny_match(tiny(claims={"Aiko": {"score": 10_001}})),
+     [E + 'game 1: error [bad-value] "claims.Aiko.score" should be less than or equal to 10000 (got 10001)']),
+    ("claimed score -10,001", tiny_match(tiny(claims={"Aiko": {"score": -10_001}})),
+     [E + 'game 1: error [bad-value] "claims.Aiko.score" should be greater than or equal to -10000 (got -10001)']),
+    ("11 jokers", tiny_match(tiny(claims={"Aiko": {"jokers": ["orange"] * 11}})),
+     [E + 'game 1: error [bad-value] "claims.Aiko.jokers" list should have at most 10 items after validation, '
+      'not 11 (got ' + _cut(json.dumps(["orange"] * 11))]),
+    ("11 positive", tiny_match(tiny(claims={"Aiko": {"positive": ["blue"] * 11}})),
+     [E + 'game 1: error [bad-value] "claims.Aiko.positive" list should have at most 10 items after validation, '
+      'not 11 (got ' + _cut(json.dumps(["blue"] * 11))]),
+    ("a positive name of 41 characters", tiny_match(tiny(claims={"Aiko": {"positive": ["r" * 41]}})),
+     [E + 'game 1: error [bad-value] "claims.Aiko.positive[0]" string should have at most 40 characters (got '
+      + _cut(json.dumps("r" * 41))]),
+    ("a joker name of 41 characters", tiny_match(tiny(claims={"Aiko": {"jokers": ["r" * 41]}})),
+     [E + 'game 1: error [bad-value] "claims.Aiko.jokers[0]" string should have at most 40 characters (got '
+      + _cut(json.dumps("r" * 41))]),
+    # within the bounds, a name that is no colour is an illegal choice (a warning), not a field error
+    ("a positive name of 40 characters", tiny_match(tiny(claims={"Aiko": {"positive": ["r" * 40]}})),
+     [E + "game 1: warning [claim-choice] Aiko's declared choice is not legal: positive colour '" + "r" * 40
+      + "' is not a colour"]),
+]
+
+
+@pytest.mark.parametrize(("name", "data", "expected"), BOUNDS, ids=[b[0] for b in BOUNDS])
+def test_the_format_bounds(name: str, data: Any, expected: list[str]) -> None:
+    """The bounds of docs/format.md §1 and §2 (the format's own since version 1 was settled), at and past each."""
+    assert lines(data) == expected

@@ -5,8 +5,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -387,45 +385,6 @@ def test_an_invalid_log_is_analysed_up_to_its_error_and_exits_1(tmp_path: Path) 
     out = json.loads(result.stdout)["matches"][0]
     assert not out["valid"] and out["decisions"]
     assert max(d["move"] for d in out["decisions"]) < 13
-
-
-def test_html_is_refused_over_an_existing_file_unless_forced(tmp_path: Path) -> None:
-    out = tmp_path / "a.html"
-    out.write_text("keep", encoding="utf-8")
-    args = ["analyze", str(THREE), "--player", "Aiko", "--samples", "16", "--max-se", "5", "--html", str(out)]
-    refused = runner.invoke(app, args)
-    assert refused.exit_code == 2 and out.read_text(encoding="utf-8") == "keep"
-    done = runner.invoke(app, [*args, "--force"])
-    assert done.exit_code == 0, done.output
-    page = out.read_text(encoding="utf-8")
-    assert page.count("<polyline") == 3
-    assert "http://" not in page and "https://" not in page and "<script" not in page
-
-
-def _chromium() -> str | None:
-    env = os.environ.get("COLORETTO_CHROMIUM")
-    return env or shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def test_the_page_draws_its_chart_and_marks_in_headless_chromium(tmp_path: Path) -> None:
-    binary = _chromium()
-    if binary is None:
-        pytest.skip("no Chromium found (set COLORETTO_CHROMIUM)")
-    page = tmp_path / "analysis.html"
-    result = runner.invoke(app, ["analyze", str(THREE), "--samples", "48", "--max-se", "1", "--html", str(page),
-                                 "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    marks = sum(1 for d in data["matches"][0]["decisions"] if d["mark"])
-    assert marks
-    dom = subprocess.run(
-        [binary, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}",
-         "--dump-dom", page.as_uri()],
-        capture_output=True, text=True, timeout=120, check=True,
-    ).stdout
-    assert dom.count("<polyline") == 3
-    assert dom.count("<circle") == marks + 3  # the marks, and the legend's three dots
-    assert all(f"id=\"g1-m{d['move']}-" in dom for d in data["matches"][0]["decisions"])
 
 
 def test_progress_goes_to_a_terminal_only() -> None:

@@ -24,21 +24,26 @@ from typing import Any
 import pytest
 
 from coloretto_log.core.cards import KINDS
+from coloretto_log.core.engine import Draw
 from coloretto_log.core.scoring import best_from_counts
 from coloretto_log.log.replay import check_match
 from coloretto_log.report.timeline import build
 from coloretto_log.view.html import (
     CARD_COLOURS,
     CARD_LABELS,
+    BadAnalysis,
     _asset,
+    analysis_from_json,
+    analysis_of,
     embed_json,
     fill,
     page_chunks,
     render_html,
+    write_html,
 )
 
 from ..builders.browser import Browser
-from ..builders.viewer import TWO_PLAYER, random_match, with_claims
+from ..builders.viewer import TWO_PLAYER, hand_analysis, random_match, with_claims
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -395,3 +400,259 @@ def test_final_scores_and_claim_verdicts_one_click_away(browser: Browser, tmp_pa
     assert browser.eval("document.documentElement.scrollWidth <= window.innerWidth")
     ARTIFACTS.mkdir(exist_ok=True)
     browser.screenshot(ARTIFACTS / "replay-viewer-claims.png")
+
+
+# --------------------------------------------------------------------------- the page with an analysis in it
+
+
+METHOD = {"policy": "greedy", "samples": 64, "seed": 0, "exact": None,
+          "thresholds": {"blunder": 6.0, "mistake": 3.0, "inaccuracy": 1.5}}
+
+
+def analysed_match(
+    players: int = 4, games: int = 2, seed: int = 2024, *, file: str = "m.json", names: list[str] | None = None,
+    explain: str = "row {row} closes for {next}",
+) -> tuple[Any, dict[str, Any], dict[int, str]]:
+    """A random match's timeline and a hand-made analysis with three marked row decisions in game 1."""
+    log, _, _, moves = random_match(seed, players, "classic", games, random.Random(seed))
+    if names is not None:
+        rename = dict(zip(log["players"], names))
+        log = json.loads(json.dumps(log))
+        log["players"] = names
+        for g in log["games"]:
+            for m in g["moves"]:
+                m["player"] = rename[m["player"]]
+            setup = g["setup"]
+            if "first" in setup:
+                setup["first"] = rename[setup["first"]]
+            if "starting" in setup:
+                setup["starting"] = {rename[k]: v for k, v in setup["starting"].items()}
+    draws = [n for n, m in enumerate(moves[0], start=1) if isinstance(m, Draw)]
+    picked = [draws[2], draws[len(draws) // 2], draws[-3]]
+    marks = dict(zip(picked, ("inaccuracy", "mistake", "blunder")))
+    timeline = build(check_match(log), label=file, file=file)
+    return timeline, hand_analysis(log, moves, file=file, marks=marks, explain=explain), marks
+
+
+def test_the_analysis_goes_in_with_its_match() -> None:
+    t, a, _ = analysed_match(3, games=1)
+    page = render_html([t], title="m.json", analysis={1: a}, method=METHOD)
+    data = embedded(page)
+    assert data["matches"] == [{**t.as_json(), "analysis": a}]
+    assert data["method"] == METHOD
+    assert "<title>Coloretto analysis · m.json</title>" in page
+    # without one the page is the replay viewer as it was
+    plain = render_html([t], title="m.json")
+    assert "analysis" not in embedded(plain)["matches"][0] and embedded(plain)["method"] is None
+    assert "<title>Coloretto replay · m.json</title>" in plain
+    # pieces and the written file are the same page
+    assert "".join(page_chunks(iter([t]), title="m.json", analysis={1: a}, method=METHOD)) == page
+
+
+def test_an_analysis_finds_its_match_by_number_or_by_file_and_line(tmp_path: Path) -> None:
+    lines = []
+    for k, seed in enumerate((1, 2, 3), start=1):
+        log, _, _, moves = random_match(seed, 3, "classic", 1, random.Random(seed))
+        t = build(check_match(log), label=f"m.jsonl:{k}", file="m.jsonl", line=k)
+        lines.append((t, hand_analysis(log, moves, file="m.jsonl", line=k, match=k)))
+    analysis = {k: a for k, (_, a) in enumerate(lines, start=1)}
+    # every match given: by number
+    for k, (t, a) in enumerate(lines, start=1):
+        assert analysis_of(k, t, analysis) is a
+    # one match given (replay --match 3, a page a match): by file and line, wherever the file was read from
+    t3, a3 = lines[2]
+    assert analysis_of(1, t3, analysis) is a3
+    moved = {k: {**a, "file": f"/somewhere/else/{a['file']}"} for k, a in analysis.items()}
+    assert analysis_of(1, t3, moved) == moved[3]
+    # an analysis of other players, or of another line of the same file, is not this match's
+    assert analysis_of(1, t3, {1: {**a3, "players": ["X", "Y", "Z"]}}) is None
+    assert analysis_of(1, t3, {1: lines[0][1]}) is None
+    assert analysis_of(1, t3, None) is None and analysis_of(1, t3, {}) is None
+    # the analysis of the same match read from another file (a club's copy): taken at its position
+    elsewhere = {**a3, "file": "club/2024-05-02.json", "line": None}
+    assert analysis_of(1, t3, {1: elsewhere}) is elsewhere
+    assert analysis_of(2, t3, {1: elsewhere}) is None
+    written = write_html(tmp_path / "p.html", [t3, lines[0][0]], title="m.jsonl", analysis={3: a3})
+    assert (written.matches, written.analysed) == (2, 1)
+    data = embedded((tmp_path / "p.html").read_text(encoding="utf-8"))
+    assert data["matches"][0]["analysis"] == a3 and "analysis" not in data["matches"][1]
+
+
+def test_only_an_analyze_json_document_is_taken() -> None:
+    _, a, _ = analysed_match(3, games=1)
+    analysis, method = analysis_from_json({**METHOD, "matches": [a]})
+    assert analysis == {1: a} and method == METHOD
+    for bad in ([], {"matches": {}}, {"format": "coloretto-log"}, {"matches": [{"match": 1}]},
+                {"matches": [{**a, "decisions": [1]}]}, {"matches": [{**a, "match": "1"}]}):
+        with pytest.raises(BadAnalysis, match="not the output of analyze --json"):
+            analysis_from_json(bad)
+
+
+ANALYSIS_SHOWN = """(() => ({
+  move: Number(document.body.dataset.move),
+  slider: Number(document.getElementById('slider').value),
+  heading: document.querySelector('#decisions h2').textContent,
+  decisions: [...document.querySelectorAll('#decisions .dec')].map(d => ({
+    decision: d.dataset.decision, mark: d.dataset.mark, who: d.querySelector('bdi.who').textContent,
+    facts: Object.fromEntries([...d.querySelectorAll('[data-fact]')].map(f => [f.dataset.fact, f.querySelector('b').textContent])),
+    why: d.querySelector('.why') ? d.querySelector('.why').textContent : null,
+    choices: [...d.querySelectorAll('tr[data-choice]')].map(r => r.dataset.choice)})),
+  points: [...document.querySelectorAll('#chart .point')].map(p => Number(p.dataset.move)),
+  here: [...document.querySelectorAll('#chart circle.dot.here')].length,
+  xticks: [...document.querySelectorAll('#chart .xtick')].map(t => Number(t.textContent)),
+  marked: [...document.querySelectorAll('#marked .jump')].map(b => Number(b.dataset.move)),
+  overflow: document.documentElement.scrollWidth - window.innerWidth,
+}))()"""
+
+SUMMARY = """[...document.querySelectorAll('#summary-players .pcard')].map(c => ({
+  player: c.dataset.player,
+  stats: Object.fromEntries([...c.querySelectorAll('.stats:not(.game-stats) [data-stat]')].map(s => [s.dataset.stat, s.querySelector('b').textContent]))}))"""
+
+
+def shown_name(name: str) -> str:
+    """A name as the analysis shows it: control characters as ``\\xNN`` escapes."""
+    return re.sub(r"[\x00-\x1f\x7f-\x9f]", lambda m: f"\\x{ord(m.group()):02x}", name)
+
+
+GAME_SUMMARY = """[...document.querySelectorAll('#summary-players .game-stats')].map(c => ({
+  game: c.dataset.game,
+  stats: Object.fromEntries([...c.querySelectorAll('[data-stat]')].map(s => [s.dataset.stat, s.querySelector('b').textContent]))}))"""
+
+
+def check_decision_panel(shown: dict[str, Any], analysis: dict[str, Any], move: int) -> None:
+    """The panel shows every decision of ``move`` (game 1) as the analysis gives it."""
+    want = [d for d in analysis["decisions"] if d["game"] == 1 and d["move"] == move]
+    assert shown["move"] == move and shown["slider"] == move
+    assert shown["heading"].startswith(f"Move {move}")
+    assert [d["decision"] for d in shown["decisions"]] == [d["decision"] for d in want]
+    for got, d in zip(shown["decisions"], want):
+        assert got["who"] == shown_name(d["player"])
+        assert got["mark"] == (d["mark"] or "")
+        facts = got["facts"]
+        assert facts["played"] == d["played"]
+        assert facts["best"] == (d["best"] if d["best"] != d["played"] else f"{d['played']} (played)")
+        assert facts["loss"] == f"{d['loss']:.1f} ± {d['loss_se']:.1f}"
+        assert facts["mark"] == (d["mark"] or "none")
+        assert got["why"] == d.get("explanation")
+        if d["mark"]:
+            assert facts["win"] == f"{round(100 * d['win_prob_played'])}% → {round(100 * d['win_prob_best'])}%"
+            ranked = sorted(d["choices"], key=lambda c: -c["margin"])
+            assert got["choices"] == [c["choice"] for c in ranked[:3]]
+
+
+def test_tapping_a_marked_point_on_a_phone_shows_that_decision(browser: Browser, tmp_path: Path) -> None:
+    t, analysis, marks = analysed_match(4, games=2)
+    page = tmp_path / "analysis.html"
+    write_html(page, [t], title="m.json", analysis={1: analysis}, method=METHOD)
+    browser.open(page.as_uri(), width=390, height=844, mobile=True)
+    shown = browser.eval(ANALYSIS_SHOWN)
+    n = len(t.games[0].steps) - 1
+    assert shown["move"] == 0 and shown["decisions"] == [] and shown["overflow"] <= 0
+    # one point a marked decision, on a chart with move numbers along its axis, the marked moves listed too
+    assert shown["points"] == sorted(marks) == shown["marked"]
+    ticks = shown["xticks"]
+    assert ticks[0] == 0 and len(ticks) >= 4 and ticks == sorted(ticks) and ticks[-1] <= n
+    # legible at 390 px: the chart is drawn at the size it is shown, its numbers at 12 px or more
+    width = browser.eval("document.querySelector('#chart svg').getBoundingClientRect().width")
+    assert 300 <= width <= 390
+    assert browser.eval("document.querySelector('#chart svg').viewBox.baseVal.width") == pytest.approx(width, abs=1)
+    assert browser.eval("parseFloat(getComputedStyle(document.querySelector('#chart .xtick')).fontSize)") >= 12
+    for move in sorted(marks, reverse=True):
+        browser.tap(f"#chart .point[data-move='{move}']")
+        shown = browser.eval(ANALYSIS_SHOWN)
+        check_decision_panel(shown, analysis, move)
+        assert shown["decisions"][-1]["mark"] == marks[move]
+        assert shown["decisions"][-1]["why"].startswith("row ")
+        assert shown["here"] == 1  # the point of this move stands out
+        assert shown["overflow"] <= 0
+    # the narrative and the table follow the slider
+    first = min(marks)
+    browser.tap(f"#marked .jump[data-move='{first}']")
+    shown = browser.eval(ANALYSIS_SHOWN)
+    check_decision_panel(shown, analysis, first)
+    check_shown(browser.eval(SHOWN), t.games[0].steps[first].state, t.players, first, n)
+    # a move without a mark: its decisions with their losses, no explanation
+    browser.press("ArrowRight")
+    shown = browser.eval(ANALYSIS_SHOWN)
+    check_decision_panel(shown, analysis, first + 1)
+    assert all(d["why"] is None for d in shown["decisions"])
+    # the per-player summary, with what issue 18 adds
+    summary = {s["player"]: s["stats"] for s in browser.eval(SUMMARY)}
+    for s in analysis["summary"]:
+        got = summary[s["player"]]
+        assert got["decisions"] == str(s["decisions"]) and got["mean_loss"] == f"{s['mean_loss']:.2f}"
+        assert got["accuracy"] == f"{s['accuracy']:.0f}%"
+        assert got["error_rate"] == f"{100 * s['error_rate']:.0f}%"
+        assert got["luck"].lstrip("+−") == f"{abs(s['luck']):.1f}"
+        for kind in ("inaccuracy", "mistake", "blunder"):
+            assert got[kind] == str(s["marks"][kind])
+    # and for the game on screen
+    per_game = browser.eval(GAME_SUMMARY)
+    assert [g["game"] for g in per_game] == ["1"] * len(analysis["summary"])
+    for g, s in zip(per_game, analysis["summary"]):
+        assert g["stats"]["accuracy"] == f"{s['games'][0]['accuracy']:.0f}%"
+        assert g["stats"]["margin"].lstrip("+−") == f"{abs(s['games'][0]['margin']):.1f}"
+    # the second game has no marked decision; its chart has no point
+    browser.press("]")
+    shown = browser.eval(ANALYSIS_SHOWN)
+    assert shown["points"] == [] and shown["marked"] == [] and shown["overflow"] <= 0
+    for where in ("#decisions", "#chart"):
+        assert browser.eval(f"document.querySelector('{where}').getBoundingClientRect().right") <= 390
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.eval("window.scrollTo(0, 0)")
+    browser.screenshot(ARTIFACTS / "analysis-hand-390.png")
+
+
+def test_at_1280_px_the_analysis_stands_beside_the_table(browser: Browser, tmp_path: Path) -> None:
+    t, analysis, marks = analysed_match(3, games=1)
+    plain, _, _ = analysed_match(3, games=1, seed=7, file="other.json")
+    page = tmp_path / "analysis.html"
+    written = write_html(page, [t, plain], title="m.json", analysis={1: analysis}, method=METHOD)
+    assert (written.matches, written.analysed) == (2, 1)
+    move = sorted(marks)[1]
+    browser.open(page.as_uri() + f"#m=1&g=1&s={move}", width=1280, height=900, mobile=False)
+    shown = browser.eval(ANALYSIS_SHOWN)
+    check_decision_panel(shown, analysis, move)
+    assert shown["overflow"] <= 0
+    board, side = (browser.eval(f"document.getElementById('{i}').getBoundingClientRect().toJSON()") for i in ("board", "side"))
+    assert side["left"] >= board["right"] and abs(side["top"] - board["top"]) < 5
+    assert browser.eval("document.querySelector('#chart svg').getBoundingClientRect().width") > 450
+    # a mouse click on a point does what a tap does
+    other = min(marks)
+    browser.click(f"#chart .point[data-move='{other}']")
+    check_decision_panel(browser.eval(ANALYSIS_SHOWN), analysis, other)
+    assert "seed 0" in browser.eval("document.getElementById('method').textContent")
+    # a match without an analysis is the plain viewer, one column as before
+    browser.press("]")
+    assert browser.eval("document.body.dataset.match") == "2"
+    assert browser.eval("document.getElementById('side').hidden && document.getElementById('summary').hidden")
+    assert not browser.eval("document.body.classList.contains('analysed')")
+    assert browser.overflow() <= 0
+
+
+HOSTILE = "<script>alert(1)</script>\u202eevil\u0007"
+
+
+def test_names_and_explanations_from_a_log_stay_text(browser: Browser, tmp_path: Path) -> None:
+    names = [HOSTILE, "constructor", "%%JS%%"]
+    explain = "<img src=x onerror=\"window.pwned=1\"></script><b>{player}</b>"
+    t, analysis, marks = analysed_match(3, games=1, names=names, explain=explain)
+    page_text = render_html([t], title="<x>.json", analysis={1: analysis}, method=METHOD)
+    data_text = page_text.split('id="replay-data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in data_text and embedded(page_text)["matches"][0]["analysis"] == analysis
+    page = tmp_path / "hostile.html"
+    page.write_text(page_text, encoding="utf-8")
+    browser.open(page.as_uri(), width=390, height=844, mobile=True)
+    for move in sorted(marks):
+        browser.tap(f"#marked .jump[data-move='{move}']")
+        shown = browser.eval(ANALYSIS_SHOWN)
+        check_decision_panel(shown, analysis, move)
+        assert shown["overflow"] <= 0
+    assert browser.eval("document.scripts.length") == 2
+    assert browser.eval("document.querySelectorAll('img, b b').length") == 0
+    assert browser.eval("window.pwned === undefined")
+    # every name shown is its own isolated text: a right-to-left override in it turns nothing around it
+    shown_names = browser.eval("[...document.querySelectorAll('bdi.who')].map(b => [b.textContent, getComputedStyle(b).unicodeBidi])")
+    assert {n for n, _ in shown_names} >= {shown_name(n) for n in names} and {b for _, b in shown_names} == {"isolate"}
+    assert shown_name(HOSTILE) == "<script>alert(1)</script>\u202eevil\\x07"
+    assert browser.eval("document.title") == "Coloretto analysis · <x>.json"

@@ -9,6 +9,7 @@
     m.games.forEach(function (g) { entries.push({match: m, mi: mi, game: g}); });
   });
   var cur = {entry: 0, move: 0};
+  var resizing = false;
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -60,6 +61,11 @@
       $('to-final').hidden = true;
       return false;
     }
+    window.addEventListener('resize', function () {
+      if (resizing) return;
+      resizing = true;
+      window.requestAnimationFrame(function () { resizing = false; drawChart(entries[cur.entry]); });
+    });
     sel.addEventListener('change', function () { go(Number(sel.value), 0); });
     $('slider').addEventListener('input', function () { go(cur.entry, Number($('slider').value)); });
     $('first').addEventListener('click', function () { go(cur.entry, 0); });
@@ -128,6 +134,7 @@
       $('players').replaceChildren();
       $('discarded').hidden = true;
       $('final').hidden = true;
+      drawAnalysis(e);
       return;
     }
     var s = g.states[cur.move];
@@ -138,6 +145,7 @@
     drawRows(s);
     drawPlayers(s);
     drawFinal(e, atEnd);
+    drawAnalysis(e);
   }
 
   function drawStatus(s) {
@@ -295,6 +303,328 @@
       }
       box.appendChild(d);
     });
+  }
+
+  // ------------------------------------------------------------------ the analysis (analyze --json), when given
+
+  var LINE_COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#8c564b'];
+  var MARKS = ['inaccuracy', 'mistake', 'blunder'];
+  // SVG's namespace, as the HTML parser gives it to an <svg> element (the page names no address).
+  var NS = (function () { var d = document.createElement('div'); d.innerHTML = '<svg></svg>'; return d.firstChild.namespaceURI; })();
+
+  function svg(tag, attrs, text) {
+    var e = document.createElementNS(NS, tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
+    if (text !== undefined) e.textContent = String(text);
+    return e;
+  }
+  // A name from the log: its own text, isolated, so that no character in it turns the text around it,
+  // and its control characters shown as escapes (\x07), as the terminal shows them.
+  function who(name) {
+    return el('bdi', 'who', String(name).replace(/[\u0000-\u001f\u007f-\u009f]/g, function (c) {
+      return '\\x' + ('0' + c.charCodeAt(0).toString(16)).slice(-2);
+    }));
+  }
+  // A key of the data's own (a player called "constructor" is no key of every object).
+  function has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
+  function num(x, digits) { return typeof x === 'number' && isFinite(x) ? x.toFixed(digits) : ''; }
+  function signed(x) { return typeof x === 'number' && isFinite(x) ? (x > 0 ? '+' : x < 0 ? '\u2212' : '') + Math.abs(x).toFixed(1) : ''; }
+  function pct(x) { return typeof x === 'number' && isFinite(x) ? Math.round(100 * x) + '%' : ''; }
+  function what(d) { return d.decision === 'row' || d.card ? 'the row for ' + word(d.card) : 'draw or take'; }
+  function lossText(d) {
+    if (d.forced) return 'forced';
+    if (d.exact) return num(d.loss, 1) + ' exact';
+    return num(d.loss, 1) + (typeof d.loss_se === 'number' && d.loss_se > 0 ? ' \u00b1 ' + num(d.loss_se, 1) : '');
+  }
+  function gameDecisions(e) {
+    var a = e.match.analysis;
+    if (!a || !a.decisions) return null;
+    return a.decisions.filter(function (d) { return d.game === e.game.game; });
+  }
+  function entryOf(mi, game) {
+    for (var k = 0; k < entries.length; k++) if (entries[k].mi === mi && entries[k].game.game === game) return k;
+    return -1;
+  }
+  function jump(i, move) {
+    return function () { go(i, move); };
+  }
+
+  function drawAnalysis(e) {
+    var a = e.match.analysis;
+    $('side').hidden = $('summary').hidden = !a;
+    document.body.classList.toggle('analysed', !!a);
+    if (!a) return;
+    drawDecisions(e);
+    drawChart(e);
+    drawMarked(e);
+    drawSummary(e);
+  }
+
+  function fact(name, label, value) {
+    var f = el('span', 'fact');
+    f.dataset.fact = name;
+    f.appendChild(el('span', 'flabel', label + ' '));
+    f.appendChild(el('b', null, value));
+    return f;
+  }
+
+  // Each decision of the move on the slider: played, best, loss, mark, the explanation, the best choices.
+  function drawDecisions(e) {
+    var box = $('decisions');
+    box.replaceChildren();
+    var all = gameDecisions(e) || [];
+    var here = all.filter(function (d) { return d.move === cur.move; });
+    var head = el('h2', null, cur.move === 0 ? 'Setup' : 'Move ' + cur.move);
+    if (here.length) head.appendChild(el('span', 'hint', ' decided at the table of ' + (cur.move === 1 ? 'the setup' : 'move ' + (cur.move - 1)) + ' (\u2039)'));
+    box.appendChild(head);
+    if (!here.length) {
+      box.appendChild(el('p', 'empty', all.length ? (cur.move === 0 ? 'No decision yet: move 1 is the first.'
+        : 'No decision analysed at this move.') : 'No decision of this game was analysed.'));
+      return;
+    }
+    here.forEach(function (d) {
+      var card = el('article', 'dec' + (d.mark ? ' m-' + d.mark : '') + (d.forced ? ' forced' : ''));
+      card.dataset.decision = d.decision;
+      card.dataset.mark = d.mark || '';
+      var h = el('div', 'dhead');
+      h.appendChild(who(d.player));
+      h.appendChild(document.createTextNode(' \u00b7 ' + what(d)));
+      if (d.mark) h.appendChild(el('span', 'mbadge', d.mark));
+      card.appendChild(h);
+      var facts = el('div', 'facts');
+      facts.appendChild(fact('played', 'played', d.played));
+      if (!d.forced) {
+        facts.appendChild(fact('best', 'best', d.best === d.played ? d.best + ' (played)' : d.best));
+      }
+      if (!d.forced) facts.appendChild(fact('loss', 'loss', lossText(d)));
+      if (!d.forced && typeof d.win_prob_played === 'number') {
+        facts.appendChild(fact('win', 'win', d.best === d.played || typeof d.win_prob_best !== 'number'
+          ? pct(d.win_prob_played) : pct(d.win_prob_played) + ' \u2192 ' + pct(d.win_prob_best)));
+      }
+      facts.appendChild(fact('mark', 'mark', d.forced ? 'forced: the only choice' : d.mark || 'none'));
+      card.appendChild(facts);
+      if (typeof d.explanation === 'string' && d.explanation) card.appendChild(el('p', 'why', d.explanation));
+      var table = choicesTable(d);
+      if (table) card.appendChild(table);
+      box.appendChild(card);
+    });
+  }
+
+  // The best three choices by margin, and the played one if it is not among them.
+  function choicesTable(d) {
+    if (d.forced || !Array.isArray(d.choices) || d.choices.length < 2) return null;
+    var ranked = d.choices.filter(function (c) { return c && typeof c.margin === 'number'; }).slice();
+    ranked.sort(function (x, y) { return y.margin - x.margin; });
+    var shown = ranked.slice(0, 3);
+    ranked.slice(3).forEach(function (c) { if (c.choice === d.played) shown.push(c); });
+    if (!shown.length) return null;
+    var t = el('table', 'choices');
+    var hr = el('tr');
+    ['choice', 'margin', 'win'].forEach(function (h) { hr.appendChild(el('th', null, h)); });
+    t.appendChild(hr);
+    shown.forEach(function (c) {
+      var tr = el('tr', (c.choice === d.played ? 'played' : '') + (c.choice === d.best ? ' best' : ''));
+      tr.dataset.choice = c.choice;
+      var name = el('td', null, c.choice);
+      if (c.choice === d.played) name.appendChild(el('span', 'tag', ' played'));
+      tr.appendChild(name);
+      tr.appendChild(el('td', 'num', signed(c.margin) + (typeof c.margin_se === 'number' && c.margin_se > 0
+        ? ' \u00b1 ' + num(c.margin_se, 1) : '')));
+      tr.appendChild(el('td', 'num', pct(c.win_prob)));
+      t.appendChild(tr);
+    });
+    return t;
+  }
+
+  // Every player's expected margin against the move number, the marks on the line of who made them.
+  function drawChart(e) {
+    var box = $('chart'), legend = $('legend');
+    if (!e || !e.match.analysis) return;
+    box.replaceChildren();
+    legend.replaceChildren();
+    var players = e.match.players;
+    var points = (gameDecisions(e) || []).filter(function (d) { return d.margins; });
+    if (!points.length) {
+      box.appendChild(el('p', 'empty', 'No decision with a choice to chart in this game.'));
+      return;
+    }
+    players.forEach(function (p, k) {
+      var item = el('span', 'key');
+      var swatch = el('span', 'swatch');
+      swatch.style.background = LINE_COLOURS[k % LINE_COLOURS.length];
+      item.appendChild(swatch);
+      item.appendChild(who(p));
+      legend.appendChild(item);
+    });
+    MARKS.forEach(function (m) {
+      var item = el('span', 'key');
+      item.appendChild(el('span', 'dot m-' + m));
+      item.appendChild(document.createTextNode(m));
+      legend.appendChild(item);
+    });
+    var W = Math.max(240, Math.floor(box.clientWidth || 320));
+    var H = W < 500 ? 200 : 240;
+    var L = 38, R = 12, T = 10, B = 34;
+    var n = Math.max(1, e.game.states.length - 1);
+    var top = 1;
+    points.forEach(function (d) { players.forEach(function (p) { if (has(d.margins, p)) top = Math.max(top, Math.abs(d.margins[p])); }); });
+    top = Math.ceil(top / 5) * 5;
+    var x = function (m) { return L + (W - L - R) * m / n; };
+    var y = function (v) { return T + (H - T - B) * (top - v) / (2 * top); };
+    var s = svg('svg', {viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img',
+      'aria-label': 'expected margin of every player over game ' + e.game.game});
+    s.appendChild(svg('rect', {x: L, y: T, width: W - L - R, height: H - T - B, fill: '#fff', 'class': 'plot'}));
+    [top, top / 2, 0, -top / 2, -top].forEach(function (v) {
+      s.appendChild(svg('line', {x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0 ? '#888' : '#e3e3e3'}));
+      s.appendChild(svg('text', {x: L - 4, y: y(v) + 4, 'text-anchor': 'end', 'class': 'tick'},
+        v === 0 ? '0' : (v > 0 ? '+' : '\u2212') + Math.abs(v)));
+    });
+    var steps = [1, 2, 5, 10, 20, 25, 50, 100];
+    var every = steps.filter(function (k) { return n / k <= (W - L - R) / 38; })[0] || 100;
+    for (var m = 0; m <= n; m += every) {
+      s.appendChild(svg('line', {x1: x(m), x2: x(m), y1: H - B, y2: H - B + 4, stroke: '#888'}));
+      s.appendChild(svg('text', {x: x(m), y: H - B + 16, 'text-anchor': 'middle', 'class': 'tick xtick'}, m));
+    }
+    s.appendChild(svg('text', {x: L + (W - L - R) / 2, y: H - 2, 'text-anchor': 'middle', 'class': 'tick'}, 'move'));
+    // the move on the slider
+    s.appendChild(svg('line', {x1: x(cur.move), x2: x(cur.move), y1: T, y2: H - B, stroke: '#2b6cb0',
+      'stroke-width': 2, 'stroke-dasharray': '4 3', 'class': 'cursor'}));
+    players.forEach(function (p, k) {
+      var coords = points.filter(function (d) { return has(d.margins, p); })
+        .map(function (d) { return x(d.move).toFixed(1) + ',' + y(d.margins[p]).toFixed(1); });
+      s.appendChild(svg('polyline', {points: coords.join(' '), fill: 'none', 'stroke-width': 2,
+        stroke: LINE_COLOURS[k % LINE_COLOURS.length]}));
+    });
+    // anywhere on the plot: the nearest move
+    s.addEventListener('click', function (ev) {
+      var r = s.getBoundingClientRect();
+      var px = (ev.clientX - r.left) * W / r.width;
+      go(cur.entry, Math.round((px - L) / (W - L - R) * n));
+    });
+    points.forEach(function (d) {
+      if (!d.mark || !has(d.margins, d.player)) return;
+      var cx = x(d.move), cy = y(d.margins[d.player]);
+      var g = svg('g', {'class': 'point', 'data-move': d.move, 'data-mark': d.mark, tabindex: 0, role: 'button',
+        'aria-label': 'move ' + d.move + ': ' + d.mark});
+      g.appendChild(svg('circle', {cx: cx, cy: cy, r: 16, fill: 'transparent', 'class': 'hit'}));
+      g.appendChild(svg('circle', {cx: cx, cy: cy, r: 3 + MARKS.indexOf(d.mark) + 3,
+        'class': 'dot m-' + d.mark + (d.move === cur.move ? ' here' : '')}));
+      g.appendChild(svg('title', {}, 'move ' + d.move + ' \u00b7 ' + d.player + ' \u00b7 ' + d.mark));
+      g.addEventListener('click', function (ev) { ev.stopPropagation(); go(cur.entry, d.move); });
+      g.addEventListener('keydown', function (ev) {
+        if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); go(cur.entry, d.move); }
+      });
+      s.appendChild(g);
+    });
+    box.appendChild(s);
+  }
+
+  // The marked decisions of this game, as buttons that move the slider.
+  function drawMarked(e) {
+    var box = $('marked');
+    box.replaceChildren();
+    var marked = (gameDecisions(e) || []).filter(function (d) { return d.mark; });
+    if (!marked.length) {
+      box.appendChild(el('p', 'empty', 'No marked decision in this game.'));
+      return;
+    }
+    marked.forEach(function (d) {
+      var b = el('button', 'jump m-' + d.mark + (d.move === cur.move ? ' here' : ''));
+      b.type = 'button';
+      b.dataset.move = String(d.move);
+      b.dataset.mark = d.mark;
+      b.appendChild(el('b', null, String(d.move)));
+      b.appendChild(document.createTextNode(' '));
+      b.appendChild(who(d.player));
+      b.appendChild(document.createTextNode(' \u00b7 ' + d.mark + ' ' + num(d.loss, 1)));
+      b.title = 'move ' + d.move + ': ' + d.player + ' played ' + d.played + ', best ' + d.best;
+      b.addEventListener('click', jump(cur.entry, d.move));
+      box.appendChild(b);
+    });
+  }
+
+  function stat(name, value, label) {
+    var s = el('span', 'stat');
+    s.dataset.stat = name;
+    s.appendChild(el('b', null, value));
+    s.appendChild(document.createTextNode(' ' + label));
+    return s;
+  }
+  function pctOf(x, per) { return typeof x === 'number' && isFinite(x) ? (per * x).toFixed(0) + '%' : ''; }
+  // What analyze gives a player over a stretch (the match, or one game): accuracy (per cent), error rate
+  // (a fraction), luck, skill and the final margin (points), each when present.
+  function standing(box, s) {
+    if (typeof s.accuracy === 'number') box.appendChild(stat('accuracy', pctOf(s.accuracy, 1), 'accuracy'));
+    if (typeof s.error_rate === 'number') box.appendChild(stat('error_rate', pctOf(s.error_rate, 100), 'error rate'));
+    if (typeof s.luck === 'number') box.appendChild(stat('luck', signed(s.luck), 'luck'));
+    if (typeof s.skill === 'number') box.appendChild(stat('skill', signed(s.skill), 'skill'));
+    if (typeof s.margin === 'number') box.appendChild(stat('margin', signed(s.margin), 'final margin'));
+  }
+
+  // Per player over the match: decisions, mean loss, marks, and what the analysis adds (accuracy, luck, skill),
+  // then the same for the game on screen.
+  function drawSummary(e) {
+    var a = e.match.analysis;
+    var box = $('summary-players');
+    box.replaceChildren();
+    (a.summary || []).forEach(function (p) {
+      if (!p.decisions && !p.forced) return;
+      var card = el('div', 'pcard');
+      card.dataset.player = p.player;
+      card.appendChild(el('div', 'pname')).appendChild(who(p.player));
+      var stats = el('div', 'stats');
+      stats.appendChild(stat('decisions', String(p.decisions), 'decisions' + (p.forced ? ' (+' + p.forced + ' forced)' : '')));
+      if (typeof p.mean_loss === 'number') stats.appendChild(stat('mean_loss', num(p.mean_loss, 2), 'mean loss'));
+      if (p.marks) {
+        MARKS.forEach(function (m) {
+          if (has(p.marks, m)) stats.appendChild(stat(m, String(p.marks[m]), p.marks[m] === 1 ? m : m === 'inaccuracy' ? 'inaccuracies' : m + 's'));
+        });
+      }
+      standing(stats, p);
+      card.appendChild(stats);
+      var games = Array.isArray(p.games) ? p.games : [];
+      var mine = games.filter(function (g) { return g && g.game === e.game.game; })[0];
+      if (mine && games.length > 1) {
+        var line = el('div', 'stats game-stats');
+        line.dataset.game = String(mine.game);
+        line.appendChild(el('span', 'flabel', 'game ' + mine.game + ':'));
+        standing(line, mine);
+        card.appendChild(line);
+      }
+      var costly = (p.costliest || []).filter(function (c) { return c.loss > 0; });
+      if (costly.length) {
+        var list = el('div', 'marked');
+        costly.forEach(function (c) {
+          var i = entryOf(e.mi, c.game);
+          if (i < 0) return;
+          var b = el('button', 'jump' + (c.mark ? ' m-' + c.mark : ''));
+          b.type = 'button';
+          b.dataset.game = String(c.game);
+          b.dataset.move = String(c.move);
+          b.textContent = (entries.filter(function (x) { return x.mi === e.mi; }).length > 1 ? 'game ' + c.game + ' ' : '')
+            + 'move ' + c.move + ' \u2212' + num(c.loss, 1);
+          b.title = 'played ' + c.played + ', best ' + c.best;
+          b.addEventListener('click', jump(i, c.move));
+          list.appendChild(b);
+        });
+        card.appendChild(list);
+      }
+      box.appendChild(card);
+    });
+    var m = DATA.method, note = $('method');
+    note.hidden = !m;
+    if (m) {
+      var parts = [];
+      if (m.samples) parts.push('up to ' + m.samples + ' sampled orders of the unseen cards a decision'
+        + (m.policy ? ', every seat then playing as the ' + m.policy + ' bot' : ''));
+      if (m.exact) parts.push('exact in the ' + m.exact);
+      if (m.thresholds) {
+        parts.push('marks: ' + Object.keys(m.thresholds).sort(function (p, q) { return m.thresholds[p] - m.thresholds[q]; })
+          .map(function (k) { return k + ' \u2265 ' + m.thresholds[k]; }).join(', ') + ' points');
+      }
+      if (m.seed !== undefined && m.seed !== null) parts.push('seed ' + m.seed);
+      note.textContent = 'How: ' + parts.join('; ') + '.';
+    }
   }
 
   function toFinal() {
