@@ -10,10 +10,9 @@ import typer
 
 from ..core.errors import one_line
 from ..db.store import DatabaseError
-from ..lang import LANGUAGES
 from ..site.build import SiteError, build_site
 from .app import app
-from .common import ExitCode, emit_json, fail, plural
+from .common import ExitCode, emit_json, fail, page_languages, plural
 from .database import DbOption, db_path
 
 
@@ -59,7 +58,7 @@ def site(
     Example: coloretto-log site --db club.duckdb --out site/
     Example: coloretto-log site --db club.duckdb --out site/ --lang ja,en
     """
-    langs = site_languages(lang)
+    langs = page_languages(lang)
     path = db_path(db)
     tty = sys.stderr.isatty()
 
@@ -90,12 +89,3 @@ def site(
         err=True,
     )
 
-
-def site_languages(value: str) -> tuple[str, ...]:
-    """``--lang``: languages separated by commas, each once, from ``LANGUAGES`` (else a usage error, exit 2)."""
-    langs = tuple(dict.fromkeys(part.strip().lower() for part in value.split(",") if part.strip()))
-    wrong = [part for part in langs if part not in LANGUAGES]
-    if not langs or wrong:
-        raise typer.BadParameter(f"{one_line(', '.join(wrong) or value)}: languages are {', '.join(LANGUAGES)}, "
-                                 "separated by commas", param_hint="--lang")
-    return langs

@@ -370,6 +370,10 @@ def test_every_page_carries_its_language_and_links_to_the_others(club: Path) -> 
             for href in links:  # the site's own links stay in the page's language
                 name = href.rsplit("/", 1)[-1]
                 assert name.count(".") == (1 if lang == "en" else 2) and (lang == "en" or f".{lang}." in name), (path, href)
+            for replay in re.findall(r'href="([^"]*replay/[^"]+)"', body):  # one replay page, opened in this language
+                assert replay.endswith(".html" if lang == "en" else f".html?lang={lang}"), (path, replay)
+    replay = next((site / "replay").glob("*.html")).read_text(encoding="utf-8")
+    assert '"langs":["en","ja","ko","ru"]' in replay  # the viewer switches among the site's languages
 
 
 @pytest.mark.parametrize("lang", LANGUAGES[1:])
