@@ -100,7 +100,7 @@ def analyze(
     ] = None,
     lang: Annotated[
         str,
-        typer.Option("--lang", metavar="LANGS", help="With --html: the page's languages, separated by commas, from "
+        typer.Option("--lang", metavar="LANG", help="With --html: the page's languages, separated by commas, from "
                      "en, ja, ko, ru; it opens in the first and switches among them (default: en)."),
     ] = "en",
 ) -> None:

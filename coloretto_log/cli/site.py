@@ -31,7 +31,7 @@ def site(
     ] = None,
     lang: Annotated[
         str,
-        typer.Option("--lang", metavar="LANGS", help="The pages' languages, separated by commas, from en, ja, ko, ru: "
+        typer.Option("--lang", metavar="LANG", help="The pages' languages, separated by commas, from en, ja, ko, ru: "
                      "the first one's pages are index.html..., another's index.ja.html..., each page links to "
                      "its other languages (default: en)."),
     ] = "en",
