@@ -157,6 +157,12 @@ def _asset(name: str) -> str:
     return files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
 
 
+@cache
+def _words(langs: tuple[str, ...]) -> dict[str, Any]:
+    """The page's words in ``langs`` (read once: a club site writes a page per match)."""
+    return page_catalogue(langs, VIEWER_MESSAGES)
+
+
 def _card_css() -> str:
     return "\n".join(f".k-{name}{{background:{bg};color:{fg}}}" for name, (bg, fg) in CARD_COLOURS.items())
 
@@ -183,7 +189,7 @@ def _frame(
     # The data object, written a match at a time: {"title", "start", "labels", "method", "matches": [...]}.
     opening = embed_json(
         {"title": title, "start": start, "labels": CARD_LABELS, "method": None if method is None else dict(method),
-         "langs": list(langs), "i18n": page_catalogue(langs, VIEWER_MESSAGES)}
+         "langs": list(langs), "i18n": _words(tuple(langs))}
     )
     head = head.replace('<html lang="en">', f'<html lang="{html.escape(langs[0])}">', 1)
     return fill(head, parts) + opening[:-1] + ',"matches":[', "]}" + fill(tail, parts)
