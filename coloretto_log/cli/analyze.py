@@ -29,18 +29,22 @@ from ..play.analyze import (
     Progress,
     Settings,
     analyze_match,
+    explanation_of,
     settings_json,
+    usable_cores,
+    worker_pool,
 )
 from ..play.exact import EXACT_SLOTS
-from ..report.timeline import from_loaded
+from ..play.explain import top_choices
+from ..report.timeline import MatchTimeline, from_loaded
 from ..view.html import PageTooLarge, write_html
 from .app import app
 from .common import (
     ExitCode,
     JsonOption,
+    JsonReport,
     LogPath,
     TableJsonOption,
-    emit_json,
     exit_for,
     fail,
     old_short,
@@ -83,7 +87,8 @@ def analyze(
                           metavar="N")
     ] = 0,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Processes to use (the numbers do not depend on it).", metavar="N")
+        int, typer.Option("--jobs", "-j", help="Processes to use, at most the cores (the numbers do not depend "
+                          "on it).", metavar="N")
     ] = 1,
     output: TableJsonOption = None,
     json_out: JsonOption = False,
@@ -93,6 +98,11 @@ def analyze(
                      metavar="OUT.html", show_default=False),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the --html file if it exists.")] = False,
+    explain: Annotated[
+        str,
+        typer.Option("--explain", help="Say why, in words, for the marked decisions (marked) or for every "
+                     "unforced one (all).", metavar="marked|all"),
+    ] = "marked",
     db: Annotated[
         Path | None,
         typer.Option("--db", help="Also keep each valid match's analysis in this database (for `site`); the "
@@ -143,71 +153,93 @@ def analyze(
         if problem is not None:
             fail(problem, ExitCode.USAGE)
 
+    if explain not in ("marked", "all"):
+        fail(f"--explain is marked or all, not {one_line(explain)!r}", ExitCode.USAGE)
+    explain_all = explain == "all"
+
     settings = Settings(samples=samples, seed=seed, max_se=max_se)
+    jobs = min(jobs, usable_cores())
     keep = _open_store(db) if db is not None else None
-    picked: list[tuple[int, LoadedMatch]] = []
-    unreadable = False
-    seen = 0
-    for item in load([path]):
-        if isinstance(item, Unreadable):
-            typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
-            unreadable = True
-            continue
-        seen += 1
-        if match is None or seen == match:
-            picked.append((seen, item))
+    # a match at a time, as it is read: the table or the JSON is printed as each is done (flat memory);
+    # only --html keeps the matches' JSON, for the page
+    pages: list[dict[str, Any]] = []
+    timelines: list[MatchTimeline] = []
+    stream: JsonReport | None = None
+    unreadable = invalid = False
+    seen = analysed = 0
+    has_player = False
+    short_of: list[str] = []  # matches without game G
+    tty = sys.stderr.isatty()
+    console = Console(highlight=False, soft_wrap=False)
+    with worker_pool(jobs) as pool:
+        for item in load([path]):
+            if isinstance(item, Unreadable):
+                typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
+                unreadable = True
+                continue
+            seen += 1
+            if match is not None and seen != match:
+                continue
+            players = item.report.players
+            seats = None
+            if player is not None:
+                if player not in players:
+                    continue
+                seats = {players.index(player)}
+                has_player = True
+            games = len(item.report.games)
+            if game is not None and game > games:
+                short_of.append(f"--game {game}: {one_line(item.label)} holds {plural(games, 'game')}")
+                continue
+            for f in item.findings():
+                if f.severity == "error":
+                    typer.secho(f.line(item.label), err=True, fg=typer.colors.RED)
+            result = analyze_match(item, seen, settings, game=game, seats=seats, pool=pool,
+                                   progress=_progress(item.label) if tty else None)
+            if tty:
+                sys.stderr.write("\r\x1b[K")
+                sys.stderr.flush()
+            invalid = invalid or not result.valid
+            if keep is not None and result.valid:
+                _keep(keep, item, {**result.as_json(), "settings": settings_json(settings)})
+            if analysed == 0 and fmt == "table":
+                _print_header(console, settings, short=html is not None)
+            analysed += 1
+            if html is not None:
+                pages.append(result.as_json(explain_all=explain_all))
+                timelines.append(from_loaded(item))
+            if fmt == "json":
+                if stream is None:
+                    stream = JsonReport(head=settings_json(settings))
+                stream.match(result.as_json(explain_all=explain_all))
+            elif html is not None:
+                console.print()
+                console.print(Text(f"{one_line(result.label)}", style="bold"))
+                _print_summary(console, result)
+            else:
+                console.print()
+                _print_match(console, result, explain_all=explain_all)
+            if match is not None:
+                break
+    if keep is not None:
+        keep.close()
     if unreadable and not seen:
         raise typer.Exit(int(ExitCode.UNREADABLE))
     if match is not None and match > seen:
         fail(f"--match {match}: {one_line(path)} holds {plural(seen, 'match', 'matches')}", ExitCode.USAGE)
-
-    jobs_list: list[tuple[int, LoadedMatch, set[int] | None]] = []
-    for number, item in picked:
-        players = item.report.players
-        seats = None
-        if player is not None:
-            if player not in players:
-                continue
-            seats = {players.index(player)}
-        games = len(item.report.games)
-        if game is not None and game > games:
-            fail(f"--game {game}: {one_line(item.label)} holds {plural(games, 'game')}", ExitCode.USAGE)
-        jobs_list.append((number, item, seats))
-    if player is not None and not jobs_list:
+    if player is not None and not has_player:
         fail(f"--player: no match under {one_line(path)} has a player called {one_line(player)!r}", ExitCode.USAGE)
+    if short_of and not analysed:
+        fail(short_of[0], ExitCode.USAGE)
+    for problem in short_of:
+        typer.secho(f"Error: {problem}", err=True, fg=typer.colors.RED)
 
-    # one match at a time: the table is printed as each is done; JSON and HTML keep only the JSON shape
-    matches: list[dict[str, Any]] = []
-    invalid = False
-    tty = sys.stderr.isatty()
-    console = Console(highlight=False, soft_wrap=False)
-    if fmt == "table":
-        _print_header(console, settings)
-    for number, item, seats in jobs_list:
-        for f in item.findings():
-            if f.severity == "error":
-                typer.secho(f.line(item.label), err=True, fg=typer.colors.RED)
-        result = analyze_match(item, number, settings, game=game, seats=seats, jobs=jobs,
-                               progress=_progress(item.label) if tty else None)
-        if tty:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-        invalid = invalid or not result.valid
-        if keep is not None and result.valid:
-            _keep(keep, item, {**result.as_json(), "settings": settings_json(settings)})
-        if fmt == "json" or html is not None:
-            matches.append(result.as_json())
-        if fmt == "table":
-            console.print()
-            _print_match(console, result)
-
-    if keep is not None:
-        keep.close()
-    data = {**settings_json(settings), "matches": matches}
     if html is not None:
-        _write_page(html, path, [item for _, item, _ in jobs_list], data, game, langs)
+        _write_page(html, path, timelines, {**settings_json(settings), "matches": pages}, game, langs)
     if fmt == "json":
-        emit_json(data)
+        (stream or JsonReport(head=settings_json(settings))).close()
+    if short_of:
+        raise typer.Exit(int(ExitCode.USAGE))
     exit_for(unreadable=unreadable, invalid=invalid)
 
 
@@ -254,7 +286,7 @@ def _clock(seconds: float) -> str:
 
 
 def _write_page(
-    html: Path, path: str, items: list[LoadedMatch], data: dict[str, Any], game: int | None,
+    html: Path, path: str, timelines: list[MatchTimeline], data: dict[str, Any], game: int | None,
     langs: tuple[str, ...] = ("en",),
 ) -> None:
     """The replay viewer of the analysed matches with their analysis in it (``view.html``)."""
@@ -262,7 +294,7 @@ def _write_page(
     method = {k: v for k, v in data.items() if k != "matches"}
     start = None if game is None else {"match": 1, "game": game, "move": 0}
     try:
-        write_html(html, (from_loaded(item) for item in items), title=path, start=start, analysis=analysis,
+        write_html(html, timelines, title=path, start=start, analysis=analysis,
                    method=method, langs=langs)
     except PageTooLarge as e:
         fail(f"{one_line(str(html))} not written: with match {e.matches} the page would pass "
@@ -275,7 +307,7 @@ def _write_page(
 # --------------------------------------------------------------------------- the table
 
 
-def _print_header(console: Console, settings: Settings) -> None:
+def _print_header(console: Console, settings: Settings, *, short: bool = False) -> None:
     marks = ", ".join(f"{k} ≥ {t:g}" for k, t in reversed(THRESHOLDS))
     console.print(Text(
         f"playouts: the {POLICY} bot for every seat · {_how_many(settings)} · exact (every order, best "
@@ -283,13 +315,21 @@ def _print_header(console: Console, settings: Settings) -> None:
         style="dim",
     ))
     console.print(Text(f"marks by loss − 2 × se (margin points): {marks}", style="dim"))
+    if not short:
+        console.print(Text(
+            "loss: the best choice's expected margin less the played one's, measured on samples apart from those "
+            "that picked the best · win %: the chance of winning the game after the played choice (→ after the "
+            "best one) · accuracy: 100 × 2^(−loss/3) a decision, averaged · luck: what the cards turned over did "
+            "to the expected margin · skill: minus the sum of the losses",
+            style="dim",
+        ), soft_wrap=True)
 
 
 def _how_many(settings: Settings) -> str:
     if settings.max_se == 0:
         return f"{settings.samples} sampled orders of the unseen cards per decision"
     return (f"up to {settings.samples} sampled orders of the unseen cards per decision, until the loss's "
-            f"standard error is at most {settings.max_se:g}")
+            f"standard error is at most {settings.max_se:g} and its mark is settled")
 
 
 def _name(players: tuple[str, ...], seat: int) -> Text:
@@ -305,10 +345,17 @@ def _short(choice: str) -> str:
 
 
 def _decision_words(d: Decision) -> str:
-    return "draw/take" if d.card is None else f"put {card_name(d.card)}"
+    """The decision as people say it (the page's words): ``draw or take``, ``put +2``."""
+    return "draw or take" if d.card is None else f"put {card_name(d.card)}"
 
 
-def _print_match(console: Console, r: MatchAnalysis) -> None:
+def _loss_text(d: Decision) -> str:
+    if d.evaluation.exact:
+        return f"{d.loss:.1f} exact"
+    return f"{d.loss:.1f} ± {d.loss_se:.1f}"
+
+
+def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = False) -> None:
     players = r.players
     console.print(Text(f"{one_line(r.label)}", style="bold"))
     for number in sorted({d.game for d in r.decisions}):
@@ -318,6 +365,7 @@ def _print_match(console: Console, r: MatchAnalysis) -> None:
                               ("best", "left"), ("loss ± se", "right"), ("win %", "right"), ("mark", "left")):
             table.add_column(name, justify=justify, no_wrap=name != "player",  # type: ignore[arg-type]
                              min_width=6 if name == "player" else None)
+        explained: list[Decision] = []
         for d in r.decisions:
             if d.game != number:
                 continue
@@ -326,25 +374,18 @@ def _print_match(console: Console, r: MatchAnalysis) -> None:
                 loss, win, note = "0", "", Text("forced", style="dim")
             else:
                 played, best = ev.choices[ev.played], ev.choices[ev.best]
-                if ev.best == ev.played:
-                    loss = "0"
-                else:
-                    loss = f"{d.loss:.1f} exact" if ev.exact else f"{d.loss:.1f} ± {d.loss_se:.1f}"
+                loss = _loss_text(d)
                 win = _pct(played.win_prob) if ev.best == ev.played else (
                     f"{_pct(played.win_prob)}→{_pct(best.win_prob)}")
                 note = Text(d.mark or "", style=_MARK_STYLE.get(d.mark or "", ""))
+                if d.mark or explain_all:
+                    explained.append(d)
             table.add_row(str(d.move), _name(players, d.seat), _decision_words(d), _short(d.played),
                           "" if d.best == d.played else _short(d.best), loss, win, note)
         console.print(table)
-    summary = Table(title="per player", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    for name in ("player", "decisions", "forced", "mean loss", "inaccuracies", "mistakes", "blunders"):
-        summary.add_column(name, justify="left" if name == "player" else "right", no_wrap=name != "player")
-    for s in r.summaries:
-        if not s.decisions and not s.forced:
-            continue
-        summary.add_row(_name(players, s.seat), str(s.decisions), str(s.forced), f"{s.mean_loss:.2f}",
-                        str(s.marks["inaccuracy"]), str(s.marks["mistake"]), str(s.marks["blunder"]))
-    console.print(summary)
+        for d in explained:
+            _print_why(console, d, players)
+    _print_summary(console, r)
     for s in r.summaries:
         if not s.costliest:
             continue
@@ -355,13 +396,52 @@ def _print_match(console: Console, r: MatchAnalysis) -> None:
                 console.print(line, soft_wrap=True)
 
 
+def _print_why(console: Console, d: Decision, players: tuple[str, ...]) -> None:
+    """Why, for one decision: the sentence, then the best three choices with margin and win %."""
+    head = Text(f"move {d.move}, ", style="bold").append(_name(players, d.seat)).append(
+        f", {_decision_words(d)}", style="bold")
+    if d.mark:
+        head.append(f" · {d.mark}", style=_MARK_STYLE[d.mark])
+    console.print(head, soft_wrap=True)
+    console.print(Text("  " + one_line(explanation_of(d, players))), soft_wrap=True)
+    best = ", ".join(
+        f"{c.choice} {c.margin:+.1f} ({_pct(c.win_prob)}%)" + (" played" if c.choice == d.played else "")
+        for c in top_choices(d.evaluation)
+    )
+    console.print(Text(f"  best choices (expected margin, win %): {best}", style="dim"), soft_wrap=True)
+
+
+def _print_summary(console: Console, r: MatchAnalysis) -> None:
+    """Per player: decisions and marks, then error rate, accuracy, luck and skill (per game too)."""
+    players = r.players
+    shown = [s for s in r.summaries if s.decisions or s.forced]
+    summary = Table(title="per player", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("player", "decisions", "forced", "mean loss", "inaccuracies", "mistakes", "blunders"):
+        summary.add_column(name, justify="left" if name == "player" else "right", no_wrap=name != "player")
+    for s in shown:
+        summary.add_row(_name(players, s.seat), str(s.decisions), str(s.forced), f"{s.mean_loss:.2f}",
+                        str(s.marks["inaccuracy"]), str(s.marks["mistake"]), str(s.marks["blunder"]))
+    console.print(summary)
+    standing = Table(title="error rate, accuracy, luck and skill", title_justify="left", box=box.SIMPLE_HEAD,
+                     pad_edge=False)
+    for name in ("game", "player", "error rate", "accuracy", "luck", "skill", "margin"):
+        standing.add_column(name, justify="left" if name == "player" else "right", no_wrap=name != "player")
+    for s in shown:
+        rows = [(str(number), st) for number, st in s.games] if len(s.games) > 1 else []
+        if s.standing is not None:
+            rows.append(("all" if rows else str(s.games[0][0]), s.standing))
+        for label, st in rows:
+            standing.add_row(label, _name(players, s.seat), f"{100 * st.error_rate:.0f}%", f"{st.accuracy:.0f}%",
+                             f"{st.luck:+.1f}", f"{st.skill:+.1f}", "" if st.margin is None else f"{st.margin:+.1f}")
+    console.print(standing)
+
+
 _MARK_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
 
 
 def _costly_line(d: Decision) -> Text:
-    se = "exact" if d.evaluation.exact else f"± {d.loss_se:.1f}"
     what = "draw or take" if d.card is None else f"the row for {card_name(d.card)}"
-    text = Text(f"  game {d.game}, move {d.move} ({what}): played {d.played}, best {d.best}: loss {d.loss:.1f} {se}")
+    text = Text(f"  game {d.game}, move {d.move} ({what}): played {d.played}, best {d.best}: loss {_loss_text(d)}")
     if d.mark:
         text.append(f" · {d.mark}", style=_MARK_STYLE[d.mark])
     return text

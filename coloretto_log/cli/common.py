@@ -188,10 +188,11 @@ class JsonReport:
     million matches never sit in memory together.
     """
 
-    def __init__(self, file: TextIO | None = None) -> None:
+    def __init__(self, file: TextIO | None = None, *, head: dict[str, Any] | None = None) -> None:
         self.write = json_write(sys.stdout if file is None else file)
         self.count = 0
-        self.write('{\n  "matches": [')
+        before = "".join(f"\n  {json.dumps(k)}: {_dumps(v, 1)}," for k, v in (head or {}).items())
+        self.write("{" + before + '\n  "matches": [')
 
     def match(self, value: dict[str, Any]) -> None:
         self.write(("," if self.count else "") + "\n    " + _dumps(value, 2))

@@ -16,6 +16,7 @@ import typer
 
 from ..core.editions import edition_choice
 from ..core.errors import one_line
+from ..lang import LANGUAGES
 from .app import app
 from .common import ExitCode, fail, install_hint
 from .record import SIGNAL_WORDS, check_options, lock_log, open_session
@@ -40,6 +41,12 @@ def serve(
         typer.Option(metavar="ADDRESS", help="Where to listen (default 127.0.0.1, this machine only). 0.0.0.0 lets the phones on your network in.", show_default=False),
     ] = None,
     port: Annotated[int, typer.Option(metavar="N", help="The port (0: any free one).")] = 8765,
+    lang: Annotated[
+        str | None,
+        typer.Option(metavar="LANG", help="The page's language: en, ja, ko or ru (default: each browser's "
+                     "Accept-Language; a switch on the page changes it). The log is the same in every language.",
+                     show_default=False),
+    ] = None,
 ) -> None:
     """Record a match from the phones at the table: a page with big buttons, saved after every move.
 
@@ -58,9 +65,14 @@ def serve(
     locked, or the address cannot be listened on, 130/143/129 stopped by
     Ctrl-C/SIGTERM/SIGHUP (every move saved).
 
+    The page speaks English, Japanese, Korean and Russian: --lang, else
+    each browser's language; every phone can switch on the page.
+
     Example: coloretto-log serve kitchen.json --players "Aiko,Boris,Chloe,Dae" --host 0.0.0.0
     """
     names = check_options(file, players, edition, table, games, date)
+    if lang is not None and lang.lower() not in LANGUAGES:
+        raise typer.BadParameter(f"must be one of {', '.join(LANGUAGES)}", param_hint="--lang")
     if not 0 <= port <= 65535:
         raise typer.BadParameter("must be 0 to 65535", param_hint="--port")
     try:
@@ -96,7 +108,7 @@ def serve(
         for line in qr.qr_lines(url):
             typer.echo(line)
         typer.echo("Every move is saved as it is made. Stop with Ctrl-C; run the same command to resume.", err=True)
-        table_ = web.Table(rec, log)
+        table_ = web.Table(rec, log, lang.lower() if lang is not None else None)
         old = {sig: signal.signal(sig, _stop) for sig in SIGNAL_WORDS}  # until the server takes them over
         try:
             app_ = web.make_app(table_, token, names={where.shown})

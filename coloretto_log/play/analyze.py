@@ -7,18 +7,18 @@ player's final score less the mean of the others') and its probability of
 winning the game (a shared first place counts as a win), with standard
 errors:
 
-- **sampled**: ``samples`` orders of the unseen cards, each drawn uniformly
-  from what is public (the deck's composition less every card seen, the
-  last-round card where the rules put it: ``under`` cards from the bottom);
-  every choice is played out on the *same* orders (common random numbers),
-  every seat following the ``greedy`` bot's policy (``playout``), so the
-  differences between choices are sharper. Sampling goes on in batches
-  until the loss of the played choice has a standard error of at most
-  ``max_se`` points and the best choice is told apart from every other
-  (within ``max_se``, or ahead by 3 standard errors), or until ``samples``;
+- **sampled** (``estimate``): orders of the unseen cards, each drawn
+  uniformly from what is public (the deck's composition less every card
+  seen, the last-round card where the rules put it: ``under`` cards from the
+  bottom); every choice is played out on the *same* orders (common random
+  numbers), every seat following the ``greedy`` bot's policy (``playout``).
+  The loss is cross-fitted (the best picked on one half of the samples,
+  measured on the other), with a standard error even when the played choice
+  looks best; sampling stops once the loss is precise, the best told apart
+  and the mark settled (``marks``), or at ``samples``;
 - **exact** (``exact``): in the last round with at most ``EXACT_SLOTS``
   places left in the rows, every order of the unseen cards and best play by
-  everyone (max-n expectimax); standard errors are 0.
+  everyone (max-n expectimax) on exact numbers; standard errors are 0.
 
 The real order of a seeded game's deck is never read: positions are built
 from ``GameState`` fields that every player sees.
@@ -27,10 +27,9 @@ Choices that lead to the same position (two rows with the same cards and the
 same limit) are one choice, valued once. A decision with one choice is
 *forced*: loss 0, no mark, no playouts.
 
-The **loss** of the played choice is the best choice's value less its own
-(0 when it is the best), with the standard error of that paired difference.
-A mark is given when ``loss - 2 * loss_se`` reaches a threshold
-(``THRESHOLDS``): the loss is then beyond noise.
+Marks (``marks.mark_for``) go on the lower bound ``loss - 2 * loss_se``.
+Why, in words: ``explain``; error rate, accuracy, luck and skill: ``luck``.
+``best_choice`` gives the best choice of any position (for a bot).
 
 Every decision's samples come from a seed derived from (seed, match, game,
 move, decision) alone, so the numbers are the same whatever ``jobs`` is.
@@ -40,9 +39,12 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.pool import Pool
 from typing import Any
 
 from ..core.cards import KINDS
@@ -53,6 +55,10 @@ from ..log.load import LoadedMatch
 from ..log.replay import MatchReport
 from . import bots
 from . import exact as exact_search
+from .estimate import BATCH, MIN_SAMPLES, ChoiceValue, Evaluation, sample
+from .explain import explain
+from .luck import Standing, final_margins, standings
+from .marks import THRESHOLDS, mark_for
 from .playout import Choice, Start
 
 __all__ = [
@@ -65,6 +71,7 @@ __all__ = [
     "ChoiceValue",
     "Decision",
     "Evaluation",
+    "GameOutcome",
     "MatchAnalysis",
     "PlayerSummary",
     "Progress",
@@ -72,10 +79,13 @@ __all__ = [
     "Task",
     "analyze",
     "analyze_match",
+    "best_choice",
     "choice_label",
     "decision_json",
     "decision_seed",
     "evaluate",
+    "explanation_of",
+    "game_outcomes",
     "mark_for",
     "settings_json",
     "summarise",
@@ -83,6 +93,8 @@ __all__ = [
     "table_json",
     "tasks_of_game",
     "tasks_of_match",
+    "usable_cores",
+    "worker_pool",
 ]
 
 #: The policy every seat follows in the playouts.
@@ -91,11 +103,6 @@ POLICY = "greedy"
 DEFAULT_SAMPLES = 2000
 #: Sampling stops once the loss is this precise (points) and the best choice is told apart.
 DEFAULT_MAX_SE = 0.5
-#: Samples are drawn in batches of this many; at least ``MIN_SAMPLES`` before stopping.
-BATCH = 32
-MIN_SAMPLES = 64
-#: Marks by the loss in margin points, worst first: given when ``loss - 2 * loss_se`` reaches the threshold.
-THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 6.0), ("mistake", 3.0), ("inaccuracy", 1.5))
 
 _SALT = 0x616E616C797A6521  # "analyze!"
 
@@ -118,35 +125,6 @@ class Settings:
     seed: int = 0
     max_se: float = DEFAULT_MAX_SE  # 0: always take ``samples``
     exact: bool = True  # search exactly where ``exact.applies``
-
-
-@dataclass(frozen=True, slots=True)
-class ChoiceValue:
-    """One choice's value to the player deciding."""
-
-    choice: str
-    margin: float  # expected final margin of the player deciding
-    margin_se: float
-    win_prob: float
-    win_prob_se: float
-    margins: tuple[float, ...]  # every seat's expected final margin after this choice
-
-
-@dataclass(frozen=True, slots=True)
-class Evaluation:
-    """Every (distinct) choice of one decision, valued; ``played`` and ``best`` index ``choices``."""
-
-    choices: tuple[ChoiceValue, ...]
-    played: int
-    best: int
-    loss: float
-    loss_se: float
-    samples: int  # 0 when exact or forced
-    exact: bool
-
-    @property
-    def forced(self) -> bool:
-        return len(self.choices) == 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +182,8 @@ class PlayerSummary:
     total_loss: float
     marks: dict[str, int]
     costliest: tuple[Decision, ...]
+    standing: Standing | None = None  # error rate, accuracy, luck, skill over the games summarised
+    games: tuple[tuple[int, Standing], ...] = ()  # per game: (game number, standing)
 
 
 # --------------------------------------------------------------------------- seeds
@@ -215,15 +195,6 @@ def decision_seed(seed: int, match: int, game: int, move: int, decision: int) ->
     s = nth_output(s, game)
     s = nth_output(s, move)
     return nth_output(s, decision)
-
-
-def mark_for(loss: float, loss_se: float) -> str | None:
-    """The mark of a loss: the worst kind whose threshold ``loss - 2 * loss_se`` reaches."""
-    sure = loss - 2 * loss_se
-    for kind, threshold in THRESHOLDS:
-        if sure >= threshold:
-            return kind
-    return None
 
 
 # --------------------------------------------------------------------------- choices
@@ -252,104 +223,61 @@ def _distinct(state: GameState, choices: list[Choice]) -> tuple[list[Choice], di
 def evaluate(task: Task, settings: Settings) -> Evaluation:
     """Value every choice of ``task``'s decision (see the module's docstring)."""
     start = Start(task.state, task.card, task.last_round)
+    return _evaluate(start, task.played, task.seed, settings)[0]
+
+
+def best_choice(
+    state: GameState,
+    settings: Settings,
+    *,
+    card: str | None = None,
+    last_round: bool = False,
+    seed: int = 0,
+    turned: bool = False,
+) -> tuple[Choice, Evaluation]:
+    """The best choice for ``state.current`` by the analysis, and every choice's value.
+
+    ``card``: the card just turned over (a row decision; ``last_round``: the
+    last-round card came out first), else the draw-or-take decision. Returns
+    ``("draw", -1)``, ``("take", i)`` or ``("row", i)`` (row *index*, from 0)
+    and the ``Evaluation`` (whose ``played`` is the first choice). Reads only
+    what every player sees (the deck's order is dropped); ``seed`` draws the
+    sampled orders. ``turned``: ``state`` already has ``card`` turned over (a bot's view when it places
+    a card), else it is the state before the card came off the deck.
+    """
+    if turned and card is not None:
+        start = Start(state)
+        start.card = card
+    else:
+        start = Start(state, card, last_round)
+    first = start.choices()[0]
+    ev, reps = _evaluate(start, first, seed, settings)
+    return reps[ev.best], ev
+
+
+def _evaluate(start: Start, played_choice: Choice, seed: int, settings: Settings) -> tuple[Evaluation, list[Choice]]:
     all_choices = start.choices()
-    if task.played not in all_choices:  # a legal move always is; keep going if the deck is odd
-        all_choices.append(task.played)
+    if played_choice not in all_choices:  # a legal move always is; keep going if the deck is odd
+        all_choices.append(played_choice)
     reps, cls = _distinct(start.state, all_choices)
-    played = cls[task.played]
+    played = cls[played_choice]
     players = start.state.players
+    seat = start.state.current
+    labels = [choice_label(c) for c in reps]
     if len(reps) == 1:
-        zero = ChoiceValue(choice_label(reps[0]), math.nan, 0.0, math.nan, 0.0, ())
-        return Evaluation((zero,), 0, 0, 0.0, 0.0, 0, False)
+        zero = ChoiceValue(labels[0], math.nan, 0.0, math.nan, 0.0, ())
+        return Evaluation((zero,), 0, 0, 0.0, 0.0, 0, False), reps
     if settings.exact and exact_search.applies(start):
         vectors = exact_search.choice_values(start, reps)
+        best = exact_search.best_index(vectors, seat)  # on exact values: ties by the rule, not by rounding
         values = tuple(
-            ChoiceValue(choice_label(c), v[task.seat], 0.0, min(1.0, max(0.0, v[players + task.seat])), 0.0,
-                        v[:players])
-            for c, v in zip(reps, vectors)
+            ChoiceValue(labels[k], float(v[seat]), 0.0, float(v[players + seat]), 0.0,
+                        tuple(float(x) for x in v[:players]))
+            for k, v in enumerate(vectors)
         )
-        best = max(range(len(values)), key=lambda k: (values[k].margin, -k))
-        return Evaluation(values, played, best, values[best].margin - values[played].margin, 0.0, 0, True)
-    return _sampled(task, settings, start, reps, played)
-
-
-def _sampled(task: Task, settings: Settings, start: Start, reps: list[Choice], played: int) -> Evaluation:
-    seat = task.seat
-    players = start.state.players
-    scores = bots.scores_for(start.state)
-    pack = bots.pack
-    m = len(reps)
-    margins: list[list[float]] = [[] for _ in reps]  # the deciding player's, per sample
-    wins = [0.0] * m
-    seat_sums = [[0.0] * players for _ in reps]
-    need = start.need()
-    n = 0
-    limit = max(1, settings.samples)
-    while n < limit:
-        batch = min(BATCH, limit - n)
-        for k in range(n, n + batch):
-            deck = start.deal(nth_output(task.seed, k + 1), need)
-            for c, choice in enumerate(reps):
-                s = [scores[pack(x)] for x in start.play(choice, deck)]
-                total = sum(s)
-                top = max(s)
-                mine = s[seat]
-                margins[c].append(mine - (total - mine) / (players - 1))
-                if mine == top:
-                    wins[c] += 1.0
-                sums = seat_sums[c]
-                for p in range(players):
-                    sums[p] += s[p] - (total - s[p]) / (players - 1)
-        n += batch
-        if settings.max_se > 0 and n >= min(MIN_SAMPLES, limit) and _precise(margins, played, settings.max_se):
-            break
-    means = [sum(x) / n for x in margins]
-    best = max(range(m), key=lambda k: (means[k], -k))
-    values = tuple(
-        ChoiceValue(
-            choice_label(c),
-            means[k],
-            _se(margins[k]),
-            wins[k] / n,
-            math.sqrt(max(0.0, (wins[k] / n) * (1 - wins[k] / n) / n)) if n > 1 else 0.0,
-            tuple(x / n for x in seat_sums[k]),
-        )
-        for k, c in enumerate(reps)
-    )
-    loss = means[best] - means[played]
-    loss_se = 0.0 if best == played else _diff_se(margins[best], margins[played])
-    return Evaluation(values, played, best, loss, loss_se, n, False)
-
-
-def _se(xs: list[float]) -> float:
-    n = len(xs)
-    if n < 2:
-        return 0.0
-    mean = sum(xs) / n
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    return math.sqrt(var / n)
-
-
-def _diff_se(a: list[float], b: list[float]) -> float:
-    return _se([x - y for x, y in zip(a, b)])
-
-
-def _precise(margins: list[list[float]], played: int, max_se: float) -> bool:
-    """The loss of the played choice and the gap between the two best choices are within ``max_se``."""
-    n = len(margins[0])
-    means = [sum(x) / n for x in margins]
-    order = sorted(range(len(means)), key=lambda k: (-means[k], k))
-    best = order[0]
-    if played != best and _diff_se(margins[best], margins[played]) > max_se:
-        return False
-    # the best must be told apart from every other choice: within ``max_se``, or far ahead (3 se)
-    for other in order[1:]:
-        if other == played:
-            continue
-        se = _diff_se(margins[best], margins[other])
-        if se > max_se and means[best] - means[other] < 3 * se:
-            return False
-    return True
+        loss = float(vectors[best][seat] - vectors[played][seat])
+        return Evaluation(values, played, best, loss, 0.0, 0, True), reps
+    return sample(start, reps, labels, played, seed, samples=settings.samples, max_se=settings.max_se), reps
 
 
 # --------------------------------------------------------------------------- a game's decisions
@@ -378,8 +306,8 @@ def tasks_of_game(
 
 
 def _decision(task: Task, ev: Evaluation) -> Decision:
-    loss = ev.loss if ev.played != ev.best else 0.0
-    mark = None if ev.forced else mark_for(loss, ev.loss_se)
+    loss = ev.loss
+    mark = None if ev.forced or ev.best == ev.played else mark_for(loss, ev.loss_se)
     played = choice_label(task.played)
     return Decision(
         task.game, task.move, task.seat, task.decision, task.state, task.card, played,
@@ -402,14 +330,36 @@ class Progress:
     left: float | None  # seconds, None until a first estimate
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (``--jobs`` is capped there)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every platform
+        return max(1, os.cpu_count() or 1)
+
+
+@contextmanager
+def worker_pool(jobs: int) -> Iterator[Pool | None]:
+    """Processes for ``analyze`` (at most the cores), opened once for a whole run; None for one job."""
+    jobs = min(jobs, usable_cores())
+    if jobs <= 1:
+        yield None
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with context.Pool(jobs) as pool:
+        yield pool
+
+
 def analyze(
     tasks: list[Task],
     settings: Settings,
     *,
     jobs: int = 1,
+    pool: Pool | None = None,
     progress: Callable[[Progress], None] | None = None,
 ) -> Iterator[Decision]:
-    """Every task valued, in order; the same numbers whatever ``jobs`` is."""
+    """Every task valued, in order; the same numbers whatever ``jobs`` is (or the ``pool`` given)."""
     weights = [t.weight() for t in tasks]
     total_weight = sum(weights) or 1.0
     started = time.monotonic()
@@ -422,28 +372,44 @@ def analyze(
         left = elapsed * (total_weight - done_weight) / done_weight if done_weight > 0 else None
         progress(Progress(k, len(tasks), elapsed, left))
 
-    work = [(t, settings) for t in tasks]
-    if jobs <= 1 or len(tasks) < 2:
+    if pool is None and jobs > 1 and len(tasks) > 1:
+        with worker_pool(jobs) as own:
+            yield from analyze(tasks, settings, pool=own, progress=progress)
+        return
+    if pool is None or len(tasks) < 2:
         for k, (task, w) in enumerate(zip(tasks, weights), start=1):
             ev = evaluate(task, settings)
             done_weight += w
             report(k)
             yield _decision(task, ev)
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with context.Pool(jobs) as pool:
-        for k, (task, ev) in enumerate(zip(tasks, pool.imap(_run_task, work, chunksize=1)), start=1):
-            done_weight += weights[k - 1]
-            report(k)
-            yield _decision(task, ev)
+    work = [(t, settings) for t in tasks]
+    for k, (task, ev) in enumerate(zip(tasks, pool.imap(_run_task, work, chunksize=1)), start=1):
+        done_weight += weights[k - 1]
+        report(k)
+        yield _decision(task, ev)
 
 
 # --------------------------------------------------------------------------- per player
 
 
-def summarise(decisions: list[Decision], players: int, *, costliest: int = 3) -> list[PlayerSummary]:
-    """Per seat: decisions (forced ones apart), mean loss, marks by kind, the costliest decisions."""
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """What ``summarise`` needs of a game beyond its decisions: its resolved moves and real final margins."""
+
+    moves: tuple[Move, ...]
+    final: tuple[float, ...] | None  # None: the game did not finish
+
+
+def summarise(
+    decisions: list[Decision], players: int, *, costliest: int = 3, games: dict[int, GameOutcome] | None = None
+) -> list[PlayerSummary]:
+    """Per seat: decisions (forced ones apart), mean loss, marks by kind, the costliest decisions; with
+    ``games``, each game's error rate, accuracy, luck and skill (``luck.standings``) and their sum."""
+    per_game: dict[int, list[Standing]] = {}
+    for number, outcome in sorted((games or {}).items()):
+        mine = [d for d in decisions if d.game == number]
+        per_game[number] = standings(mine, players, outcome.moves, outcome.final)
     out: list[PlayerSummary] = []
     for seat in range(players):
         mine = [d for d in decisions if d.seat == seat]
@@ -451,9 +417,13 @@ def summarise(decisions: list[Decision], players: int, *, costliest: int = 3) ->
         total = sum(d.loss for d in real)
         marks = {kind: sum(1 for d in real if d.mark == kind) for kind, _ in reversed(THRESHOLDS)}
         worst = sorted(real, key=lambda d: (-d.loss, d.game, d.move, d.decision))[:costliest]
+        rows = tuple((number, st[seat]) for number, st in per_game.items())
+        whole = None
+        for _, st in rows:
+            whole = st if whole is None else whole + st
         out.append(PlayerSummary(
             seat, len(real), len(mine) - len(real), total / len(real) if real else 0.0, total, marks,
-            tuple(d for d in worst if d.loss > 0),
+            tuple(d for d in worst if d.loss > 0), whole, rows,
         ))
     return out
 
@@ -481,10 +451,13 @@ def table_json(state: GameState, card: str | None, players: tuple[str, ...]) -> 
     }
 
 
-def decision_json(d: Decision, players: tuple[str, ...]) -> dict[str, Any]:
-    """One decision in the documented shape (docs/analyze.md)."""
+def decision_json(d: Decision, players: tuple[str, ...], *, explain_all: bool = False) -> dict[str, Any]:
+    """One decision in the documented shape (docs/analyze.md); ``explanation`` for a marked decision,
+    or for every unforced one with ``explain_all``."""
     ev = d.evaluation
     played, best = ev.choices[ev.played], ev.choices[ev.best]
+    why = explanation_of(d, players) if not d.forced and (explain_all or d.mark) else None
+    order = sorted(range(len(ev.choices)), key=lambda k: (-ev.choices[k].margin, k)) if not d.forced else [0]
     return {
         "game": d.game,
         "move": d.move,
@@ -506,18 +479,38 @@ def decision_json(d: Decision, players: tuple[str, ...]) -> dict[str, Any]:
         "margins": None if d.forced else {players[s]: round(x, 3) for s, x in enumerate(d.margins)},
         "choices": [
             {
-                "choice": c.choice,
-                "margin": _num(c.margin),
-                "margin_se": round(c.margin_se, 3),
-                "win_prob": _num(c.win_prob),
-                "win_prob_se": round(c.win_prob_se, 3),
+                "choice": ev.choices[k].choice,
+                "margin": _num(ev.choices[k].margin),
+                "margin_se": round(ev.choices[k].margin_se, 3),
+                "win_prob": _num(ev.choices[k].win_prob),
+                "win_prob_se": round(ev.choices[k].win_prob_se, 3),
+                "played": k == ev.played,
             }
-            for c in ev.choices
+            for k in order
         ],
+        "explanation": why,
+    }
+
+
+def explanation_of(d: Decision, players: tuple[str, ...]) -> str:
+    """Why, in words (``explain.explain``), for an unforced decision."""
+    return explain(d.evaluation, d.state, d.card, d.seat, players, d.loss, d.loss_se).text
+
+
+def _standing_json(st: Standing) -> dict[str, Any]:
+    return {
+        "decisions": st.decisions,
+        "errors": st.errors,
+        "error_rate": round(st.error_rate, 3),
+        "accuracy": round(st.accuracy, 1),
+        "luck": round(st.luck, 2),
+        "skill": round(st.skill, 2),
+        "margin": None if st.margin is None else round(st.margin, 2),
     }
 
 
 def summary_json(s: PlayerSummary, players: tuple[str, ...]) -> dict[str, Any]:
+    whole = _standing_json(s.standing) if s.standing is not None else {}
     return {
         "player": players[s.seat],
         "decisions": s.decisions,
@@ -525,6 +518,12 @@ def summary_json(s: PlayerSummary, players: tuple[str, ...]) -> dict[str, Any]:
         "mean_loss": round(s.mean_loss, 3),
         "total_loss": round(s.total_loss, 3),
         "marks": dict(s.marks),
+        "error_rate": whole.get("error_rate"),
+        "accuracy": whole.get("accuracy"),
+        "luck": whole.get("luck"),
+        "skill": whole.get("skill"),
+        "margin": whole.get("margin"),
+        "games": [{"game": number, **_standing_json(st)} for number, st in s.games],
         "costliest": [
             {
                 "game": d.game,
@@ -557,7 +556,7 @@ class MatchAnalysis:
     findings: list[Finding] = field(default_factory=list)  # errors and warnings of the log
     valid: bool = True
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, *, explain_all: bool = False) -> dict[str, Any]:
         players = self.players
         return {
             "file": self.file,
@@ -566,7 +565,7 @@ class MatchAnalysis:
             "players": list(players),
             "valid": self.valid,
             "findings": [f.as_json() for f in self.findings],
-            "decisions": [decision_json(d, players) for d in self.decisions],
+            "decisions": [decision_json(d, players, explain_all=explain_all) for d in self.decisions],
             "summary": [summary_json(s, players) for s in self.summaries],
         }
 
@@ -605,15 +604,28 @@ def analyze_match(
     game: int | None = None,
     seats: set[int] | None = None,
     jobs: int = 1,
+    pool: Pool | None = None,
     progress: Callable[[Progress], None] | None = None,
 ) -> MatchAnalysis:
     """Value every decision of one loaded match (``match``: its number in the input, from 1)."""
     report = item.report
     players = report.players
     tasks = tasks_of_match(report, match, settings.seed, game=game, seats=seats)
-    decisions = list(analyze(tasks, settings, jobs=jobs, progress=progress))
+    decisions = list(analyze(tasks, settings, jobs=jobs, pool=pool, progress=progress))
     return MatchAnalysis(
         item.label, item.file, item.line, match, players, settings, decisions,
-        summarise(decisions, len(players)) if players else [],
+        summarise(decisions, len(players), games=game_outcomes(report, game)) if players else [],
         item.findings(), report.valid,
     )
+
+
+def game_outcomes(report: MatchReport, game: int | None = None) -> dict[int, GameOutcome]:
+    """Each game's resolved moves and real final margins (None when it did not finish), for luck and skill."""
+    out: dict[int, GameOutcome] = {}
+    for record in report.games:
+        if game is not None and record.number != game:
+            continue
+        final = record.final
+        margins = final_margins(bots.final_scores(final)) if final is not None and final.over else None
+        out[record.number] = GameOutcome(tuple(record.moves), margins)
+    return out

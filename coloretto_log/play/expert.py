@@ -36,6 +36,7 @@ The playouts and the exact search are the analysis's own (``play.playout``,
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from ..core.engine import GameState, Table, Take, View
 from ..core.rng import SplitMix64, nth_output
@@ -81,8 +82,8 @@ def public_position(view: View, card: str | None) -> Start:
     return start
 
 
-def _exact_margins(start: Start, choices: list[Choice]) -> list[float]:
-    """Each choice's exact expected margin for the player to move."""
+def _exact_margins(start: Start, choices: list[Choice]) -> list[Fraction | int]:
+    """Each choice's exact expected margin for the player to move (exact numbers: ties are true ties)."""
     seat = start.state.current
     return [v[seat] for v in exact_search.choice_values(start, choices)]
 

@@ -74,9 +74,12 @@ class Start:
             return min(len(self.pool), free + state.players)  # + a golden joker's extra card a player
         return min(len(self.pool), self.lr_at + 2 * space + 2 * state.players)
 
-    def deal(self, seed: int, need: int) -> list[str]:
+    def deal(self, seed: int, need: int, first: int | None = None) -> list[str]:
         """The first ``need`` unseen cards in an order drawn uniformly from ``seed`` (SplitMix64,
-        partial Fisher–Yates by multiply-shift), the last-round card in its place when it is among them."""
+        partial Fisher–Yates by multiply-shift), the last-round card in its place when it is among them.
+
+        ``first`` (a 64-bit fraction of 1) picks the first card instead of the generator: the estimator
+        spreads it evenly over its samples (stratified), each order still uniform."""
         a = self.pool[:]
         size = len(a)
         s = seed
@@ -85,6 +88,8 @@ class Start:
             z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
             z ^= z >> 31
+            if j == 0 and first is not None:
+                z = first
             k = j + ((z * (size - j)) >> 64)
             a[j], a[k] = a[k], a[j]
         del a[need:]

@@ -13,6 +13,13 @@ Routes (each needs the token, ``?t=TOKEN``, or is refused with 403):
   drawn before another change (another ``version``) or before the server
   was restarted (another ``epoch``) is refused (409): look again.
 
+The page's language (docs/serve.md, "Languages"): every request may say
+``&lang=ja`` (one of ``lang.LANGUAGES``); without it, ``serve --lang``, else
+the request's ``Accept-Language``, else English. The table, the refusals and
+the lines of an answer come in that language, so that phones at the same
+table can read different languages at once; the log is the same in every
+language (the lines typed are the same).
+
 Every request must name this server in ``Host`` (the address it printed,
 ``localhost``, a loopback address, or the address the connection came in
 on), or is refused (400): a page of another site cannot reach it through a
@@ -48,10 +55,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..core.cards import CARD_HEX
 from ..core.errors import UnreadableFileError, one_line
+from ..lang import LANGUAGES, N_, Translator, negotiate, translator
 from ..log.logfile import LogFile
 from ..play.record import Recorder, Refused
-from ..play.record.events import Help
+from ..play.record.events import Help, Reply
 from ..play.record.text import event_lines
+from .page import page_html
 from .snapshot import snapshot
 
 #: A request body larger than this is refused unread.
@@ -64,21 +73,61 @@ PING = 10.0
 SHAPE = '{"line": "d red 2", "version": N, "epoch": "..."} (version and epoch as in /api/state)'
 
 
-class Table:
-    """The session, its file, and the version every page compares with. One change at a time."""
+class Change:
+    """A change of the table (the recorder before it and the line fed), to say it again in another language.
 
-    def __init__(self, rec: Recorder, log: LogFile) -> None:
+    The session's messages are made in its language as it answers; a phone
+    reading another language gets them from the same line fed again, in its
+    language, to a copy of the recorder as it was (once a language).
+    """
+
+    def __init__(self, before: Recorder, line: str) -> None:
+        self.before = before
+        self.line = line
+        self.texts: dict[str, tuple[list[str], str | None]] = {}  # language: the lines shown, the question asked
+
+    def said(self, tr: Translator, reply: Reply, after: Recorder) -> None:
+        """What the change said in ``tr``'s language, as it was made."""
+        caution = after.confirming
+        self.texts[tr.lang] = (shown_lines(reply, tr), None if caution is None else caution.message)
+
+    def texts_in(self, lang: str) -> tuple[list[str], str | None]:
+        if lang not in self.texts:
+            again = copy.deepcopy(self.before)
+            again.tr = translator(lang)
+            self.said(again.tr, again.feed(self.line), again)
+        return self.texts[lang]
+
+
+def shown_lines(reply: Reply, tr: Translator) -> list[str]:
+    """The lines of a change every phone sees (what ``record`` prints for it, help aside)."""
+    return [line for e in reply.events if not isinstance(e, Help) for line in event_lines(e, tr)]
+
+
+class Table:
+    """The session, its file, and the version every page compares with. One change at a time.
+
+    ``lang``: the language of every page that does not ask for one (``serve
+    --lang``); ``None``: each browser's ``Accept-Language``.
+    """
+
+    def __init__(self, rec: Recorder, log: LogFile, lang: str | None = None) -> None:
         self.rec = rec
         self.log = log
+        self.lang = lang
         self.version = 0
         self.epoch = secrets.token_hex(4)  # this server's run: a restarted one counts versions from 0 again
-        self.shown: list[str] = []
+        self.shown: Change | None = None  # the last change that had lines for every phone to see
+        self.last: Change | None = None  # the last change (its question, when it asked one)
         self.closing = False
         self._lock = asyncio.Lock()
         self._news = asyncio.Event()  # set (and replaced) at every change, and when the server stops
 
-    def view(self) -> dict[str, Any]:
-        return snapshot(self.rec, self.version, self.shown, self.epoch)
+    def view(self, lang: str = "en") -> dict[str, Any]:
+        """The table as a page in ``lang`` draws it."""
+        shown = self.shown.texts_in(lang)[0] if self.shown is not None else []
+        confirm = self.last.texts_in(lang)[1] if self.last is not None and self.rec.confirming is not None else None
+        return snapshot(self.rec, self.version, shown, self.epoch, tr=translator(lang), confirm=confirm)
 
     def news(self) -> asyncio.Event:
         """Set at the next change (or when the server stops)."""
@@ -89,34 +138,41 @@ class Table:
         self.closing = True
         self._news.set()
 
-    async def feed(self, line: str, version: int, epoch: str) -> tuple[int, dict[str, Any]]:
-        """Feed one line typed on a page that drew the table at ``version`` of ``epoch``; the HTTP status and the answer."""
+    async def feed(self, line: str, version: int, epoch: str, lang: str = "en") -> tuple[int, dict[str, Any]]:
+        """Feed one line typed on a page in ``lang`` that drew the table at ``version`` of ``epoch``;
+        the HTTP status and the answer (in ``lang``)."""
+        tr = translator(lang)
         async with self._lock:
             if epoch != self.epoch or version != self.version:
-                why = "the recorder was restarted" if epoch != self.epoch else "the table changed (another phone moved)"
-                return 409, {"ok": False, "error": f"{why} since this page drew it: look again", "state": self.view()}
+                why = (tr.gettext(N_("the recorder was restarted since this page drew it: look again"))
+                       if epoch != self.epoch else
+                       tr.gettext(N_("the table changed (another phone moved) since this page drew it: look again")))  # fmt: skip
+                return 409, {"ok": False, "error": why, "state": self.view(lang)}
             before = copy.deepcopy(self.rec)
+            self.rec.tr = tr
             reply = self.rec.feed(line)
             refused = [e for e in reply.events if isinstance(e, Refused)]
             if refused:
-                return 422, {"ok": False, "error": one_line(refused[0].line()), "rule": refused[0].rule,
-                             "state": self.view()}  # fmt: skip
+                return 422, {"ok": False, "error": one_line(refused[0].line(tr)), "rule": refused[0].rule,
+                             "state": self.view(lang)}  # fmt: skip
             if reply.changed and self.rec.data is not None:
                 try:
                     self.log.save(self.rec.data)
                 except UnreadableFileError as e:
                     self.rec = before
-                    return 507, {"ok": False, "error": one_line(f"{e}: the last tap is not recorded"),
-                                 "state": self.view()}  # fmt: skip
-            lines = [line for e in reply.events for line in event_lines(e)]
+                    return 507, {"ok": False, "error": one_line(tr.t(N_("{error}: the last tap is not recorded"), error=e)),
+                                 "state": self.view(lang)}  # fmt: skip
+            lines = [line for e in reply.events for line in event_lines(e, tr)]
             if not reply.events or any(not isinstance(e, Help) for e in reply.events):
                 self.version += 1  # a move, an undo, or a question answered: every page draws again
-                shown = [line for e in reply.events if not isinstance(e, Help) for line in event_lines(e)]
-                if shown:
-                    self.shown = shown
+                change = Change(before, line)
+                change.said(tr, reply, self.rec)
+                self.last = change
+                if change.texts[lang][0]:
+                    self.shown = change
         news, self._news = self._news, asyncio.Event()
         news.set()
-        return 200, {"ok": True, "lines": lines, "state": self.view()}
+        return 200, {"ok": True, "lines": lines, "state": self.view(lang)}
 
 
 def card_css() -> str:
@@ -130,6 +186,13 @@ def make_app(table: Table, token: str, names: Collection[str] = ()) -> Starlette
     page = resources.files(__package__).joinpath("assets/page.html").read_text(encoding="utf-8")
     page = page.replace("/*CARD-CSS*/", card_css())
 
+    def lang_of(request: Request) -> str:
+        """The request's language: ``&lang=``, else ``serve --lang``, else ``Accept-Language``, else English."""
+        asked = request.query_params.get("lang", "")
+        if asked in LANGUAGES:
+            return asked
+        return table.lang or negotiate(request.headers.get("accept-language", ""))
+
     def allowed(request: Request) -> bool:
         return secrets.compare_digest(request.query_params.get("t", "").encode(), token.encode())
 
@@ -140,12 +203,12 @@ def make_app(table: Table, token: str, names: Collection[str] = ()) -> Starlette
     async def index(request: Request) -> Response:
         if not allowed(request):
             return PlainTextResponse("Open the address that coloretto-log serve printed (with its ?t=...).\n", 403)
-        return HTMLResponse(page, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+        return HTMLResponse(page_html(page, lang_of(request)), headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
     async def state(request: Request) -> Response:
         if not allowed(request):
             return forbidden()
-        return JSONResponse(table.view(), headers={"Cache-Control": "no-store"})
+        return JSONResponse(table.view(lang_of(request)), headers={"Cache-Control": "no-store"})
 
     async def line(request: Request) -> Response:
         if not allowed(request):
@@ -172,14 +235,14 @@ def make_app(table: Table, token: str, names: Collection[str] = ()) -> Starlette
             return _bad(f"the line is longer than {MAX_LINE} characters")
         if any(ord(c) < 32 or ord(c) == 127 or "\ud800" <= c <= "\udfff" for c in text):
             return _bad("the line must be one line of text, without control characters")
-        status, answer = await table.feed(text, version, epoch)
+        status, answer = await table.feed(text, version, epoch, lang_of(request))
         return JSONResponse(answer, status_code=status)
 
     async def events(request: Request) -> Response:
         if not allowed(request):
             return forbidden()
         return StreamingResponse(
-            _stream(table), media_type="text/event-stream",
+            _stream(table, lang_of(request)), media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )  # fmt: skip
 
@@ -195,7 +258,14 @@ def make_app(table: Table, token: str, names: Collection[str] = ()) -> Starlette
 
 
 class HostCheck:
-    """Every request must name this server in ``Host``, and an ``Origin``, when sent, must be this server's.
+    """The page's language (docs/serve.md, "Languages"): every request may say
+``&lang=ja`` (one of ``lang.LANGUAGES``); without it, ``serve --lang``, else
+the request's ``Accept-Language``, else English. The table, the refusals and
+the lines of an answer come in that language, so that phones at the same
+table can read different languages at once; the log is the same in every
+language (the lines typed are the same).
+
+Every request must name this server in ``Host``, and an ``Origin``, when sent, must be this server's.
 
     This server is: ``localhost``, a loopback address, the address the
     connection came in on (the LAN address when listening on every
@@ -270,7 +340,7 @@ async def _read_body(request: Request) -> bytes | None:
     return body
 
 
-async def _stream(table: Table) -> AsyncIterator[str]:
+async def _stream(table: Table, lang: str) -> AsyncIterator[str]:
     """The table after every change, a comment every ``PING`` seconds; ends when the server stops.
 
     (A page that goes away ends it too: Starlette stops the response when the client disconnects.)
@@ -279,7 +349,7 @@ async def _stream(table: Table) -> AsyncIterator[str]:
     while not table.closing:
         if table.version != seen:
             seen = table.version
-            yield f"data: {json.dumps(table.view())}\n\n"
+            yield f"data: {json.dumps(table.view(lang))}\n\n"
             continue
         try:
             await asyncio.wait_for(table.news().wait(), PING)

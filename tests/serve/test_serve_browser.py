@@ -26,11 +26,11 @@ from coloretto_log.log.writer import dumps_pretty
 
 from ..builders.browser import Browser
 from ..builders.server import Server
+from ..builders.taps import ARTIFACTS, enter_claims, enter_move, enter_setup, tap, text_of, version
 from ..conftest import ROOT
 
 pytest.importorskip("starlette")
 
-ARTIFACTS = ROOT / "test-artifacts"
 
 
 @pytest.fixture
@@ -44,18 +44,8 @@ def two_browsers(chromium: str) -> Iterator[tuple[Browser, Browser]]:
             second.close()
 
 
-def version(b: Browser) -> int:
-    return int(b.eval("Number(document.body.dataset.version)"))
 
 
-def tap(b: Browser, selector: str) -> None:
-    """Click something that sends a line, and wait for the table it answers with."""
-    before = version(b)
-    b.click(selector)
-    b.wait_for(f"document.body.dataset.busy === 'false' && Number(document.body.dataset.version) > {before}"
-               " || !document.getElementById('error').hidden")
-    error = b.eval("document.getElementById('error').hidden ? '' : document.getElementById('error').textContent")
-    assert not error, (selector, error)
 
 
 def enter_game(b: Browser, game: dict[str, Any], players: list[str], shots: Browser | None = None) -> None:
@@ -65,39 +55,15 @@ def enter_game(b: Browser, game: dict[str, Any], players: list[str], shots: Brow
     enter_claims(b, game.get("claims", {}), players)
 
 
-def enter_setup(b: Browser, setup: dict[str, Any], players: list[str]) -> None:
-    answers = ([setup["removed"]] if setup.get("removed") else []) + [setup["starting"][p] for p in players]
-    for colours in answers:
-        for colour in colours:
-            b.click(f'#input [data-card="{colour}"]')
-        tap(b, '[data-action="ok"]')
-    tap(b, f'[data-seat="{players.index(setup["first"]) + 1}"]')
 
 
 def enter_moves(b: Browser, moves: list[dict[str, Any]], shots: Browser | None = None) -> None:
     for i, move in enumerate(moves):
         if shots is not None and i == 30 and move["action"] == "draw":
             screenshots(b, shots, move["card"])
-        if move.get("last_round"):
-            tap(b, '[data-action="lr"]')
-        if move["action"] == "draw":
-            b.click(f'#input [data-card="{move["card"]}"]')
-            tap(b, f'[data-row="{move["row"]}"]')
-        else:
-            b.click(f'[data-row="{move["row"]}"]')  # the row is chosen, not taken yet
-            tap(b, f'[data-take="{move["row"]}"]')
-            if "extra" in move:
-                tap(b, f'#input [data-card="{move["extra"]}"]')
+        enter_move(b, move)
 
 
-def enter_claims(b: Browser, claims: dict[str, Any], players: list[str]) -> None:
-    for name in players:
-        score = claims.get(name, {}).get("score")
-        if score is None:
-            tap(b, '[data-action="skip"]')
-        else:
-            b.type_text("#score-input", str(score))
-            tap(b, '[data-action="save"]')
 
 
 def as_recorded(log: dict[str, Any]) -> dict[str, Any]:
@@ -211,8 +177,6 @@ def test_names_are_shown_as_text_never_as_html(tmp_path: Path, chromium: str) ->
 # --------------------------------------------------------------------------- issue 20: at 390 px, by taps
 
 
-def text_of(b: Browser, selector: str) -> str:
-    return str(b.eval(f"(document.querySelector({json.dumps(selector)}) || {{textContent: ''}}).textContent"))
 
 
 def offered(b: Browser) -> list[str]:

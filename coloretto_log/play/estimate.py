@@ -1,0 +1,261 @@
+"""The sampled estimator: every choice played out on the same sampled orders, the loss cross-fitted.
+
+For one decision, ``sample`` draws orders of the unseen cards (``Start.deal``)
+and plays every choice out on each order (common random numbers: the luck
+the choices share cancels out of their differences). It keeps, per sample
+and per choice, the deciding player's final margin and whether they won,
+and, per choice, the mean final margin of every seat and the mean final
+collection of the player deciding (for the explanations).
+
+**The loss without selection bias (cross-fitting).** Picking the best choice
+and measuring its lead on the same noisy samples overstates the lead: the
+choice that looks best is, more often than not, one that was lucky. So the
+samples are split in two halves (even and odd sample numbers); the choice
+that looks best on one half is measured against the played choice on the
+*other* half, and the two halves' paired differences are pooled:
+
+    loss = mean over samples i of  x_i(best picked on the other half) − x_i(played)
+
+A choice picked on independent samples is measured without the bias of its
+own selection. The estimate is reported as 0 when it comes out negative (the
+played choice measured better than what the other half would have picked).
+
+**Its standard error** is the standard error of those pooled differences,
+and never less than that of the paired difference between the played choice
+and its strongest rival (the best other choice on all samples): so a played
+choice that looks best still carries the uncertainty of that look
+(``0.2 ± 0.3``, never ``0 ± 0``).
+
+**When to stop.** Samples come in batches of ``BATCH`` (at least
+``MIN_SAMPLES``) until all of:
+
+- the loss's standard error is at most ``max_se`` (or the played choice is
+  the best, three standard errors ahead of every other);
+- the best choice is told apart from every other (the standard error of
+  the difference at most ``max_se``, or ahead by 3 standard errors);
+- the mark is settled: the lower bound ``loss − 2 se`` that decides a mark
+  (``marks.mark_for``) is at least ``SETTLE`` standard errors away from every
+  threshold, so that another seed gives the same mark;
+
+or until ``samples``. The named best is the choice with the best mean on
+all samples (ties to the first: drawing, then the rows in order).
+
+**Racing.** A choice neither played nor best that is ``DROP`` standard
+errors behind the best is no longer played out (it keeps its samples, a
+prefix of everyone's): close decisions spend their playouts where it
+matters. **Stratified first card.** The first card of the k-th order is the
+card at the fraction ``offset + k × φ`` of the unseen cards (a
+low-discrepancy sequence; each order alone still uniform), so every kind
+comes first in its share of the samples.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..core.rng import MASK64, nth_output
+from . import bots, marks
+from .marks import THRESHOLDS
+from .playout import Choice, Start
+
+__all__ = ["BATCH", "DROP", "LOOK", "MIN_SAMPLES", "SETTLE", "ChoiceValue", "Evaluation", "Tally", "sample"]
+
+#: Samples are drawn in batches of this many; at least ``MIN_SAMPLES`` before stopping.
+BATCH = 32
+MIN_SAMPLES = 64
+#: Sampling goes on while the lower bound of a loss is within this many standard errors of a threshold.
+SETTLE = 2.5
+#: A choice (neither played nor best) this many standard errors behind the best is no longer played out.
+DROP = 4.0
+#: The first card of the k-th order is the card at the fraction ``offset + k × φ`` (mod 1) of the unseen
+#: cards (a low-discrepancy sequence): every kind comes first in its share of the samples, nearly exactly.
+STRATIFY = True
+_PHI = 0x9E3779B97F4A7C15  # 2^64 / the golden ratio
+#: The stopping rule is checked when the samples have grown by this factor since the last check.
+LOOK = 1.25
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceValue:
+    """One choice's value to the player deciding."""
+
+    choice: str
+    margin: float  # expected final margin of the player deciding
+    margin_se: float
+    win_prob: float
+    win_prob_se: float
+    margins: tuple[float, ...]  # every seat's expected final margin after this choice
+    cards: tuple[float, ...] = ()  # the decider's expected final collection, by kind (sampled only)
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Every (distinct) choice of one decision, valued; ``played`` and ``best`` index ``choices``."""
+
+    choices: tuple[ChoiceValue, ...]
+    played: int
+    best: int
+    loss: float
+    loss_se: float
+    samples: int  # 0 when exact or forced
+    exact: bool
+    raw_loss: float | None = None  # the cross-fitted estimate before a negative one is reported as 0
+
+    @property
+    def unbiased_loss(self) -> float:
+        """The loss to add up (skill): the cross-fitted estimate as it came out, negative or not."""
+        return self.loss if self.raw_loss is None else self.raw_loss
+
+    @property
+    def forced(self) -> bool:
+        return len(self.choices) == 1
+
+
+class Tally:
+    """Per-sample margins and wins of every choice, and the running sums the explanations read.
+
+    A choice dropped from the race (``active`` False) keeps the samples it has: every list is a
+    prefix of the samples drawn, the same orders for every choice."""
+
+    def __init__(self, choices: int, players: int, kinds: int) -> None:
+        self.x: list[list[float]] = [[] for _ in range(choices)]  # the decider's margin, per sample
+        self.wins = [0] * choices
+        self.seat_sums = [[0.0] * players for _ in range(choices)]
+        self.card_sums = [[0] * kinds for _ in range(choices)]
+        self.active = [True] * choices
+
+    def means(self, fold: int | None = None) -> list[float]:
+        """Every choice's mean margin: on all its samples, or on one half (``fold`` 0: even, 1: odd)."""
+        if fold is None:
+            return [sum(xs) / len(xs) for xs in self.x]
+        return [sum(xs[fold::2]) / max(1, len(xs[fold::2])) for xs in self.x]
+
+    def loss(self, played: int) -> tuple[float, float, int]:
+        """The cross-fitted loss of ``played``, its standard error, and the best choice on all samples."""
+        x = self.x
+        means = self.means()
+        best = _argmax(means)
+        live = self.active
+        picks = tuple(_argmax([m if live[k] else -math.inf for k, m in enumerate(self.means(1 - f))])
+                      for f in (0, 1))  # for the even samples (fold 0), the choice picked on the odd ones
+        mine = x[played]
+        d = [x[picks[i & 1]][i] - mine[i] for i in range(len(mine))]
+        loss = sum(d) / len(d)
+        # the strongest rival of the played choice still in the race (one dropped keeps its last word)
+        rivals = [m if k != played and live[k] else -math.inf for k, m in enumerate(means)]
+        if max(rivals) == -math.inf:
+            rivals = [m if k != played else -math.inf for k, m in enumerate(means)]
+        rival = _argmax(rivals)
+        se = max(_se(d), _se([a - b for a, b in zip(x[rival], mine)]))
+        return loss, se, best
+
+    def race(self, played: int, best: int) -> None:
+        """Stop playing out the choices that are far behind the best (``DROP`` standard errors)."""
+        x = self.x
+        means = self.means()
+        for k in range(len(x)):
+            if self.active[k] and k not in (played, best):
+                diff = [a - b for a, b in zip(x[best], x[k])]
+                if means[best] - means[k] > DROP * _se(diff) + 1e-9:
+                    self.active[k] = False
+
+
+def _argmax(values: list[float]) -> int:
+    """The first index of the largest value (ties to the first choice: the stated rule)."""
+    best = 0
+    for k in range(1, len(values)):
+        if values[k] > values[best]:
+            best = k
+    return best
+
+
+def _se(xs: list[float]) -> float:
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return math.sqrt(var / n)
+
+
+def _settled(tally: Tally, played: int, max_se: float) -> bool:
+    """Precise enough: the loss, the best choice told apart, the mark the same under another seed."""
+    tally.race(played, tally.loss(played)[2])
+    loss, se, best = tally.loss(played)
+    x = tally.x
+    means = tally.means()
+    if se > max_se and any(tally.active[k] for k in range(len(x)) if k != played):
+        # (when every other choice is out of the race, more samples cannot narrow it)
+        ahead = best == played and all(
+            means[played] - means[k] >= 3 * _se([a - b for a, b in zip(x[played], x[k])])
+            for k in range(len(x)) if k != played and tally.active[k])
+        if not ahead:  # the played choice clearly best needs no finer loss
+            return False
+    lower = loss - marks.Z * se
+    if any(abs(lower - t) < SETTLE * se for _, t in THRESHOLDS):
+        return False
+    for other in range(len(x)):
+        if other in (best, played) or not tally.active[other]:
+            continue
+        s = _se([a - b for a, b in zip(x[best], x[other])])
+        if s > max_se and means[best] - means[other] < 3 * s:
+            return False
+    return True
+
+
+def _value(label: str, tally: Tally, k: int) -> ChoiceValue:
+    n = len(tally.x[k])
+    p = tally.wins[k] / n
+    return ChoiceValue(
+        label, sum(tally.x[k]) / n, _se(tally.x[k]), p, math.sqrt(max(0.0, p * (1 - p) / n)) if n > 1 else 0.0,
+        tuple(v / n for v in tally.seat_sums[k]), tuple(v / n for v in tally.card_sums[k]),
+    )
+
+
+def sample(start: Start, reps: list[Choice], labels: list[str], played: int, seed: int, *, samples: int,
+           max_se: float) -> Evaluation:
+    """Value ``reps`` at ``start`` for the player to move on sampled orders drawn from ``seed``."""
+    seat = start.state.current
+    players = start.state.players
+    scores = bots.scores_for(start.state)
+    pack = bots.pack
+    kinds = len(start.state.remaining)
+    tally = Tally(len(reps), players, kinds)
+    need = start.need()
+    offset = nth_output(seed, 0)
+    n = 0
+    limit = max(1, samples)
+    look = min(MIN_SAMPLES, limit)
+    while n < limit:
+        batch = min(BATCH, limit - n)
+        live = [c for c in range(len(reps)) if tally.active[c]]
+        for k in range(n, n + batch):
+            deck = start.deal(nth_output(seed, k + 1), need, ((offset + k * _PHI) & MASK64) if STRATIFY else None)
+            for c in live:
+                final = start.play(reps[c], deck)
+                s = [scores[pack(x)] for x in final]
+                total = sum(s)
+                mine = s[seat]
+                tally.x[c].append(mine - (total - mine) / (players - 1))
+                if mine == max(s):
+                    tally.wins[c] += 1
+                sums = tally.seat_sums[c]
+                for p in range(players):
+                    sums[p] += s[p] - (total - s[p]) / (players - 1)
+                held = tally.card_sums[c]
+                for j, count in enumerate(final[seat]):
+                    held[j] += count
+        n += batch
+        if max_se > 0 and n >= look:
+            if _settled(tally, played, max_se):
+                break
+            look = max(n + BATCH, int(n * LOOK))
+    if n < 2:
+        means = tally.means()
+        best = _argmax(means)
+        loss, se = means[best] - means[played], 0.0
+    else:
+        loss, se, best = tally.loss(played)
+    values = tuple(_value(labels[k], tally, k) for k in range(len(reps)))
+    return Evaluation(values, played, best, max(0.0, loss), se, n, False, loss)
