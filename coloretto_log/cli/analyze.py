@@ -51,6 +51,7 @@ from .common import (
     fail,
     old_short,
     output_format,
+    page_languages,
     plural,
     with_old_short,
 )
@@ -109,6 +110,11 @@ def analyze(
         typer.Option("--db", help="Also keep each valid match's analysis in this database (for `site`); the "
                      "match is found by its id and content.", metavar="FILE", dir_okay=False, show_default=False),
     ] = None,
+    lang: Annotated[
+        str,
+        typer.Option("--lang", metavar="LANG", help="With --html: the page's languages, separated by commas, from "
+                     "en, ja, ko, ru; it opens in the first and switches among them (default: en)."),
+    ] = "en",
 ) -> None:
     """Value every decision of a game from what the player could see: the best choice, the loss, a mark.
 
@@ -142,6 +148,7 @@ def analyze(
         fail("--max-se must be 0 or more", ExitCode.USAGE)
     if not 0 <= seed <= MASK64:
         fail("--seed must satisfy 0 <= seed < 2^64", ExitCode.USAGE)
+    langs = page_languages(lang)
     if html is not None:
         problem = output_problem(html, inputs=[Path(p) for p in expand_paths([path]) if p != STDIN], force=force,
                                  what="the log being analysed")
@@ -236,7 +243,7 @@ def analyze(
         typer.secho(f"Error: {problem}", err=True, fg=typer.colors.RED)
 
     if html is not None:
-        _write_page(html, path, timelines, {**settings_json(settings), "matches": pages}, game)
+        _write_page(html, path, timelines, {**settings_json(settings), "matches": pages}, game, langs)
     if fmt == "json":
         (stream or JsonReport(head=settings_json(settings))).close()
     if short_of:
@@ -298,14 +305,17 @@ def _clock(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
-def _write_page(html: Path, path: str, timelines: list[MatchTimeline], data: dict[str, Any], game: int | None) -> None:
+def _write_page(
+    html: Path, path: str, timelines: list[MatchTimeline], data: dict[str, Any], game: int | None,
+    langs: tuple[str, ...] = ("en",),
+) -> None:
     """The replay viewer of the analysed matches with their analysis in it (``view.html``)."""
     analysis = {m["match"]: m for m in data["matches"]}
     method = {k: v for k, v in data.items() if k != "matches"}
     start = None if game is None else {"match": 1, "game": game, "move": 0}
     try:
         write_html(html, timelines, title=path, start=start, analysis=analysis,
-                   method=method)
+                   method=method, langs=langs)
     except PageTooLarge as e:
         fail(f"{one_line(str(html))} not written: with match {e.matches} the page would pass "
              f"{e.limit / 1e6:g} MB, too big for a browser to open; choose a match with --match K", ExitCode.USAGE)

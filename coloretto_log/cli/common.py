@@ -384,3 +384,16 @@ def loaded_matches(
                 continue
             progress.advance(item.file, item.end)
             yield item
+
+
+def page_languages(value: str, option: str = "--lang") -> tuple[str, ...]:
+    """A pages' ``--lang``: languages separated by commas, each once, from ``lang.LANGUAGES`` (else a usage
+    error, exit 2); the first is the one a page opens in."""
+    from ..lang import LANGUAGES
+
+    langs = tuple(dict.fromkeys(part.strip().lower() for part in value.split(",") if part.strip()))
+    wrong = [part for part in langs if part not in LANGUAGES]
+    if not langs or wrong:
+        raise typer.BadParameter(f"{one_line(', '.join(wrong) or value)}: languages are {', '.join(LANGUAGES)}, "
+                                 "separated by commas", param_hint=option)
+    return langs

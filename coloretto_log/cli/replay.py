@@ -52,6 +52,7 @@ from .common import (
     fail,
     json_write,
     output_format,
+    page_languages,
     plural,
 )
 
@@ -119,6 +120,11 @@ def replay(
             show_default=False,
         ),
     ] = None,
+    lang: Annotated[
+        str,
+        typer.Option("--lang", metavar="LANG", help="With --html: the page's languages, separated by commas, from "
+                     "en, ja, ko, ru; it opens in the first and switches among them (default: en)."),
+    ] = "en",
 ) -> None:
     """Replay a match log move by move: the table, a narrative, JSON or a web page.
 
@@ -144,6 +150,7 @@ def replay(
             fail(f"{name} counts from 1", ExitCode.USAGE)
     if move is not None and move < 0:
         fail("--move must be 0 or more", ExitCode.USAGE)
+    langs = page_languages(lang)
     if html is not None:
         _refuse_output(html, path, force=force)
     if analysis is not None and html is None:
@@ -170,7 +177,7 @@ def replay(
         try:
             with _progress(path, shown_progress) as progress:
                 written = write_html(html, shown(progress), title=path, start=_html_start(game, move),
-                                     analysis=analysed, method=method)
+                                     analysis=analysed, method=method, langs=langs)
         except PageTooLarge as e:
             size = f"{e.limit / 1e6:g} MB" if e.limit >= 1_000_000 else f"{e.limit:,} bytes"
             fail(

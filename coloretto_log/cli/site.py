@@ -12,7 +12,7 @@ from ..core.errors import one_line
 from ..db.store import DatabaseError
 from ..site.build import SiteError, build_site
 from .app import app
-from .common import ExitCode, emit_json, fail, plural
+from .common import ExitCode, emit_json, fail, page_languages, plural
 from .database import DbOption, db_path
 
 
@@ -24,7 +24,17 @@ def site(
                      help="The folder to build the site in (created if new; only pages that changed are rewritten)."),
     ],
     db: DbOption = None,
-    title: Annotated[str, typer.Option("--title", metavar="TEXT", help="The site's title.")] = "Our Coloretto club",
+    title: Annotated[
+        str | None,
+        typer.Option("--title", metavar="TEXT", help="The site's title (default: \"Our Coloretto club\", in each language).",
+                     show_default=False),
+    ] = None,
+    lang: Annotated[
+        str,
+        typer.Option("--lang", metavar="LANG", help="The pages' languages, separated by commas, from en, ja, ko, ru: "
+                     "the first one's pages are index.html..., another's index.ja.html..., each page links to "
+                     "its other languages (default: en)."),
+    ] = "en",
     force: Annotated[
         bool, typer.Option("--force", help="Build into a folder that holds other files (never the database's).")
     ] = False,
@@ -46,7 +56,9 @@ def site(
 
     Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
     Example: coloretto-log site --db club.duckdb --out site/
+    Example: coloretto-log site --db club.duckdb --out site/ --lang ja,en
     """
+    langs = page_languages(lang)
     path = db_path(db)
     tty = sys.stderr.isatty()
 
@@ -56,7 +68,8 @@ def site(
 
     try:
         try:
-            built = build_site(path, out, force=force, title=title, progress=progress if tty else None)
+            built = build_site(path, out, force=force, title=title, progress=progress if tty else None,
+                               langs=langs)
         finally:
             if tty:
                 progress("")  # the progress line is cleared before any other word
@@ -75,3 +88,4 @@ def site(
         f"unchanged, {built.removed} removed{replay}; open {one_line(str(out / 'index.html'))}",
         err=True,
     )
+

@@ -5,6 +5,10 @@ club figures), ``matches.html``, ``players/NAME-HASH.html``,
 ``matches/ID-HASH.html``, ``replay/ID-HASH.html`` (the replay viewer of
 ``replay --html``, with the stored analysis where the viewer takes it) and
 ``site.css``, and a manifest, ``.coloretto-site.json``, of what it wrote.
+With several languages (``langs``), every page but the replays is written
+once per language: the first language's as above, another's with the
+language before ``.html`` (``index.ja.html``, ``players/NAME-HASH.ru.html``),
+each linking to its versions in the others.
 
 Incremental: every page is drawn and compared with the file already there,
 and written (atomically) only when its bytes differ. A replay page, the one
@@ -31,11 +35,12 @@ from typing import Any
 from ..core.errors import ColorettoLogError, one_line
 from ..db.site_data import ClubData, MatchRow, club_data
 from ..db.store import MatchStore
+from ..lang import DEFAULT, translator
 from ..log.atomic import atomic_write_bytes, atomic_write_lines
 from ..log.load import LoadedMatch, load
 from ..report.timeline import from_loaded
 from ..view.html import page_chunks
-from .pages import CSS, Site, match_slug, player_slug
+from .pages import CSS, Site, match_slug, page_file, player_slug
 
 __all__ = ["MANIFEST", "Built", "SiteError", "build_site"]
 
@@ -199,29 +204,36 @@ def _analysis_arg(analysis: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def build_site(
-    db: Path, out: Path, *, force: bool = False, title: str = "Our Coloretto club",
-    progress: Callable[[str], None] | None = None,
+    db: Path, out: Path, *, force: bool = False, title: str | None = None,
+    progress: Callable[[str], None] | None = None, langs: tuple[str, ...] = (DEFAULT,),
 ) -> Built:
-    """Build (or bring up to date) the site in ``out`` from the database ``db``; see the module's docstring."""
+    """Build (or bring up to date) the site in ``out`` from the database ``db``, in each of ``langs`` (the
+    first one's pages without a language in their names); see the module's docstring. Without ``title``, each
+    language's own words for "Our Coloretto club"."""
     check_out(out, db, force=force)
     with MatchStore.open(db, read_only=True) as store:
         data = club_data(store)
     out.mkdir(parents=True, exist_ok=True)
     old = _read_manifest(out)
     writer = _Writer(out, old)
-    replays = _replays(data, writer, progress)
-    site = Site(data, replays=replays, title=title)
+    replays = _replays(data, writer, progress, langs)
 
     def html(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
 
     writer.put("site.css", CSS.lstrip().encode())
-    writer.put("index.html", html(site.index()))
-    writer.put("matches.html", html(site.matches()))
-    for player in data.players:
-        writer.put(f"players/{player_slug(player)}.html", html(site.player(player)))
-    for m in data.matches:
-        writer.put(f"matches/{match_slug(m.match_id)}.html", html(site.match(m)))
+    for lang in langs:
+        site = Site(data, replays=replays, title=title, tr=translator(lang), langs=langs)
+
+        def put(rel: str, text: str, lang: str = lang) -> None:
+            writer.put(page_file(rel, lang, langs[0]), html(text))
+
+        put("index.html", site.index())
+        put("matches.html", site.matches())
+        for player in data.players:
+            put(f"players/{player_slug(player)}.html", site.player(player))
+        for m in data.matches:
+            put(f"matches/{match_slug(m.match_id)}.html", site.match(m))
     removed = 0
     for rel in sorted(set(old) - set(writer.pages)):
         path = out / rel
@@ -238,9 +250,17 @@ def build_site(
     return Built(writer.written, writer.unchanged, removed, len(writer.pages), missing, out)
 
 
-def _replays(data: ClubData, writer: _Writer, progress: Callable[[str], None] | None) -> set[str]:
-    """Write the replay pages whose inputs changed; the ids of the matches that have one."""
-    viewer = _viewer_digest()
+def _languages_arg(langs: tuple[str, ...]) -> dict[str, Any]:
+    """The viewer's ``langs`` keyword (the languages it switches between), when ``view.html`` takes it."""
+    return {"langs": langs} if "langs" in inspect.signature(page_chunks).parameters else {}
+
+
+def _replays(
+    data: ClubData, writer: _Writer, progress: Callable[[str], None] | None, langs: tuple[str, ...] = (DEFAULT,)
+) -> set[str]:
+    """Write the replay pages whose inputs changed (one per match, in every language of the site); the ids of
+    the matches that have one."""
+    viewer = _viewer_digest() + "/" + ",".join(langs)
     have: set[str] = set()
     wanted: list[MatchRow] = []
     keys: dict[str, str] = {}
@@ -258,7 +278,7 @@ def _replays(data: ClubData, writer: _Writer, progress: Callable[[str], None] | 
     for done, (m, item) in enumerate(_loaded(wanted), 1):
         entry = data.analyses.get(m.match_id)
         chunks = page_chunks([from_loaded(item)], title=f"{m.date or 'undated'} · {', '.join(m.players)}",
-                             **_analysis_arg(None if entry is None else entry[1]))
+                             **_analysis_arg(None if entry is None else entry[1]), **_languages_arg(langs))
         writer.stream(f"replay/{match_slug(m.match_id)}.html", chunks, keys[m.match_id])
         have.add(m.match_id)
         if progress is not None and (done % 20 == 0 or done == len(wanted)):

@@ -77,12 +77,13 @@ def _date_label(day: _dt.date, span_days: int) -> str:
     return day.strftime("%Y-%m") if span_days > 90 else day.strftime("%m-%d")
 
 
-def lines(series: Sequence[Line], *, title: str, dates: bool, y_label: str = "") -> str:
-    """A line chart; with ``dates``, x values are day ordinals and the axis shows dates, else contest numbers."""
+def lines(series: Sequence[Line], *, title: str, dates: bool, y_label: str = "", empty: str = "no data yet") -> str:
+    """A line chart; with ``dates``, x values are day ordinals and the axis shows dates, else contest numbers.
+    ``empty`` is what it says when there is no point."""
     xs = [x for s in series for x, _ in s.points] + [x for s in series for x, _, _ in s.band]
     ys = [y for s in series for _, y in s.points] + [v for s in series for _, lo, hi in s.band for v in (lo, hi)]
     if not xs:
-        return _frame(title, [f'<text x="{WIDTH / 2}" y="{HEIGHT / 2}" text-anchor="middle">no data yet</text>'],
+        return _frame(title, [f'<text x="{WIDTH / 2}" y="{HEIGHT / 2}" text-anchor="middle">{escape(empty)}</text>'],
                       label=title)
     x0, x1 = min(xs), max(xs)
     if x1 == x0:
@@ -136,9 +137,10 @@ def lines(series: Sequence[Line], *, title: str, dates: bool, y_label: str = "")
 
 def vbars(
     bars: Sequence[tuple[str, float, str]], *, title: str, y_max: float | None = None, reference: float | None = None,
-    percent: bool = False, height: int = 150,
+    percent: bool = False, height: int = 150, reference_title: str = "expected with no advantage",
 ) -> str:
-    """Vertical bars (label under each, value over it, colour); a dashed ``reference`` line across."""
+    """Vertical bars (label under each, value over it, colour); a dashed ``reference`` line across, titled
+    ``reference_title``."""
     top = y_max if y_max is not None else max((v for _, v, _ in bars), default=1.0) or 1.0
     plot_w, plot_h = WIDTH - 12, height - TOP - BOTTOM
     n = max(len(bars), 1)
@@ -160,7 +162,7 @@ def vbars(
     if reference is not None and top > 0:
         y = TOP + plot_h - plot_h * min(reference, top) / top
         body.append(f'<line x1="6" x2="{WIDTH - 6}" y1="{y:.1f}" y2="{y:.1f}" stroke="#333" stroke-dasharray="4 3">'
-                    "<title>expected with no advantage</title></line>")
+                    f"<title>{escape(reference_title)}</title></line>")
     return (
         f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(title)}" '
         f'xmlns="http://www.w3.org/2000/svg" font-size="{FONT}" font-family="system-ui, sans-serif">'

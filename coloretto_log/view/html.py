@@ -45,6 +45,7 @@ from typing import Any
 
 from ..core.cards import CARD_HEX, LAST_ROUND, SHORT_LABELS
 from ..core.errors import ColorettoLogError, UnreadableFileError
+from ..lang import DEFAULT, N_, page_catalogue
 from ..log.atomic import atomic_write_lines
 from ..log.reader import decode, parse_json, read_bytes
 from ..report.timeline import MatchTimeline
@@ -78,6 +79,53 @@ CARD_LABELS: dict[str, str] = {k: v for k, v in SHORT_LABELS.items() if k != LAS
 #: Card colours: (background, text).
 CARD_COLOURS: dict[str, tuple[str, str]] = {k: v for k, v in CARD_HEX.items() if k != LAST_ROUND}
 
+def ngettext(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a counted message of the page for the catalogue: the pair (the page chooses the form)."""
+    return (singular, plural)
+
+
+#: The page's words (``viewer.html``'s ``data-t`` attributes and ``viewer.js``'s ``t(...)``; a test holds the
+#: list to them). The page switches among the languages it was written with (``langs``) without the network.
+VIEWER_MESSAGES: tuple[str | tuple[str, str], ...] = (
+    N_("Game"), N_("game"), N_("the end of this game: final scores, claims, match totals"), N_("Final scores"),
+    N_("Language"), N_("moves"), N_("first move (Home)"), N_("first move"), N_("previous move (←)"),
+    N_("previous move"), N_("move"), N_("next move (→)"), N_("next move"), N_("last move (End)"), N_("last move"),
+    N_("Expected margin"), N_("tap a point or a marked move to go there"),
+    N_("Margin: a player’s expected final score less the mean of the others’. Loss: the best choice’s margin less "
+       "the played one’s, ± one standard error. Win: the chance of finishing first, with the played choice → with "
+       "the best."),
+    N_("Rows"), N_("Players"), N_("score with the best assignment now"), N_("Per player"), N_("the whole match"),
+    N_("Keys: ← → step, Home End first and last move (End: the final scores), [ ] or PgUp PgDn switch games."),
+    N_("match {match} · game {game}"), N_("game {game}"), N_("error"), N_("unfinished"), N_("Nothing to replay."),
+    N_("Cards carry their colour's letters: {letters}."), N_("no move to replay"),
+    N_("Game {game} cannot be replayed."), N_("setup"), N_("move {move}"), N_("Play broke off at move {move}: "),
+    N_("round {round}"), N_("last round!"), N_("game over"), N_("{who} to play"), N_("row {row}"),
+    N_("taken by {who}"), N_("taken"), N_("Discarded with leftover rows: {cards}"), N_("took a row"),
+    N_("no cards yet"), N_("Final scores · game {game}"), N_("Scores so far · game {game} (not finished)"),
+    N_("agrees"), N_("over-claimed by {n}"), N_("under-claimed by {n}"), N_("illegal choice"),
+    N_("choice below the optimum"), N_("choice does not score the claim"), N_("jokers → {colours}"), N_("none"),
+    N_("positive: {colours}"), N_("Claims · game {game}"), N_("claimed"), N_("no score"), N_("optimum"),
+    N_("the row for {card}"), N_("draw or take"), N_("forced"), N_("{loss} exact"), N_("Setup"), N_("Move {move}"),
+    N_("decided at the table of the setup (‹)"), N_("decided at the table of move {move} (‹)"),
+    N_("No decision yet: move 1 is the first."), N_("No decision analysed at this move."),
+    N_("No decision of this game was analysed."), N_("played"), N_("best"), N_("{choice} (played)"), N_("loss"),
+    N_("win"), N_("mark"), N_("forced: the only choice"), N_("choice"), N_("margin"),
+    N_("No decision with a choice to chart in this game."), N_("expected margin of every player over game {game}"),
+    N_("move {move}: {mark}"), N_("No marked decision in this game."),
+    N_("move {move}: {who} played {played}, best {best}"), N_("accuracy"), N_("error rate"), N_("luck"),
+    N_("skill"), N_("final margin"), N_("decisions (+{forced} forced)"), N_("decisions"), N_("mean loss"),
+    N_("game {game}:"), N_("played {played}, best {best}"),
+    N_("up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot"),
+    N_("up to {n} sampled orders of the unseen cards a decision"), N_("exact in the {part}"),
+    N_("marks: {marks} points"), N_("seed {seed}"), N_("How: {parts}."),
+    # the marks, and the cards' names (translated where the page shows them)
+    N_("inaccuracy"), N_("mistake"), N_("blunder"), N_("inaccuracies"), N_("mistakes"), N_("blunders"),
+    N_("orange"), N_("blue"), N_("brown"), N_("yellow"), N_("grey"), N_("green"), N_("red"), N_("purple"),
+    N_("joker"), N_("golden joker"), N_("+2"),
+    ngettext("{n} move", "{n} moves"), ngettext("{n} card left in the deck", "{n} cards left in the deck"),
+    ngettext("Match totals · {n} complete game", "Match totals · {n} complete games"),
+)  # fmt: skip
+
 #: ``%%NAME%%`` in the page template: where a part goes.
 _PLACEHOLDER = re.compile(r"%%([A-Z_]+)%%")
 _DATA = "%%DATA%%"
@@ -109,6 +157,12 @@ def _asset(name: str) -> str:
     return files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
 
 
+@cache
+def _words(langs: tuple[str, ...]) -> dict[str, Any]:
+    """The page's words in ``langs`` (read once: a club site writes a page per match)."""
+    return page_catalogue(langs, VIEWER_MESSAGES)
+
+
 def _card_css() -> str:
     return "\n".join(f".k-{name}{{background:{bg};color:{fg}}}" for name, (bg, fg) in CARD_COLOURS.items())
 
@@ -118,9 +172,11 @@ Analysis = Mapping[int, Mapping[str, Any]]
 
 
 def _frame(
-    title: str, start: dict[str, int] | None, *, analysed: bool = False, method: Mapping[str, Any] | None = None
+    title: str, start: dict[str, int] | None, *, analysed: bool = False, method: Mapping[str, Any] | None = None,
+    langs: tuple[str, ...] = (DEFAULT,),
 ) -> tuple[str, str]:
-    """The page before the matches' data (ending in ``"matches":[``) and after it (from ``]}``)."""
+    """The page before the matches' data (ending in ``"matches":[``) and after it (from ``]}``), with its words
+    in each of ``langs`` (it opens in the first, or in ``?lang=`` of its address)."""
     head, tail = _asset("viewer.html").split(_DATA)
     kind = "analysis" if analysed else "replay"
     parts = {
@@ -128,11 +184,14 @@ def _frame(
         "CSS": _asset("viewer.css"),
         "CARD_CSS": _card_css(),
         "JS": _asset("viewer.js"),
+        "LANG_JS": _asset("i18n.js"),
     }
     # The data object, written a match at a time: {"title", "start", "labels", "method", "matches": [...]}.
     opening = embed_json(
-        {"title": title, "start": start, "labels": CARD_LABELS, "method": None if method is None else dict(method)}
+        {"title": title, "start": start, "labels": CARD_LABELS, "method": None if method is None else dict(method),
+         "langs": list(langs), "i18n": _words(tuple(langs))}
     )
+    head = head.replace('<html lang="en">', f'<html lang="{html.escape(langs[0])}">', 1)
     return fill(head, parts) + opening[:-1] + ',"matches":[', "]}" + fill(tail, parts)
 
 
@@ -237,12 +296,13 @@ def page_chunks(
     start: dict[str, int] | None = None,
     analysis: Analysis | None = None,
     method: Mapping[str, Any] | None = None,
+    langs: tuple[str, ...] = (DEFAULT,),
 ) -> Iterator[str]:
     """The page of ``render_html``, in pieces: the head, then each match's data, then the tail.
 
     ``timelines`` is consumed lazily, one match at a time.
     """
-    before, after = _frame(title, start, analysed=bool(analysis), method=method)
+    before, after = _frame(title, start, analysed=bool(analysis), method=method, langs=langs)
     yield before
     for k, t in enumerate(timelines, start=1):
         yield _match_chunk(k, t, analysis_of(k, t, analysis))
@@ -256,6 +316,7 @@ def render_html(
     start: dict[str, int] | None = None,
     analysis: Analysis | None = None,
     method: Mapping[str, Any] | None = None,
+    langs: tuple[str, ...] = (DEFAULT,),
 ) -> str:
     """The viewer page for ``timelines`` (every match of one file).
 
@@ -267,9 +328,11 @@ def render_html(
     --json`` (``MatchAnalysis.as_json()``) keyed by its number in the file
     (from 1); see ``analysis_of``. ``method``: the settings ``analyze --json``
     gives beside its matches (policy, samples, seed, thresholds), shown as a
-    note under the chart.
+    note under the chart. ``langs``: the languages the page's words are in (``lang.LANGUAGES``), switched on
+    the page without the network; it opens in the first, or in the one ``?lang=xx`` of its address asks for.
+    The log's names, the moves' narrative and the analysis' explanations are shown as the data has them.
     """
-    return "".join(page_chunks(timelines, title=title, start=start, analysis=analysis, method=method))
+    return "".join(page_chunks(timelines, title=title, start=start, analysis=analysis, method=method, langs=langs))
 
 
 class PageTooLarge(ColorettoLogError):
@@ -300,6 +363,7 @@ def write_html(
     limit: int | None = None,
     analysis: Analysis | None = None,
     method: Mapping[str, Any] | None = None,
+    langs: tuple[str, ...] = (DEFAULT,),
 ) -> PageWritten:
     """Write the page of ``timelines`` (and ``analysis``: see ``render_html``) to ``path`` atomically,
     a match at a time.
@@ -309,7 +373,7 @@ def write_html(
     cannot be written.
     """
     cap = PAGE_LIMIT if limit is None else limit
-    before, after = _frame(title, start, analysed=bool(analysis), method=method)
+    before, after = _frame(title, start, analysed=bool(analysis), method=method, langs=langs)
     count = {"size": _size(before) + _size(after), "matches": 0, "games": 0, "analysed": 0}
 
     def chunks() -> Iterator[str]:

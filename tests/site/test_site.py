@@ -5,6 +5,8 @@ against what a club needs of it: it rebuilds only what changed, never
 writes onto the database or into a folder of something else, escapes
 hostile names, and in headless Chromium at phone and desktop width no page
 overflows, every link resolves inside the folder and no request leaves it.
+The club's site is written in every language (``--lang en,ja,ko,ru``), and
+all of that holds for each.
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from typer.testing import CliRunner
 from coloretto_log.cli import app
 from coloretto_log.db.analysis_store import stored_analyses
 from coloretto_log.db.store import MatchStore
+from coloretto_log.lang import LANGUAGES, NATIVE_NAMES, translator
 from coloretto_log.log.writer import dumps_line
 from coloretto_log.site.build import MANIFEST
-from coloretto_log.site.pages import match_slug, player_slug
+from coloretto_log.site.pages import match_slug, page_file, player_slug
 
 from ..builders.browser import Browser
 from ..builders.club import club_matches
@@ -40,6 +43,8 @@ ROSTER: dict[str, str] = {
     "Aiko": "strong", "Boris": "greedy", "Chloe": "greedy", "Dae": "random", HOSTILE: "greedy", BIDI: "random",
 }  # fmt: skip
 SEASON = 24
+#: The languages the club's site is written in: English first (``index.html``), then ``index.ja.html`` ...
+LANGS = ",".join(LANGUAGES)
 
 
 def cli(*args: str) -> Any:
@@ -80,7 +85,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert r.exit_code == 0, r.output
     r = cli("analyze", str(logs / "samples" / "classic-2p-recorded-game.json"), "--samples", "4", "--db", str(db))
     assert r.exit_code == 0, r.output
-    r = cli("site", "--db", str(db), "--out", str(folder / "site"))
+    r = cli("site", "--db", str(db), "--out", str(folder / "site"), "--lang", LANGS)
     assert r.exit_code == 0, r.output
     return folder
 
@@ -95,12 +100,14 @@ def test_every_player_and_match_has_a_page(club: Path) -> None:
         ids = [r[0] for r in store.execute("SELECT match_id FROM matches").fetchall()]
         players = [r[0] for r in store.execute("SELECT DISTINCT player FROM match_players").fetchall()]
     assert len(ids) == 8 + SEASON
+    for lang in LANGUAGES:
+        for mid in ids:
+            assert (site / "matches" / page_file(f"{match_slug(mid)}.html", lang, "en")).is_file()
+        for p in players:
+            assert (site / "players" / page_file(f"{player_slug(p)}.html", lang, "en")).is_file()
     for mid in ids:
-        assert (site / "matches" / f"{match_slug(mid)}.html").is_file()
         assert (site / "replay" / f"{match_slug(mid)}.html").is_file()  # every log is where it was ingested from
-    for p in players:
-        assert (site / "players" / f"{player_slug(p)}.html").is_file()
-    assert len(pages(site)) == 2 + 2 * len(ids) + len(players)
+    assert len(pages(site)) == len(LANGUAGES) * (2 + len(ids) + len(players)) + len(ids)
     index = (site / "index.html").read_text(encoding="utf-8")
     for p in players:  # the standings name every rated player, with a link to the page
         assert f'players/{player_slug(p)}.html"' in index
@@ -133,8 +140,9 @@ def test_a_match_page_shows_what_score_says(club: Path) -> None:
             mid = store.scalar("SELECT match_id FROM matches WHERE source_file LIKE '%with-claims.json'")
     page = (club / "site" / "matches" / f"{match_slug(mid)}.html").read_text(encoding="utf-8")
     games = scored["matches"][0]["games"] if "matches" in scored else scored["games"]
-    verdicts = re.findall(r'<span class="verdict-[a-z]*">([a-z-]+)</span>|<span class="">([a-z-]+)</span>', page)
-    shown = [a or b for a, b in verdicts]
+    verdicts = re.findall(r'<span class="(?:verdict-[a-z]*)?" data-verdict="([a-z-]+)">([a-z-]+)</span>', page)
+    assert all(a == b for a, b in verdicts)  # in English, the verdict's word is score's status
+    shown = [a for a, _ in verdicts]
     expected = [(p["verdict"] or {}).get("status", "no-claim") for g in games for p in g["players"]]
     assert shown == expected and "agrees" in shown and len(set(shown)) > 1
     cells = re.findall(r"<td class=n>(\d+)</td><td class=n>(\d+)</td><td>", page)  # score, rank of each row
@@ -330,3 +338,117 @@ def test_a_subfolder_linked_out_of_the_site_is_refused(tmp_path: Path) -> None:
     (out / "players").symlink_to(elsewhere, target_is_directory=True)
     r = cli("site", "--db", str(db), "--out", str(out))
     assert r.exit_code == 2 and "leads out of" in r.stderr and list(elsewhere.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- in every language
+
+def _page_set(club: Path) -> list[str]:
+    """The first-language (English) name of one page of each kind."""
+    site = club / "site"
+    player = min((site / "players").glob("*.html")).name.split(".")[0]
+    match = min((site / "matches").glob("*.html")).name.split(".")[0]
+    return ["index.html", "matches.html", f"players/{player}.html", f"matches/{match}.html"]
+
+
+def test_every_page_carries_its_language_and_links_to_the_others(club: Path) -> None:
+    site = club / "site"
+    for rel in _page_set(club):
+        for lang in LANGUAGES:
+            path = site / page_file(rel, lang, "en")
+            text = path.read_text(encoding="utf-8")
+            assert f'<html lang="{lang}">' in text, path
+            switch = text[text.index('<nav class="langs"'): text.index("</nav>")]
+            assert f"<strong lang={lang}>{NATIVE_NAMES[lang]}</strong>" in switch
+            for other in LANGUAGES:
+                if other != lang:
+                    href = page_file(rel.rsplit("/", 1)[-1], other, "en")
+                    assert f'href="{href}" hreflang={other}' in switch
+                    assert (path.parent / href).is_file()
+            body = text[text.index("</nav>"):]
+            links = [h for h in re.findall(r'href="([^"#]+\.html)', body) if h.split("/")[-2:-1] != ["replay"]]
+            assert links, path
+            for href in links:  # the site's own links stay in the page's language
+                name = href.rsplit("/", 1)[-1]
+                assert name.count(".") == (1 if lang == "en" else 2) and (lang == "en" or f".{lang}." in name), (path, href)
+            for replay in re.findall(r'href="([^"]*replay/[^"]+)"', body):  # one replay page, opened in this language
+                assert replay.endswith(".html" if lang == "en" else f".html?lang={lang}"), (path, replay)
+    replay = next((site / "replay").glob("*.html")).read_text(encoding="utf-8")
+    assert '"langs":["en","ja","ko","ru"]' in replay  # the viewer switches among the site's languages
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_the_words_numbers_and_dates_are_the_languages(club: Path, lang: str) -> None:
+    tr = translator(lang)
+    site = club / "site"
+    index = (site / page_file("index.html", lang, "en")).read_text(encoding="utf-8")
+    for heading in ("Standings", "Ratings over time", "The latest evenings", "Club figures", "Every match"):
+        assert tr.t(heading) != heading and tr.t(heading) in index and f">{heading}<" not in index
+    assert tr.t("Our Coloretto club") in index  # the default title is the language's
+    # the standings: the same figures as in English, written as the locale writes numbers
+    english = (site / "index.html").read_text(encoding="utf-8")
+
+    def figures(page: str) -> list[list[int]]:
+        table = page[page.index("<h2 id=standings>"): page.index("<h2 id=chart>")]
+        rows = re.findall(r"<tr><td class=n>(.*?)</td>.*?<td class=n>(.*?) ± (.*?)</td><td class=n>(.*?)</td>", table)
+        return [[int(re.sub(r"[\s\u00a0\u202f,.]", "", x).replace("\u2212", "-")) for x in row] for row in rows]
+
+    assert figures(index) == figures(english) and len(figures(index)) > 3
+    # dates are the locale's: the latest evening's day as the translator writes it
+    day = max(m for m in re.findall(r"<h3>(\d{4}-\d\d-\d\d)</h3>", english))
+    import datetime as _dt
+
+    assert f"<h3>{tr.format_date(_dt.date.fromisoformat(day))}</h3>" in index
+    # a claim's verdict is shown in the language, and keeps score's status beside it
+    sample = SAMPLES / "classic-4p-recorded-match-with-claims.json"
+    with MatchStore.open(club / "club.duckdb", read_only=True) as store:
+        mid = store.scalar("SELECT match_id FROM matches WHERE source_file LIKE '%with-claims.json'")
+    assert sample.is_file()
+    page = (site / "matches" / page_file(f"{match_slug(mid)}.html", lang, "en")).read_text(encoding="utf-8")
+    assert f'data-verdict="agrees">{tr.t("agrees")}</span>' in page
+
+
+def _longest_words(lang: str, count: int) -> list[str]:
+    """The longest words of the site's messages in ``lang`` (what must wrap, or fit, on a phone)."""
+    from coloretto_log.lang.extract import messages
+
+    tr = translator(lang)
+    words: set[str] = set()
+    for key, where in messages().items():
+        if not any("site/" in file for file, _ in where):
+            continue
+        texts = [tr.ngettext(key[0], key[1], n) for n in (1, 2, 5)] if isinstance(key, tuple) else [tr.gettext(key)]
+        for text in texts:
+            words |= set(re.findall(r"\w+", re.sub(r"\{\w+\}", "", text)))
+    return sorted(words, key=lambda w: (-len(w), w))[:count]
+
+
+def test_the_longest_russian_words_fit_a_phone(tmp_path: Path, browser: Browser) -> None:
+    """A title and a player's name made of the catalogue's longest Russian words, on every page at 390 px."""
+    words = _longest_words("ru", 6)
+    assert len(words[0]) >= 15, words  # "Проанализированные", "неопределённость"...
+    db = tmp_path / "club.duckdb"
+    assert cli("ingest", "--db", str(db), str(SAMPLES / "classic-4p-recorded-match-with-claims.json")).exit_code == 0
+    out = tmp_path / "site"
+    r = cli("site", "--db", str(db), "--out", str(out), "--lang", "ru,en", "--title", " ".join(words))
+    assert r.exit_code == 0, r.output
+    wide = []
+    for page in pages(out):
+        if page.parent.name == "replay":
+            continue
+        browser.open(page.as_uri(), width=390, height=800, mobile=True)
+        width = browser.eval("[document.documentElement.scrollWidth, window.innerWidth]")
+        if width[0] > width[1]:
+            wide.append(f"{page.name}: {width[0]} px")
+    assert not wide and words[0] in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_default_language_is_english_and_a_wrong_one_is_a_usage_error(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    assert cli("ingest", "--db", str(db), str(SAMPLES / "classic-2p-recorded-game.json")).exit_code == 0
+    assert cli("site", "--db", str(db), "--out", str(tmp_path / "en")).exit_code == 0
+    index = (tmp_path / "en" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="en">' in index and '<nav class="langs"' not in index and not list((tmp_path / "en").glob("*.ja.html"))
+    r = cli("site", "--db", str(db), "--out", str(tmp_path / "x"), "--lang", "en,fr")
+    assert r.exit_code == 2 and "fr" in r.stderr and not (tmp_path / "x").exists()
+    assert cli("site", "--db", str(db), "--out", str(tmp_path / "ja"), "--lang", "ja").exit_code == 0
+    assert '<html lang="ja">' in (tmp_path / "ja" / "index.html").read_text(encoding="utf-8")

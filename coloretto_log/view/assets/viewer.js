@@ -3,6 +3,10 @@
   var DATA = JSON.parse(document.getElementById('replay-data').textContent);
   var LABELS = DATA.labels;
   var WORDS = {joker: 'joker', golden_joker: 'golden joker', plus2: '+2'};
+  // The page's words (i18n.js): t(message, {values}), nt(singular, plural, n, {values}); the log's names,
+  // the moves' narrative and the analysis' explanations are shown as the data has them.
+  var I18N = ColorettoI18n.create(DATA.i18n || {}, DATA.langs || ['en']);
+  var t = I18N.t, nt = I18N.nt;
   var $ = function (id) { return document.getElementById(id); };
   var entries = [];  // every game of every match, in order
   DATA.matches.forEach(function (m, mi) {
@@ -17,8 +21,8 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   }
-  function word(card) { return WORDS[card] || card; }
-  function plural(n, w) { return n + ' ' + w + (n === 1 ? '' : 's'); }
+  function word(card) { return t(WORDS[card] || card); }
+  function words(list) { return list.map(word).join(', '); }
   function card(name) {
     var c = el('span', 'card k-' + name, LABELS[name] || name);
     c.dataset.card = name;
@@ -37,10 +41,11 @@
   }
   function entryLabel(e, i) {
     var g = e.game;
-    var text = DATA.matches.length > 1 ? 'match ' + (e.mi + 1) + ' \u00b7 game ' + g.game : 'game ' + g.game;
-    text += ' \u00b7 ' + plural(g.moves, 'move');
-    if (g.error) text += ' \u00b7 error';
-    else if (!g.complete) text += ' \u00b7 unfinished';
+    var text = DATA.matches.length > 1 ? t('match {match} \u00b7 game {game}', {match: e.mi + 1, game: g.game})
+      : t('game {game}', {game: g.game});
+    text += ' \u00b7 ' + nt('{n} move', '{n} moves', g.moves);
+    if (g.error) text += ' \u00b7 ' + t('error');
+    else if (!g.complete) text += ' \u00b7 ' + t('unfinished');
     return text;
   }
 
@@ -48,14 +53,14 @@
     var title = DATA.matches.length === 1 && DATA.matches[0].match_id ? DATA.matches[0].match_id : DATA.title;
     $('title').textContent = title;
     var sel = $('game');
-    entries.forEach(function (e, i) {
-      var o = el('option', null, entryLabel(e, i));
-      o.value = String(i);
-      sel.appendChild(o);
-    });
+    I18N.apply();
+    I18N.switcher($('langs'));
+    letters();
+    fillGames();
+    I18N.onChange(function () { letters(); fillGames(); if (entries.length) draw(); else $('narrative').textContent = t('Nothing to replay.'); });
     if (!entries.length) {
       var errs = DATA.matches.map(function (m) { return m.error ? m.error.line : ''; }).filter(Boolean);
-      $('narrative').textContent = 'Nothing to replay.';
+      $('narrative').textContent = t('Nothing to replay.');
       showError(errs.join('\n'));
       $('controls').hidden = true;
       $('to-final').hidden = true;
@@ -75,6 +80,21 @@
     $('to-final').addEventListener('click', toFinal);
     document.addEventListener('keydown', onKey);
     return true;
+  }
+
+  function fillGames() {
+    var sel = $('game');
+    sel.replaceChildren();
+    entries.forEach(function (e, i) {
+      var o = el('option', null, entryLabel(e, i));
+      o.value = String(i);
+      sel.appendChild(o);
+    });
+    sel.value = String(cur.entry);
+  }
+  function letters() {
+    var list = Object.keys(LABELS).map(function (k) { return LABELS[k] === '+2' ? '+2' : LABELS[k] + ' ' + word(k); });
+    $('letters').textContent = t("Cards carry their colour's letters: {letters}.", {letters: list.join(', ')});
   }
 
   function lastMove(i) { return Math.max(0, entries[i].game.states.length - 1); }
@@ -126,8 +146,8 @@
     $('to-final').disabled = !g.states.length;
     var atEnd = cur.move >= n;
     if (!g.states.length) {
-      $('counter').textContent = 'no move to replay';
-      $('narrative').textContent = 'Game ' + g.game + ' cannot be replayed.';
+      $('counter').textContent = t('no move to replay');
+      $('narrative').textContent = t('Game {game} cannot be replayed.', {game: g.game});
       $('status').textContent = '';
       showError(g.error ? g.error.line : '');
       $('rows').replaceChildren();
@@ -138,10 +158,10 @@
       return;
     }
     var s = g.states[cur.move];
-    $('counter').textContent = (cur.move === 0 ? 'setup' : 'move ' + cur.move) + ' / ' + n;
+    $('counter').textContent = (cur.move === 0 ? t('setup') : t('move {move}', {move: cur.move})) + ' / ' + n;
     $('narrative').textContent = s.narrative;
     drawStatus(s);
-    showError(atEnd && g.error ? (g.error.move ? 'Play broke off at move ' + g.error.move + ': ' : '') + g.error.line : '');
+    showError(atEnd && g.error ? (g.error.move ? t('Play broke off at move {move}: ', {move: g.error.move}) : '') + g.error.line : '');
     drawRows(s);
     drawPlayers(s);
     drawFinal(e, atEnd);
@@ -151,14 +171,14 @@
   function drawStatus(s) {
     var st = $('status');
     st.replaceChildren();
-    st.appendChild(document.createTextNode('round ' + s.round + ' \u00b7 '));
+    st.appendChild(document.createTextNode(t('round {round}', {round: s.round}) + ' \u00b7 '));
     if (s.last_round) {
-      st.appendChild(el('span', 'badge', 'last round!'));
+      st.appendChild(el('span', 'badge', t('last round!')));
       st.appendChild(document.createTextNode(' \u00b7 '));
     }
     var parts = [];
-    parts.push(s.over ? 'game over' : s.next + ' to play');
-    parts.push(plural(s.deck, 'card') + ' left in the deck');
+    parts.push(s.over ? t('game over') : t('{who} to play', {who: s.next}));
+    parts.push(nt('{n} card left in the deck', '{n} cards left in the deck', s.deck));
     st.appendChild(document.createTextNode(parts.join(' \u00b7 ')));
   }
 
@@ -169,9 +189,9 @@
       var row = el('div', 'row' + (r.taken ? ' taken' : ''));
       row.dataset.row = String(r.row);
       row.dataset.taken = String(r.taken);
-      row.appendChild(el('span', 'rlabel', 'row ' + r.row));
+      row.appendChild(el('span', 'rlabel', t('row {row}', {row: r.row})));
       if (r.taken) {
-        row.appendChild(el('span', 'rnote', 'taken' + (r.taken_by ? ' by ' + r.taken_by : '')));
+        row.appendChild(el('span', 'rnote', r.taken_by ? t('taken by {who}', {who: r.taken_by}) : t('taken')));
       } else {
         var cards = el('span', 'cards');
         r.cards.forEach(function (c) { cards.appendChild(card(c)); });
@@ -182,7 +202,7 @@
     });
     var d = $('discarded');
     d.hidden = !s.discarded.length;
-    d.textContent = s.discarded.length ? 'Discarded with leftover rows: ' + s.discarded.map(word).join(', ') : '';
+    d.textContent = s.discarded.length ? t('Discarded with leftover rows: {cards}', {cards: words(s.discarded)}) : '';
   }
 
   function drawPlayers(s) {
@@ -194,7 +214,7 @@
       panel.dataset.score = String(p.score);
       var head = el('div', 'phead');
       var name = el('span', 'pname', (!s.over && p.player === s.next ? '\u25b6 ' : '') + p.player);
-      if (p.taken && !s.over) name.appendChild(el('span', 'took', ' \u2713 took a row'));
+      if (p.taken && !s.over) name.appendChild(el('span', 'took', ' \u2713 ' + t('took a row')));
       head.appendChild(name);
       head.appendChild(el('span', 'score', p.score));
       panel.appendChild(head);
@@ -203,10 +223,9 @@
         var c = p.collection[k];
         if (c) chips.appendChild(chip(k, c));
       });
-      if (!chips.childNodes.length) chips.appendChild(el('span', 'empty', 'no cards yet'));
+      if (!chips.childNodes.length) chips.appendChild(el('span', 'empty', t('no cards yet')));
       panel.appendChild(chips);
-      var best = 'positive: ' + (p.positive.length ? p.positive.join(', ') : 'none');
-      if (p.jokers.length) best = 'jokers \u2192 ' + p.jokers.join(', ') + ' \u00b7 ' + best;
+      var best = choiceText(p.jokers.length ? p.jokers : null, p.positive);
       panel.appendChild(el('div', 'best', best));
       box.appendChild(panel);
     });
@@ -216,7 +235,7 @@
   function scoreTable(caption, rows, winners) {
     var wrap = el('div');
     wrap.appendChild(el('h2', null, caption));
-    var t = el('table', 'scores');
+    var tbl = el('table', 'scores');
     var byRank = rows.map(function (r, seat) { return {r: r, seat: seat}; });
     byRank.sort(function (a, b) { return a.r.rank - b.r.rank || a.seat - b.seat; });
     byRank.forEach(function (x) {
@@ -227,9 +246,9 @@
       tr.appendChild(el('td', 'num', r.rank + '.'));
       tr.appendChild(el('td', 'mark', r.player));
       tr.appendChild(el('td', 'num', r.score));
-      t.appendChild(tr);
+      tbl.appendChild(tr);
     });
-    wrap.appendChild(t);
+    wrap.appendChild(tbl);
     return wrap;
   }
 
@@ -242,32 +261,32 @@
     if (!atEnd) return;
     var g = e.game, m = e.match;
     if (g.scores) {
-      gs.appendChild(scoreTable('Final scores \u00b7 game ' + g.game, g.scores, g.winners));
+      gs.appendChild(scoreTable(t('Final scores \u00b7 game {game}', {game: g.game}), g.scores, g.winners));
     } else if (g.scores_so_far) {
-      gs.appendChild(scoreTable('Scores so far \u00b7 game ' + g.game + ' (not finished)', g.scores_so_far, g.leaders));
+      gs.appendChild(scoreTable(t('Scores so far \u00b7 game {game} (not finished)', {game: g.game}), g.scores_so_far, g.leaders));
     }
     drawClaims(g);
     if (m.totals && m.games.length > 1) {
-      ms.appendChild(scoreTable('Match totals \u00b7 ' + plural(m.totals.games, 'complete game'),
+      ms.appendChild(scoreTable(nt('Match totals \u00b7 {n} complete game', 'Match totals \u00b7 {n} complete games', m.totals.games),
         m.totals.scores, m.totals.winners));
     }
   }
 
   function verdictText(c) {
     switch (c.status) {
-      case 'agrees': return 'agrees';
-      case 'over-claimed': return 'over-claimed by ' + c.difference;
-      case 'under-claimed': return 'under-claimed by ' + (-c.difference);
-      case 'illegal-choice': return 'illegal choice';
-      case 'choice-below-optimum': return 'choice below the optimum';
-      case 'choice-not-claimed': return 'choice does not score the claim';
+      case 'agrees': return t('agrees');
+      case 'over-claimed': return t('over-claimed by {n}', {n: c.difference});
+      case 'under-claimed': return t('under-claimed by {n}', {n: -c.difference});
+      case 'illegal-choice': return t('illegal choice');
+      case 'choice-below-optimum': return t('choice below the optimum');
+      case 'choice-not-claimed': return t('choice does not score the claim');
       default: return c.status;
     }
   }
   function choiceText(jokers, positive) {
     var parts = [];
-    if (jokers) parts.push('jokers \u2192 ' + (jokers.length ? jokers.join(', ') : 'none'));
-    if (positive) parts.push('positive: ' + (positive.length ? positive.join(', ') : 'none'));
+    if (jokers) parts.push(t('jokers \u2192 {colours}', {colours: jokers.length ? words(jokers) : t('none')}));
+    if (positive) parts.push(t('positive: {colours}', {colours: positive.length ? words(positive) : t('none')}));
     return parts.join(' \u00b7 ');
   }
   function line(cls, label, value, choice) {
@@ -284,7 +303,7 @@
     box.replaceChildren();
     box.hidden = !(g.claims && g.claims.length);
     if (box.hidden) return;
-    box.appendChild(el('h2', null, 'Claims \u00b7 game ' + g.game));
+    box.appendChild(el('h2', null, t('Claims \u00b7 game {game}', {game: g.game})));
     g.claims.forEach(function (c) {
       var d = el('div', 'claim ' + (c.agrees ? 'ok' : 'bad'));
       d.dataset.claim = c.player;
@@ -293,9 +312,9 @@
       head.appendChild(el('span', 'pname', c.player));
       head.appendChild(el('span', 'verdict', (c.agrees ? '\u2713 ' : '\u2717 ') + verdictText(c)));
       d.appendChild(head);
-      d.appendChild(line('claimed', 'claimed', c.claimed_score === null ? 'no score' : c.claimed_score,
+      d.appendChild(line('claimed', t('claimed'), c.claimed_score === null ? t('no score') : c.claimed_score,
         choiceText(c.claimed_jokers, c.claimed_positive)));
-      d.appendChild(line('optimum', 'optimum', c.optimal_score, choiceText(c.optimal_jokers, c.optimal_positive)));
+      d.appendChild(line('optimum', t('optimum'), c.optimal_score, choiceText(c.optimal_jokers, c.optimal_positive)));
       if (c.problems.length) {
         var ul = el('ul');
         c.problems.forEach(function (p) { ul.appendChild(el('li', null, p.message)); });
@@ -330,10 +349,10 @@
   function num(x, digits) { return typeof x === 'number' && isFinite(x) ? x.toFixed(digits) : ''; }
   function signed(x) { return typeof x === 'number' && isFinite(x) ? (x > 0 ? '+' : x < 0 ? '\u2212' : '') + Math.abs(x).toFixed(1) : ''; }
   function pct(x) { return typeof x === 'number' && isFinite(x) ? Math.round(100 * x) + '%' : ''; }
-  function what(d) { return d.decision === 'row' || d.card ? 'the row for ' + word(d.card) : 'draw or take'; }
+  function what(d) { return d.decision === 'row' || d.card ? t('the row for {card}', {card: word(d.card)}) : t('draw or take'); }
   function lossText(d) {
-    if (d.forced) return 'forced';
-    if (d.exact) return num(d.loss, 1) + ' exact';
+    if (d.forced) return t('forced');
+    if (d.exact) return t('{loss} exact', {loss: num(d.loss, 1)});
     return num(d.loss, 1) + (typeof d.loss_se === 'number' && d.loss_se > 0 ? ' \u00b1 ' + num(d.loss_se, 1) : '');
   }
   function gameDecisions(e) {
@@ -374,12 +393,15 @@
     box.replaceChildren();
     var all = gameDecisions(e) || [];
     var here = all.filter(function (d) { return d.move === cur.move; });
-    var head = el('h2', null, cur.move === 0 ? 'Setup' : 'Move ' + cur.move);
-    if (here.length) head.appendChild(el('span', 'hint', ' decided at the table of ' + (cur.move === 1 ? 'the setup' : 'move ' + (cur.move - 1)) + ' (\u2039)'));
+    var head = el('h2', null, cur.move === 0 ? t('Setup') : t('Move {move}', {move: cur.move}));
+    if (here.length) {
+      head.appendChild(el('span', 'hint', ' ' + (cur.move === 1 ? t('decided at the table of the setup (\u2039)')
+        : t('decided at the table of move {move} (\u2039)', {move: cur.move - 1}))));
+    }
     box.appendChild(head);
     if (!here.length) {
-      box.appendChild(el('p', 'empty', all.length ? (cur.move === 0 ? 'No decision yet: move 1 is the first.'
-        : 'No decision analysed at this move.') : 'No decision of this game was analysed.'));
+      box.appendChild(el('p', 'empty', all.length ? (cur.move === 0 ? t('No decision yet: move 1 is the first.')
+        : t('No decision analysed at this move.')) : t('No decision of this game was analysed.')));
       return;
     }
     here.forEach(function (d) {
@@ -389,19 +411,19 @@
       var h = el('div', 'dhead');
       h.appendChild(who(d.player));
       h.appendChild(document.createTextNode(' \u00b7 ' + what(d)));
-      if (d.mark) h.appendChild(el('span', 'mbadge', d.mark));
+      if (d.mark) h.appendChild(el('span', 'mbadge', t(d.mark)));
       card.appendChild(h);
       var facts = el('div', 'facts');
-      facts.appendChild(fact('played', 'played', d.played));
+      facts.appendChild(fact('played', t('played'), d.played));
       if (!d.forced) {
-        facts.appendChild(fact('best', 'best', d.best === d.played ? d.best + ' (played)' : d.best));
+        facts.appendChild(fact('best', t('best'), d.best === d.played ? t('{choice} (played)', {choice: d.best}) : d.best));
       }
-      if (!d.forced) facts.appendChild(fact('loss', 'loss', lossText(d)));
+      if (!d.forced) facts.appendChild(fact('loss', t('loss'), lossText(d)));
       if (!d.forced && typeof d.win_prob_played === 'number') {
-        facts.appendChild(fact('win', 'win', d.best === d.played || typeof d.win_prob_best !== 'number'
+        facts.appendChild(fact('win', t('win'), d.best === d.played || typeof d.win_prob_best !== 'number'
           ? pct(d.win_prob_played) : pct(d.win_prob_played) + ' \u2192 ' + pct(d.win_prob_best)));
       }
-      facts.appendChild(fact('mark', 'mark', d.forced ? 'forced: the only choice' : d.mark || 'none'));
+      facts.appendChild(fact('mark', t('mark'), d.forced ? t('forced: the only choice') : d.mark ? t(d.mark) : t('none')));
       card.appendChild(facts);
       if (typeof d.explanation === 'string' && d.explanation) card.appendChild(el('p', 'why', d.explanation));
       var table = choicesTable(d);
@@ -418,22 +440,22 @@
     var shown = ranked.slice(0, 3);
     ranked.slice(3).forEach(function (c) { if (c.choice === d.played) shown.push(c); });
     if (!shown.length) return null;
-    var t = el('table', 'choices');
+    var tbl = el('table', 'choices');
     var hr = el('tr');
-    ['choice', 'margin', 'win'].forEach(function (h) { hr.appendChild(el('th', null, h)); });
-    t.appendChild(hr);
+    [t('choice'), t('margin'), t('win')].forEach(function (h) { hr.appendChild(el('th', null, h)); });
+    tbl.appendChild(hr);
     shown.forEach(function (c) {
       var tr = el('tr', (c.choice === d.played ? 'played' : '') + (c.choice === d.best ? ' best' : ''));
       tr.dataset.choice = c.choice;
       var name = el('td', null, c.choice);
-      if (c.choice === d.played) name.appendChild(el('span', 'tag', ' played'));
+      if (c.choice === d.played) name.appendChild(el('span', 'tag', ' ' + t('played')));
       tr.appendChild(name);
       tr.appendChild(el('td', 'num', signed(c.margin) + (typeof c.margin_se === 'number' && c.margin_se > 0
         ? ' \u00b1 ' + num(c.margin_se, 1) : '')));
       tr.appendChild(el('td', 'num', pct(c.win_prob)));
-      t.appendChild(tr);
+      tbl.appendChild(tr);
     });
-    return t;
+    return tbl;
   }
 
   // Every player's expected margin against the move number, the marks on the line of who made them.
@@ -445,7 +467,7 @@
     var players = e.match.players;
     var points = (gameDecisions(e) || []).filter(function (d) { return d.margins; });
     if (!points.length) {
-      box.appendChild(el('p', 'empty', 'No decision with a choice to chart in this game.'));
+      box.appendChild(el('p', 'empty', t('No decision with a choice to chart in this game.')));
       return;
     }
     players.forEach(function (p, k) {
@@ -459,7 +481,7 @@
     MARKS.forEach(function (m) {
       var item = el('span', 'key');
       item.appendChild(el('span', 'dot m-' + m));
-      item.appendChild(document.createTextNode(m));
+      item.appendChild(document.createTextNode(t(m)));
       legend.appendChild(item);
     });
     var W = Math.max(240, Math.floor(box.clientWidth || 320));
@@ -472,7 +494,7 @@
     var x = function (m) { return L + (W - L - R) * m / n; };
     var y = function (v) { return T + (H - T - B) * (top - v) / (2 * top); };
     var s = svg('svg', {viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img',
-      'aria-label': 'expected margin of every player over game ' + e.game.game});
+      'aria-label': t('expected margin of every player over game {game}', {game: e.game.game})});
     s.appendChild(svg('rect', {x: L, y: T, width: W - L - R, height: H - T - B, fill: '#fff', 'class': 'plot'}));
     [top, top / 2, 0, -top / 2, -top].forEach(function (v) {
       s.appendChild(svg('line', {x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0 ? '#888' : '#e3e3e3'}));
@@ -485,7 +507,7 @@
       s.appendChild(svg('line', {x1: x(m), x2: x(m), y1: H - B, y2: H - B + 4, stroke: '#888'}));
       s.appendChild(svg('text', {x: x(m), y: H - B + 16, 'text-anchor': 'middle', 'class': 'tick xtick'}, m));
     }
-    s.appendChild(svg('text', {x: L + (W - L - R) / 2, y: H - 2, 'text-anchor': 'middle', 'class': 'tick'}, 'move'));
+    s.appendChild(svg('text', {x: L + (W - L - R) / 2, y: H - 2, 'text-anchor': 'middle', 'class': 'tick'}, t('move')));
     // the move on the slider
     s.appendChild(svg('line', {x1: x(cur.move), x2: x(cur.move), y1: T, y2: H - B, stroke: '#2b6cb0',
       'stroke-width': 2, 'stroke-dasharray': '4 3', 'class': 'cursor'}));
@@ -505,11 +527,11 @@
       if (!d.mark || !has(d.margins, d.player)) return;
       var cx = x(d.move), cy = y(d.margins[d.player]);
       var g = svg('g', {'class': 'point', 'data-move': d.move, 'data-mark': d.mark, tabindex: 0, role: 'button',
-        'aria-label': 'move ' + d.move + ': ' + d.mark});
+        'aria-label': t('move {move}: {mark}', {move: d.move, mark: t(d.mark)})});
       g.appendChild(svg('circle', {cx: cx, cy: cy, r: 16, fill: 'transparent', 'class': 'hit'}));
       g.appendChild(svg('circle', {cx: cx, cy: cy, r: 3 + MARKS.indexOf(d.mark) + 3,
         'class': 'dot m-' + d.mark + (d.move === cur.move ? ' here' : '')}));
-      g.appendChild(svg('title', {}, 'move ' + d.move + ' \u00b7 ' + d.player + ' \u00b7 ' + d.mark));
+      g.appendChild(svg('title', {}, t('move {move}', {move: d.move}) + ' \u00b7 ' + d.player + ' \u00b7 ' + t(d.mark)));
       g.addEventListener('click', function (ev) { ev.stopPropagation(); go(cur.entry, d.move); });
       g.addEventListener('keydown', function (ev) {
         if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); go(cur.entry, d.move); }
@@ -525,7 +547,7 @@
     box.replaceChildren();
     var marked = (gameDecisions(e) || []).filter(function (d) { return d.mark; });
     if (!marked.length) {
-      box.appendChild(el('p', 'empty', 'No marked decision in this game.'));
+      box.appendChild(el('p', 'empty', t('No marked decision in this game.')));
       return;
     }
     marked.forEach(function (d) {
@@ -536,8 +558,8 @@
       b.appendChild(el('b', null, String(d.move)));
       b.appendChild(document.createTextNode(' '));
       b.appendChild(who(d.player));
-      b.appendChild(document.createTextNode(' \u00b7 ' + d.mark + ' ' + num(d.loss, 1)));
-      b.title = 'move ' + d.move + ': ' + d.player + ' played ' + d.played + ', best ' + d.best;
+      b.appendChild(document.createTextNode(' \u00b7 ' + t(d.mark) + ' ' + num(d.loss, 1)));
+      b.title = t('move {move}: {who} played {played}, best {best}', {move: d.move, who: d.player, played: d.played, best: d.best});
       b.addEventListener('click', jump(cur.entry, d.move));
       box.appendChild(b);
     });
@@ -554,11 +576,11 @@
   // What analyze gives a player over a stretch (the match, or one game): accuracy (per cent), error rate
   // (a fraction), luck, skill and the final margin (points), each when present.
   function standing(box, s) {
-    if (typeof s.accuracy === 'number') box.appendChild(stat('accuracy', pctOf(s.accuracy, 1), 'accuracy'));
-    if (typeof s.error_rate === 'number') box.appendChild(stat('error_rate', pctOf(s.error_rate, 100), 'error rate'));
-    if (typeof s.luck === 'number') box.appendChild(stat('luck', signed(s.luck), 'luck'));
-    if (typeof s.skill === 'number') box.appendChild(stat('skill', signed(s.skill), 'skill'));
-    if (typeof s.margin === 'number') box.appendChild(stat('margin', signed(s.margin), 'final margin'));
+    if (typeof s.accuracy === 'number') box.appendChild(stat('accuracy', pctOf(s.accuracy, 1), t('accuracy')));
+    if (typeof s.error_rate === 'number') box.appendChild(stat('error_rate', pctOf(s.error_rate, 100), t('error rate')));
+    if (typeof s.luck === 'number') box.appendChild(stat('luck', signed(s.luck), t('luck')));
+    if (typeof s.skill === 'number') box.appendChild(stat('skill', signed(s.skill), t('skill')));
+    if (typeof s.margin === 'number') box.appendChild(stat('margin', signed(s.margin), t('final margin')));
   }
 
   // Per player over the match: decisions, mean loss, marks, and what the analysis adds (accuracy, luck, skill),
@@ -573,11 +595,14 @@
       card.dataset.player = p.player;
       card.appendChild(el('div', 'pname')).appendChild(who(p.player));
       var stats = el('div', 'stats');
-      stats.appendChild(stat('decisions', String(p.decisions), 'decisions' + (p.forced ? ' (+' + p.forced + ' forced)' : '')));
-      if (typeof p.mean_loss === 'number') stats.appendChild(stat('mean_loss', num(p.mean_loss, 2), 'mean loss'));
+      stats.appendChild(stat('decisions', String(p.decisions), p.forced ? t('decisions (+{forced} forced)', {forced: p.forced}) : t('decisions')));
+      if (typeof p.mean_loss === 'number') stats.appendChild(stat('mean_loss', num(p.mean_loss, 2), t('mean loss')));
       if (p.marks) {
         MARKS.forEach(function (m) {
-          if (has(p.marks, m)) stats.appendChild(stat(m, String(p.marks[m]), p.marks[m] === 1 ? m : m === 'inaccuracy' ? 'inaccuracies' : m + 's'));
+          if (!has(p.marks, m)) return;
+          var k = p.marks[m];
+          var label = k === 1 ? t(m) : t(m === 'inaccuracy' ? 'inaccuracies' : m === 'mistake' ? 'mistakes' : 'blunders');
+          stats.appendChild(stat(m, String(k), label));
         });
       }
       standing(stats, p);
@@ -587,7 +612,7 @@
       if (mine && games.length > 1) {
         var line = el('div', 'stats game-stats');
         line.dataset.game = String(mine.game);
-        line.appendChild(el('span', 'flabel', 'game ' + mine.game + ':'));
+        line.appendChild(el('span', 'flabel', t('game {game}:', {game: mine.game})));
         standing(line, mine);
         card.appendChild(line);
       }
@@ -601,9 +626,9 @@
           b.type = 'button';
           b.dataset.game = String(c.game);
           b.dataset.move = String(c.move);
-          b.textContent = (entries.filter(function (x) { return x.mi === e.mi; }).length > 1 ? 'game ' + c.game + ' ' : '')
-            + 'move ' + c.move + ' \u2212' + num(c.loss, 1);
-          b.title = 'played ' + c.played + ', best ' + c.best;
+          b.textContent = (entries.filter(function (x) { return x.mi === e.mi; }).length > 1 ? t('game {game}', {game: c.game}) + ' ' : '')
+            + t('move {move}', {move: c.move}) + ' \u2212' + num(c.loss, 1);
+          b.title = t('played {played}, best {best}', {played: c.played, best: c.best});
           b.addEventListener('click', jump(i, c.move));
           list.appendChild(b);
         });
@@ -615,15 +640,17 @@
     note.hidden = !m;
     if (m) {
       var parts = [];
-      if (m.samples) parts.push('up to ' + m.samples + ' sampled orders of the unseen cards a decision'
-        + (m.policy ? ', every seat then playing as the ' + m.policy + ' bot' : ''));
-      if (m.exact) parts.push('exact in the ' + m.exact);
-      if (m.thresholds) {
-        parts.push('marks: ' + Object.keys(m.thresholds).sort(function (p, q) { return m.thresholds[p] - m.thresholds[q]; })
-          .map(function (k) { return k + ' \u2265 ' + m.thresholds[k]; }).join(', ') + ' points');
+      if (m.samples) {
+        parts.push(m.policy ? t('up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot', {n: m.samples, bot: m.policy})
+          : t('up to {n} sampled orders of the unseen cards a decision', {n: m.samples}));
       }
-      if (m.seed !== undefined && m.seed !== null) parts.push('seed ' + m.seed);
-      note.textContent = 'How: ' + parts.join('; ') + '.';
+      if (m.exact) parts.push(t('exact in the {part}', {part: m.exact}));
+      if (m.thresholds) {
+        parts.push(t('marks: {marks} points', {marks: Object.keys(m.thresholds).sort(function (p, q) { return m.thresholds[p] - m.thresholds[q]; })
+          .map(function (k) { return t(k) + ' \u2265 ' + m.thresholds[k]; }).join(', ')}));
+      }
+      if (m.seed !== undefined && m.seed !== null) parts.push(t('seed {seed}', {seed: m.seed}));
+      note.textContent = t('How: {parts}.', {parts: parts.join('; ')});
     }
   }
 
