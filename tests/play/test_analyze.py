@@ -366,7 +366,7 @@ def test_table_output_escapes_names_and_shows_the_summary(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     "args",
     [["--game", "0"], ["--game", "9"], ["--match", "2"], ["--samples", "0"], ["--jobs", "0"],
-     ["--player", "Nobody"], ["--format", "csv"]],
+     ["--player", "Nobody"], ["--format", "xml"]],
 )
 def test_usage_errors_are_one_line_and_exit_2(args: list[str]) -> None:
     result = runner.invoke(app, ["analyze", str(THREE), *args])
