@@ -47,6 +47,7 @@ from .common import (
     JsonOption,
     JsonReport,
     LogPath,
+    PageLangOption,
     exit_for,
     fail,
     old_short,
@@ -110,11 +111,7 @@ def analyze(
         typer.Option("--db", help="Also keep each valid match's analysis in this database (for `site`); the "
                      "match is found by its id and content.", metavar="FILE", dir_okay=False, show_default=False),
     ] = None,
-    lang: Annotated[
-        str,
-        typer.Option("--lang", metavar="LANG", help="With --html: the page's languages, separated by commas, from "
-                     "en, ja, ko, ru; it opens in the first and switches among them (default: en)."),
-    ] = "en",
+    lang: PageLangOption = "en",
 ) -> None:
     """Value every decision of a game from what the player could see: the best choice, the loss, a mark.
 

@@ -83,6 +83,13 @@ TableJsonOption = Annotated[
 ]
 #: ``--json``: the short form of ``--format json``, in every command that has ``--format``.
 JsonOption = Annotated[bool, typer.Option("--json", help="Short for --format json.")]
+#: ``--lang`` of the commands that write a viewer page (``replay --html``, ``analyze --html``); declared once,
+#: here, and read with ``page_languages``.
+PageLangOption = Annotated[
+    str,
+    typer.Option("--lang", metavar="LANG", help="With --html: the page's languages, separated by commas, from "
+                 "en, ja, ko, ru; it opens in the first and switches among them (default: en)."),
+]
 
 
 def output_format(fmt: str | Format | None, json_out: bool, *, csv: bool = True) -> Format:

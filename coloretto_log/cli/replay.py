@@ -48,6 +48,7 @@ from .common import (
     FormatOption,
     JsonOption,
     LogPath,
+    PageLangOption,
     exit_for,
     fail,
     json_write,
@@ -120,11 +121,7 @@ def replay(
             show_default=False,
         ),
     ] = None,
-    lang: Annotated[
-        str,
-        typer.Option("--lang", metavar="LANG", help="With --html: the page's languages, separated by commas, from "
-                     "en, ja, ko, ru; it opens in the first and switches among them (default: en)."),
-    ] = "en",
+    lang: PageLangOption = "en",
 ) -> None:
     """Replay a match log move by move: the table, a narrative, JSON or a web page.
 
