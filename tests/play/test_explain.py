@@ -1,0 +1,103 @@
+"""The explanation of a decision: its English is what it was before the words were made translatable, and its
+parts say the same things (the same numbers, rows, cards, players and choices) in Japanese, Korean and Russian."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from coloretto_log.core.cards import card_name
+from coloretto_log.lang import LANGUAGES, translator
+from coloretto_log.play.explain import choice_name, explain, render
+
+from .explain_cases import GOLDEN, Case, cases
+
+ALL = list(cases())
+
+
+def _explained(c: Case) -> Any:
+    return explain(c.ev, c.state, c.card, c.seat, c.players, c.loss, c.loss_se)
+
+
+def test_the_english_is_byte_for_byte_what_it_was() -> None:
+    """GOLDEN was written by the English-only explain, before this change, from the same positions and values."""
+    now = "".join(f"{c.where}: {_explained(c).text}\n" for c in ALL)
+    assert len(ALL) > 250
+    assert now == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_the_parts_are_json_and_say_the_english_text() -> None:
+    for c in ALL:
+        e = _explained(c)
+        again = json.loads(json.dumps(list(e.parts)))
+        assert render(again) == e.text
+
+
+def _facts(value: Any) -> list[Any]:
+    """Every leaf of a part's values: numbers, cards, choices, names."""
+    if isinstance(value, str):
+        return [("name", value)]
+    if isinstance(value, list):
+        return [f for v in value for f in _facts(v)]
+    if "message" in value:
+        return ([("number", value["n"])] if "n" in value else []) + _facts(list(value["values"].values()))
+    if "list" in value:
+        return _facts(value["list"])
+    if "cards" in value:
+        return [("card", c) for c in value["cards"]]
+    return [(key, value[key]) for key in ("number", "card", "choice") if key in value]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_every_language_says_the_same_numbers_rows_cards_and_choices(lang: str) -> None:
+    tr = translator(lang)
+    for c in ALL:
+        e = _explained(c)
+        said = render(e.parts, tr)
+        assert not re.search(r"\{[a-z_]+\}", said), said
+        assert not re.search(r"\b(took|drew|worth|expect|choice)\b", said), said  # no English left
+        for kind, value in _facts(list(e.parts)):
+            if kind == "number":
+                want = tr.decimal(value)
+            elif kind == "card":
+                want = tr.t(card_name(value))
+            elif kind == "choice":
+                want = choice_name(value, tr)
+            else:
+                want = value  # a player's name, a row's number
+            assert want in said, (lang, kind, value, said)
+
+
+def test_numbers_keep_their_digits_in_the_locales_symbols() -> None:
+    ru, ja = translator("ru"), translator("ja")
+    assert ru.decimal("-1.5") == "-1,5" and ru.decimal("+12.0") == "+12,0" and ru.decimal("76") == "76"
+    assert ja.decimal("-1.5") == "-1.5" and translator("en").decimal("+0.4") == "+0.4"
+
+
+def test_a_counted_decimal_takes_the_form_cldr_gives_the_number_as_written() -> None:
+    """Russian: 1 очко, 2 очка, 5 очков, and a decimal (1,0; 2,5) the genitive singular, очка; English "1.0 points"."""
+    ru, en = translator("ru"), translator("en")
+    pair = (("It was the best choice: {n} point of expected margin ahead of {runner} ({played_margin} against "
+             "{runner_margin}), win chance {win}%."),
+            ("It was the best choice: {n} points of expected margin ahead of {runner} ({played_margin} against "
+             "{runner_margin}), win chance {win}%."))
+    values = {"runner": "x", "played_margin": "+1", "runner_margin": "0", "win": "50"}
+    words = {n: ru.nd(*pair, n, **values) for n in ("1", "2", "5", "21", "1.0", "2.5", "11")}
+    assert "на 1 очко " in words["1"] and "на 21 очко " in words["21"]
+    assert "на 2 очка " in words["2"] and "на 1,0 очка " in words["1.0"] and "на 2,5 очка " in words["2.5"]
+    assert "на 5 очков " in words["5"] and "на 11 очков " in words["11"]
+    assert "1 point " in en.nd(*pair, "1", **values) and "1.0 points " in en.nd(*pair, "1.0", **values)
+
+
+def test_choice_names_and_the_capital_where_the_sentence_starts() -> None:
+    ja, ko, ru = (translator(lang) for lang in ("ja", "ko", "ru"))
+    assert [choice_name(x, ja) for x in ("draw", "take row 3", "row 2")] == ["めくる", "3列目を取る", "2 列目"]
+    assert [choice_name(x, ko) for x in ("draw", "take row 3", "row 2")] == ["뽑다", "3번 열을 가져오다", "2번 열"]
+    assert [choice_name(x, ru) for x in ("draw", "take row 3", "row 2")] == ["вытянуть карту", "взять ряд 3", "ряд 2"]
+    worse = next(e for e in map(_explained, ALL)
+                 if str(e.parts[1]["values"].get("best", {}).get("choice", "")).startswith("take row"))
+    assert re.search(r"\. Take row \d was worth", worse.text)
+    assert "Вариант «взять ряд" in render(worse.parts, ru)  # mid-sentence in Russian: no capital
