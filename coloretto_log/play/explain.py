@@ -41,7 +41,7 @@ from ..lang import ENGLISH, N_, NP_, Translator
 from . import bots
 from .estimate import ChoiceValue, Evaluation
 
-__all__ = ["MESSAGES", "Explanation", "Part", "choice_name", "explain", "render", "top_choices"]
+__all__ = ["MESSAGES", "Explanation", "Part", "choice_name", "explain", "listed", "render", "top_choices"]
 
 TOP = 3
 
@@ -151,16 +151,17 @@ def _value(v: str | Mapping[str, Any], tr: Translator, first: bool = False) -> s
         return tr.t(card_name(v["card"]))
     if "cards" in v:
         names = [tr.t(card_name(c)) for c in v["cards"]]
-        return _joined(names, tr) if names else tr.t(_NOTHING)
+        return listed(names, tr) if names else tr.t(_NOTHING)
     if "choice" in v:
         name = choice_name(str(v["choice"]), tr)
         return name[:1].upper() + name[1:] if v.get("capital") and first else name
     if "list" in v:
-        return _joined([_say(p, tr) for p in v["list"]], tr)
+        return listed([_say(p, tr) for p in v["list"]], tr)
     raise ValueError(f"not a value of an explanation: {v!r}")
 
 
-def _joined(items: list[str], tr: Translator) -> str:
+def listed(items: list[str], tr: Translator = ENGLISH) -> str:
+    """``items`` as the language lists them (``red, blue``; Japanese ``赤、青``)."""
     out = items[0]
     for item in items[1:]:
         out = tr.t(_LIST, list=out, item=item)

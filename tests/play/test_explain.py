@@ -8,11 +8,14 @@ import re
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from coloretto_log.cli import app
 from coloretto_log.core.cards import card_name
 from coloretto_log.lang import LANGUAGES, translator
 from coloretto_log.play.explain import choice_name, explain, render
 
+from ..conftest import SAMPLES
 from .explain_cases import GOLDEN, Case, cases
 
 ALL = list(cases())
@@ -101,3 +104,59 @@ def test_choice_names_and_the_capital_where_the_sentence_starts() -> None:
                  if str(e.parts[1]["values"].get("best", {}).get("choice", "")).startswith("take row"))
     assert re.search(r"\. Take row \d was worth", worse.text)
     assert "Вариант «взять ряд" in render(worse.parts, ru)  # mid-sentence in Russian: no capital
+
+
+# --------------------------------------------------------------------------- analyze in the terminal
+
+TWO = str(SAMPLES / "classic-2p-recorded-game.json")
+QUICK = ["--samples", "8", "--seed", "7", "--explain", "all"]
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def analysed() -> dict[str, Any]:
+    r = runner.invoke(app, ["analyze", TWO, *QUICK, "--json"])
+    assert r.exit_code == 0, r.output
+    data: dict[str, Any] = json.loads(r.stdout)
+    return data
+
+
+def _explained_decisions(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [d for m in data["matches"] for d in m["decisions"] if d["explanation"]]
+
+
+@pytest.mark.parametrize(("args", "env", "lang"), [
+    (["--lang", "ru"], {}, "ru"),
+    (["--lang", "ko,en"], {"LC_ALL": "ru_RU.UTF-8"}, "ko"),  # --lang before the locale; its first language
+    ([], {"LC_ALL": "ja_JP.UTF-8"}, "ja"),  # the terminal's locale
+    ([], {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ru_RU.UTF-8"}, "ru"),
+    (["--lang", "en"], {"LC_ALL": "ko_KR.UTF-8"}, "en"),
+    ([], {"LC_ALL": "C.UTF-8"}, "en"),
+])  # fmt: skip
+def test_the_terminal_says_why_in_the_chosen_language(
+    analysed: dict[str, Any], args: list[str], env: dict[str, str], lang: str
+) -> None:
+    r = runner.invoke(app, ["analyze", TWO, *QUICK, *args], env=env)
+    assert r.exit_code == 0, r.output
+    tr = translator(lang)
+    decisions = _explained_decisions(analysed)
+    assert len(decisions) > 20
+    for d in decisions:
+        said = d["explanation"] if lang == "en" else render(d["explanation_parts"], tr)
+        assert f"  {said}\n" in r.stdout
+        names = [choice_name(c["choice"], tr) for c in d["choices"][:3]]
+        assert all(name in r.stdout for name in names)
+    header = tr.t("best choices (expected margin, win %): {choices}", choices="")
+    assert r.stdout.count(header) == len(decisions)
+    # the tables and the summary stay the organiser's English
+    assert "per player" in r.stdout and "error rate, accuracy, luck and skill" in r.stdout
+
+
+def test_json_and_csv_stay_english_whatever_the_language(analysed: dict[str, Any]) -> None:
+    r = runner.invoke(app, ["analyze", TWO, *QUICK, "--json", "--lang", "ja"], env={"LC_ALL": "ru_RU.UTF-8"})
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout) == analysed
+    for d in _explained_decisions(analysed):
+        assert d["explanation"] == render(d["explanation_parts"])  # the English, from the same parts
+    r = runner.invoke(app, ["analyze", TWO, *QUICK, "--format", "csv"], env={"LC_ALL": "ko_KR.UTF-8"})
+    assert r.exit_code == 0 and all(d["explanation"] in r.stdout.replace('""', '"') for d in _explained_decisions(analysed))
