@@ -3,8 +3,8 @@
   var DATA = JSON.parse(document.getElementById('replay-data').textContent);
   var LABELS = DATA.labels;
   var WORDS = {joker: 'joker', golden_joker: 'golden joker', plus2: '+2'};
-  // The page's words (i18n.js): t(message, {values}), nt(singular, plural, n, {values}); the log's names,
-  // the moves' narrative and the analysis' explanations are shown as the data has them.
+  // The page's words (i18n.js): t(message, {values}), nt(singular, plural, n, {values}); the moves' narrative
+  // from their story (narrative.js); the log's names and the analysis' explanations as the data has them.
   var I18N = ColorettoI18n.create(DATA.i18n || {}, DATA.langs || ['en']);
   var t = I18N.t, nt = I18N.nt;
   var $ = function (id) { return document.getElementById(id); };
@@ -159,7 +159,7 @@
     }
     var s = g.states[cur.move];
     $('counter').textContent = (cur.move === 0 ? t('setup') : t('move {move}', {move: cur.move})) + ' / ' + n;
-    $('narrative').textContent = s.narrative;
+    $('narrative').textContent = s.story ? ColorettoNarrative.tell(s.story, t, word) : s.narrative;
     drawStatus(s);
     showError(atEnd && g.error ? (g.error.move ? t('Play broke off at move {move}: ', {move: g.error.move}) : '') + g.error.line : '');
     drawRows(s);
