@@ -32,6 +32,7 @@ from ..log.writer import setup_json
 from .scorecard import card_kinds
 
 __all__ = [
+    "HAND",
     "JOINS",
     "PHRASES",
     "Cards",
@@ -116,13 +117,16 @@ PHRASES: tuple[str, ...] = (
 )  # fmt: skip
 #: How a list of cards is joined: ``Cards.join`` to the English text (also a phrase of the catalogues).
 JOINS: dict[str, str] = {"comma": N_(", "), "and": N_(" and ")}
+#: One player's starting cards in ``Hands`` (the hands are joined by ", ", a hand's cards by " and ").
+HAND = N_("{player} {cards}")
 
 
 def _value_text(value: Value) -> str:
     if isinstance(value, Cards):
         return JOINS[value.join].join(card_name(c) for c in value.cards)
     if isinstance(value, Hands):
-        return ", ".join(f"{player} {' and '.join(card_name(c) for c in cards)}" for player, cards in value.hands)
+        return ", ".join(HAND.format(player=player, cards=" and ".join(card_name(c) for c in cards))
+                         for player, cards in value.hands)  # fmt: skip
     return str(value)
 
 

@@ -48,7 +48,7 @@ from ..core.errors import ColorettoLogError, UnreadableFileError
 from ..lang import DEFAULT, N_, page_catalogue
 from ..log.atomic import atomic_write_lines
 from ..log.reader import decode, parse_json, read_bytes
-from ..report.timeline import JOINS, PHRASES, MatchTimeline
+from ..report.timeline import HAND, JOINS, PHRASES, MatchTimeline
 
 __all__ = [
     "CARD_COLOURS",
@@ -158,7 +158,7 @@ def _asset(name: str) -> str:
 
 
 #: The moves' narrative: report.timeline's phrases and the words that join cards (assets/narrative.js).
-NARRATIVE_MESSAGES: tuple[str, ...] = (*PHRASES, *JOINS.values())
+NARRATIVE_MESSAGES: tuple[str, ...] = (*PHRASES, *JOINS.values(), HAND)
 
 
 @cache

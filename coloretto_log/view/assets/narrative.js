@@ -10,7 +10,9 @@ var ColorettoNarrative = (function () {
       return v.cards.map(word).join(t(v.join === 'and' ? ' and ' : ', '));
     }
     if (v && typeof v === 'object' && Array.isArray(v.hands)) {
-      return v.hands.map(function (h) { return String(h[0]) + ' ' + h[1].map(word).join(t(' and ')); }).join(t(', '));
+      return v.hands.map(function (h) {
+        return t('{player} {cards}', {player: String(h[0]), cards: h[1].map(word).join(t(' and '))});
+      }).join(t(', '));
     }
     return String(v);
   }
