@@ -86,6 +86,16 @@ def test_a_card_removed_or_all_out_is_named() -> None:
     assert gone["ru"] == ["не записано [impossible-card] все карты «золотой джокер» из колоды уже вышли"]
 
 
+def test_a_card_of_the_other_edition_names_this_one() -> None:
+    recs = recorders("classic")
+    feed(recs, *SETUP)
+    said = feed(recs, "d gj 1")
+    assert said["en"] == ["refused [impossible-card] golden_joker is not a card of the classic edition"]
+    assert said["ja"] == ["記録しません [impossible-card] ゴールデンジョーカーは原版のカードではありません"]
+    assert said["ko"] == ["기록하지 않아요 [impossible-card] 황금 조커 카드는 기본판에 없는 카드예요"]
+    assert said["ru"] == ["не записано [impossible-card] «золотой джокер» — не карта этого издания (классическое издание)"]
+
+
 def test_setup_refusals_name_the_colour_and_the_counts() -> None:
     recs = recorders()
     assert feed(recs, "r g")["ko"] == ["기록하지 않아요 [bad-removed] 3명이면 색깔 1가지를 제거해요 (2가지가 아니에요)"]
