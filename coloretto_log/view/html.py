@@ -48,7 +48,7 @@ from ..core.errors import ColorettoLogError, UnreadableFileError
 from ..lang import DEFAULT, N_, page_catalogue
 from ..log.atomic import atomic_write_lines
 from ..log.reader import decode, parse_json, read_bytes
-from ..report.timeline import MatchTimeline
+from ..report.timeline import HAND, JOINS, PHRASES, MatchTimeline
 
 __all__ = [
     "CARD_COLOURS",
@@ -159,11 +159,15 @@ def _asset(name: str) -> str:
     return files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
 
 
+#: The moves' narrative: report.timeline's phrases and the words that join cards (assets/narrative.js).
+NARRATIVE_MESSAGES: tuple[str, ...] = (*PHRASES, *JOINS.values(), HAND)
+
+
 @cache
 def _words(langs: tuple[str, ...], said: tuple[str | tuple[str, str], ...] = ()) -> dict[str, Any]:
     """The page's words in ``langs``, with the messages ``said`` of its data (read once: a club site writes a
     page per match)."""
-    return page_catalogue(langs, VIEWER_MESSAGES + said)
+    return page_catalogue(langs, VIEWER_MESSAGES + NARRATIVE_MESSAGES + said)
 
 
 def _said(analysis: Analysis | None) -> tuple[str | tuple[str, str], ...]:
@@ -210,7 +214,7 @@ def _frame(
         "CSS": _asset("viewer.css"),
         "CARD_CSS": _card_css(),
         "JS": _asset("viewer.js"),
-        "LANG_JS": _asset("i18n.js"),
+        "LANG_JS": _asset("i18n.js") + "\n" + _asset("narrative.js"),
     }
     # The data object, written a match at a time: {"title", "start", "labels", "method", "matches": [...]}.
     opening = embed_json(

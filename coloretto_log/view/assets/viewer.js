@@ -3,9 +3,9 @@
   var DATA = JSON.parse(document.getElementById('replay-data').textContent);
   var LABELS = DATA.labels;
   var WORDS = {joker: 'joker', golden_joker: 'golden joker', plus2: '+2'};
-  // The page's words (i18n.js): t(message, {values}), nt(singular, plural, n, {values}); the log's names and
-  // the moves' narrative are shown as the data has them; the analysis' explanations and choices are said in
-  // the page's language from their parts (explanation, choiceName).
+  // The page's words (i18n.js): t(message, {values}), nt(singular, plural, n, {values}); the log's names as the
+  // data has them; the moves' narrative from their story (narrative.js); the analysis' explanations and choices
+  // in the page's language from their parts (explanation, choiceName).
   var I18N = ColorettoI18n.create(DATA.i18n || {}, DATA.langs || ['en']);
   var t = I18N.t, nt = I18N.nt;
   var $ = function (id) { return document.getElementById(id); };
@@ -160,7 +160,7 @@
     }
     var s = g.states[cur.move];
     $('counter').textContent = (cur.move === 0 ? t('setup') : t('move {move}', {move: cur.move})) + ' / ' + n;
-    $('narrative').textContent = s.narrative;
+    $('narrative').textContent = s.story ? ColorettoNarrative.tell(s.story, t, word) : s.narrative;
     drawStatus(s);
     showError(atEnd && g.error ? (g.error.move ? t('Play broke off at move {move}: ', {move: g.error.move}) : '') + g.error.line : '');
     drawRows(s);
