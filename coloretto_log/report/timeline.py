@@ -15,8 +15,9 @@ files or prints.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..core.cards import KIND_INDEX, card_name, cards_of
 from ..core.claims import Verdict
@@ -439,10 +440,16 @@ def _assignment_json(a: Assignment) -> dict[str, Any]:
     return {"score": a.score, "jokers": list(a.jokers), "positive": list(a.positive)}
 
 
-def step_json(step: Step, players: tuple[str, ...]) -> dict[str, Any]:
-    """One state of a game, in the documented shape (docs/replay.md)."""
+def step_json(step: Step, players: tuple[str, ...], memo: dict[Any, Any] | None = None) -> dict[str, Any]:
+    """One state of a game, in the documented shape (docs/replay.md).
+
+    ``memo`` (one per game): a player's entry, unchanged from the step before (the same collection, cards taken
+    and assignment object), is built once and shared (a game's JSON is mostly such entries).
+    """
     s = step.state
     kinds = card_kinds(s.rules.edition, s.colours)
+    if memo is None:
+        memo = {}
     return {
         "move": step.number,
         "action": None
@@ -466,16 +473,25 @@ def step_json(step: Step, players: tuple[str, ...]) -> dict[str, Any]:
             for i, (cards, by) in enumerate(zip(s.rows, step.taken_by))
         ],
         "discarded": list(cards_of(s.discarded)),
-        "players": [
-            {
-                "player": name,
-                "collection": {k: s.collections[seat][KIND_INDEX[k]] for k in kinds},
-                "taken": s.done[seat],
-                **_assignment_json(step.scores[seat]),
-            }
-            for seat, name in enumerate(players)
-        ],
+        "players": [_player_json(memo, seat, name, s, kinds, step.scores[seat]) for seat, name in enumerate(players)],
     }
+
+
+def _player_json(
+    memo: dict[Any, Any], seat: int, name: str, s: GameState, kinds: Sequence[str], a: Assignment
+) -> dict[str, Any]:
+    key = (seat, s.collections[seat], s.done[seat], id(a), tuple(kinds))
+    found = memo.get(key)
+    if found is not None and found[0] is a:
+        return cast(dict[str, Any], found[1])
+    out = {
+        "player": name,
+        "collection": {k: s.collections[seat][KIND_INDEX[k]] for k in kinds},
+        "taken": s.done[seat],
+        **_assignment_json(a),
+    }
+    memo[key] = (a, out)  # the assignment is kept with its entry: its id stays its own
+    return out
 
 
 def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
@@ -484,6 +500,7 @@ def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
     final = g.final_scores
     now = None if final is not None or not g.steps else tuple(a.score for a in g.steps[-1].scores)
     first = g.steps[0].state if g.steps else None
+    memo: dict[Any, Any] = {}  # the players' entries shared between steps (step_json)
     return {
         "game": g.number,
         "seeded": g.seeded,
@@ -493,7 +510,7 @@ def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
         "moves": g.moves,
         "error": _error_json(g.error, label),
         "findings": [f.as_json() for f in g.findings],
-        "states": [step_json(step, players) for step in g.steps],
+        "states": [step_json(step, players, memo) for step in g.steps],
         "scores": None if final is None else standings_json(players, final),
         "winners": None if final is None else list(winners(players, final)),
         "scores_so_far": None if now is None else standings_json(players, now),
