@@ -21,6 +21,8 @@ from pydantic import (
     StringConstraints,
     Tag,
     TypeAdapter,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
     field_validator,
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
@@ -31,6 +33,7 @@ from ..core.ruleset import EDITIONS
 
 SEED_LIMIT = 1 << 64
 MAX_GAMES = 100
+MAX_MOVES = 2000  # in one game
 
 # The accepted names come from the one table of editions and cards (core.editions):
 # a new edition or colour there is accepted here and in the JSON Schema.
@@ -119,9 +122,22 @@ class Game(_Model):
     """One game: its setup, its moves in order, and optional claims."""
 
     setup: Setup = Setup()
-    moves: Annotated[list[LogMove], Field(max_length=2000)] = []
+    moves: Annotated[list[LogMove], Field(max_length=MAX_MOVES)] = []
     claims: dict[PlayerName, Claim] = None  # type: ignore[assignment]
     notes: Notes = None  # type: ignore[assignment]
+
+    @field_validator("moves", mode="wrap")
+    @classmethod
+    def _moves(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        if info.context is MOVES_CHECKED:  # the caller checked every move already (log.replay's fast path)
+            return value
+        return handler(value)
+
+
+#: ``Match.model_validate(data, context=MOVES_CHECKED)`` takes each game's ``moves`` as given, unchecked:
+#: only for a caller that has checked every move (a list of at most 2,000 moves, each exactly what the
+#: move models accept and return unchanged), as ``log.replay`` does for the plain moves of a seeded game.
+MOVES_CHECKED: dict[str, bool] = {"moves_checked": True}
 
 
 class Match(_Model):

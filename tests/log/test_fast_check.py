@@ -1,0 +1,166 @@
+"""validate's fast paths give exactly the reference path's report, on random and corrupted logs.
+
+``check_match`` takes the plain moves of a seeded game (exactly player,
+action and row) without a model per move (``replay._plain_moves``, then
+``Match`` with ``MOVES_CHECKED``) and replays with ``engine.fast_forward``.
+``check_match(data, fast=False)`` is the reference: every move through the
+models and ``engine.check``. Whatever the log, the two reports must be the
+same: findings (rule ids and messages), the validated match, each game's
+setup, resolved moves and final state.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coloretto_log.log import replay
+from coloretto_log.log.replay import MatchReport, check_match
+
+from ..conftest import INVALID, SAMPLES, load_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from _logs import random_match
+
+#: Values that look like a plain move's and are not one (a row of True or 1.0 is found as 1 by a dict).
+ODD_ROWS = [True, False, 1.0, 2.0, "1", None, [1], {"r": 1}, 0, 6, -1, 10**30, 3]
+ODD_PLAYERS = [5, None, "", "x" * 41, "Zed", ["Aiko"], "aiko", "Aiko "]
+ODD_ACTIONS = ["Draw", "TAKE", None, 1, "draw ", "take", "draw"]
+
+
+def corrupt(match: dict[str, Any], rng: random.Random, n: int) -> dict[str, Any]:
+    """``match`` with ``n`` small corruptions, most aimed at what the plain-move test looks at."""
+    match = copy.deepcopy(match)
+    for _ in range(n):
+        kind = rng.randrange(16)
+        games = match["games"]
+        game = rng.choice(games)
+        if not isinstance(game, dict):
+            game = {}  # corrupted already: what is done to it is not in the match
+        moves = game.get("moves")
+        if kind >= 10 or not isinstance(moves, list) or not moves:
+            if kind == 10:
+                match["players"][rng.randrange(len(match["players"]))] = rng.choice(ODD_PLAYERS)
+            elif kind == 11:
+                match["players"].append(rng.choice([*match["players"], "Zoe", 7]))
+            elif kind == 12:
+                games[rng.randrange(len(games))] = rng.choice([None, [], "game", {}])
+            elif kind == 13:
+                game["moves"] = rng.choice([None, {}, "moves", 5]) if rng.random() < 0.7 else (moves or []) * 40
+            elif kind == 14:
+                game.pop("moves", None)
+            else:
+                match[rng.choice(["seed", "rules", "version", "extra"])] = rng.choice([None, -1, "x", {"games": 0}, 2])
+            continue
+        i = rng.randrange(len(moves))
+        m = moves[i]
+        if not isinstance(m, dict):
+            m = {}
+        if kind == 0:
+            m["row"] = rng.choice(ODD_ROWS)
+        elif kind == 1:
+            m["player"] = rng.choice(ODD_PLAYERS + match["players"])
+        elif kind == 2:
+            m["action"] = rng.choice(ODD_ACTIONS)
+        elif kind == 3:
+            m[rng.choice(["notes", "card", "extra", "last_round", "foo"])] = rng.choice(["red", True, "x", None])
+        elif kind == 4:
+            m.pop(rng.choice(["player", "action", "row"]), None)
+        elif kind == 5:
+            moves[i] = rng.choice([None, [], "draw", 3, {}])
+        elif kind == 6:
+            del moves[i]
+        elif kind == 7:
+            moves.insert(i, copy.deepcopy(m))
+        elif kind == 8:
+            j = rng.randrange(len(moves))
+            moves[i], moves[j] = moves[j], moves[i]
+        else:
+            m["player"], m["row"] = rng.choice(match["players"]), rng.randint(1, 5)
+    return match
+
+
+def assert_same(a: MatchReport, b: MatchReport) -> None:
+    assert a.all_findings() == b.all_findings()
+    assert a.match == b.match
+    assert a.rules == b.rules and a.players == b.players
+    assert len(a.games) == len(b.games)
+    for ga, gb in zip(a.games, b.games):
+        assert (ga.setup, ga.seeded, ga.moves, ga.final, ga.claims) == (gb.setup, gb.seeded, gb.moves, gb.final, gb.claims)
+
+
+def check_all_ways(match: Any) -> MatchReport:
+    """The fast report, checked against the reference and against the fast replay without plain moves."""
+    fast = check_match(match)
+    assert_same(fast, check_match(match, fast=False))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(replay, "_plain_moves", lambda data: None)
+        assert_same(fast, check_match(match))
+    return fast
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 5),
+    edition=st.sampled_from(["classic", "anniversary"]),
+    recorded=st.booleans(),
+    corruptions=st.integers(0, 3),
+)
+def test_fast_check_equals_the_reference(
+    seed: int, players: int, edition: str, recorded: bool, corruptions: int
+) -> None:
+    match = random_match(seed, players=players, games=2, edition=edition, recorded=recorded)
+    match = corrupt(match, random.Random(seed), corruptions)
+    check_all_ways(match)
+
+
+def test_plain_moves_take_the_fast_path_and_odd_ones_do_not() -> None:
+    """The test can fail: a seeded log's moves are plain; each odd value sends the match to the reference path."""
+    match = random_match(7, players=3, games=2)
+    plain = replay._plain_moves(match)
+    assert plain is not None and [len(p) for p in plain] == [len(g["moves"]) for g in match["games"]]
+    report = check_all_ways(match)
+    assert report.valid and report.complete
+    for field, odd in [("row", True), ("row", 1.0), ("row", 9), ("player", "Zed"), ("action", "Draw"), ("card", "red")]:
+        bad = copy.deepcopy(match)
+        bad["games"][1]["moves"][4][field] = odd
+        assert replay._plain_moves(bad) is None, (field, odd)
+        report = check_all_ways(bad)
+        assert not report.valid or field == "card", (field, odd)
+
+
+def test_a_row_of_true_is_a_type_error_as_before() -> None:
+    """``True == 1`` for a dict, not for the log format: the move is refused as bad-type, by the models."""
+    match = random_match(3, players=4, games=1)
+    match["games"][0]["moves"][0]["row"] = True
+    report = check_all_ways(match)
+    assert [(f.rule, f.move) for f in report.all_findings()] == [("bad-type", 1)]
+
+
+def test_too_many_moves_is_refused_by_the_model() -> None:
+    """The models' bound on moves in a game holds on the fast path too (plain moves, one too many)."""
+    match = random_match(5, players=4, games=1)
+    moves = match["games"][0]["moves"]
+    match["games"][0]["moves"] = (moves * (replay.MAX_MOVES // len(moves) + 1))[: replay.MAX_MOVES + 1]
+    assert replay._plain_moves(match) is None
+    report = check_all_ways(match)
+    assert [f.rule for f in report.all_findings()] == ["bad-value"]
+
+
+@pytest.mark.parametrize(
+    "path", sorted([*SAMPLES.glob("*.json"), *INVALID.glob("*.json")]), ids=lambda p: p.name
+)
+def test_every_sample_and_invalid_log(path: Path) -> None:
+    try:
+        data = load_json(path)
+    except ValueError:  # a log broken at the byte level: the reader's tests cover it
+        pytest.skip("not JSON")
+    check_all_ways(data)
