@@ -30,10 +30,23 @@ from typing_extensions import NotRequired, TypedDict
 
 from ..core.cards import ALL_COLOURS, CARD_NAMES
 from ..core.ruleset import EDITIONS
-
-SEED_LIMIT = 1 << 64
-MAX_GAMES = 100
-MAX_MOVES = 2000  # in one game
+from .limits import (
+    DATE_PATTERN,
+    MAX_CLAIM_COLOUR,
+    MAX_CLAIM_COLOURS,
+    MAX_CLAIM_SCORE,
+    MAX_DECK,
+    MAX_GAME_OBJECTS,
+    MAX_GAMES,
+    MAX_ID,
+    MAX_MOVES,
+    MAX_NAME,
+    MAX_NOTES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MIN_UNDER_LAST_ROUND,
+    SEED_LIMIT,
+)
 
 # The accepted names come from the one table of editions and cards (core.editions):
 # a new edition or colour there is accepted here and in the JSON Schema.
@@ -46,9 +59,9 @@ else:
     CardName = Literal[CARD_NAMES]
     EditionName = Literal[tuple(EDITIONS)]
 _UNDER_DEFAULTS = " or ".join(f"{e.under_last_round} ({e.name})" for e in EDITIONS.values())
-PlayerName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
-Notes = Annotated[str, StringConstraints(max_length=100_000)]
-ClaimColour = Annotated[str, StringConstraints(max_length=40)]
+PlayerName = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NAME)]
+Notes = Annotated[str, StringConstraints(max_length=MAX_NOTES)]
+ClaimColour = Annotated[str, StringConstraints(max_length=MAX_CLAIM_COLOUR)]
 
 
 class _Model(BaseModel):
@@ -61,7 +74,7 @@ class Rules(_Model):
     edition: EditionName = "classic"
     scoring: Literal["standard", "alternative"] = "standard"
     games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = 4
-    under_last_round: Annotated[int, Field(ge=15)] = Field(
+    under_last_round: Annotated[int, Field(ge=MIN_UNDER_LAST_ROUND)] = Field(
         default=None,  # type: ignore[assignment]  # absent means the edition's default; null is refused
         description=f"cards under the last-round card; default {_UNDER_DEFAULTS}",
     )
@@ -73,7 +86,7 @@ class Setup(_Model):
     removed: list[Colour] = None  # type: ignore[assignment]
     starting: dict[PlayerName, list[Colour]] = None  # type: ignore[assignment]
     first: PlayerName = None  # type: ignore[assignment]
-    deck: Annotated[list[CardName], Field(max_length=200)] = None  # type: ignore[assignment]
+    deck: Annotated[list[CardName], Field(max_length=MAX_DECK)] = None  # type: ignore[assignment]
 
 
 class DrawMove(TypedDict):
@@ -113,9 +126,9 @@ LogMove = Annotated[
 class Claim(_Model):
     """What a player wrote down at the end of a game. Checked, never trusted."""
 
-    score: Annotated[int, Field(ge=-10_000, le=10_000)] = None  # type: ignore[assignment]
-    jokers: Annotated[list[ClaimColour], Field(max_length=10)] = None  # type: ignore[assignment]
-    positive: Annotated[list[ClaimColour], Field(max_length=10)] = None  # type: ignore[assignment]
+    score: Annotated[int, Field(ge=-MAX_CLAIM_SCORE, le=MAX_CLAIM_SCORE)] = None  # type: ignore[assignment]
+    jokers: Annotated[list[ClaimColour], Field(max_length=MAX_CLAIM_COLOURS)] = None  # type: ignore[assignment]
+    positive: Annotated[list[ClaimColour], Field(max_length=MAX_CLAIM_COLOURS)] = None  # type: ignore[assignment]
 
 
 class Game(_Model):
@@ -145,12 +158,12 @@ class Match(_Model):
 
     format: Literal["coloretto-log"]
     version: Literal[1]
-    id: Annotated[str, StringConstraints(min_length=1, max_length=200)] = None  # type: ignore[assignment]
-    date: Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")] = None  # type: ignore[assignment]
+    id: Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID)] = None  # type: ignore[assignment]
+    date: Annotated[str, StringConstraints(pattern=DATE_PATTERN)] = None  # type: ignore[assignment]
     rules: Rules = Rules()
-    players: Annotated[list[PlayerName], Field(min_length=2, max_length=5)]
+    players: Annotated[list[PlayerName], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
     seed: Annotated[int, Field(ge=0, lt=SEED_LIMIT)] = None  # type: ignore[assignment]
-    games: Annotated[list[Game], Field(max_length=MAX_GAMES + 1000)]
+    games: Annotated[list[Game], Field(max_length=MAX_GAME_OBJECTS)]
     notes: Notes = None  # type: ignore[assignment]
 
     @field_validator("version", mode="before")

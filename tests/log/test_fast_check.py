@@ -33,18 +33,51 @@ from _logs import random_match
 ODD_ROWS = [True, False, 1.0, 2.0, "1", None, [1], {"r": 1}, 0, 6, -1, 10**30, 3]
 ODD_PLAYERS = [5, None, "", "x" * 41, "Zed", ["Aiko"], "aiko", "Aiko "]
 ODD_ACTIONS = ["Draw", "TAKE", None, 1, "draw ", "take", "draw"]
+#: Fields of the match, the rules and a game, each with values the models accept and values they refuse.
+MATCH_VALUES: dict[str, list[Any]] = {
+    "format": ["coloretto-log", "Coloretto-log", None, 1],
+    "version": [1, True, 1.0, 2, "1"],
+    "id": ["m1", "", "x" * 200, "x" * 201, None, 5],
+    "date": ["2024-01-01", "2024-02-30", "2024-1-01", "2024-01-01\n", "\uff12024-01-01", "2024-01-01T10:00", None, 20240101],
+    "notes": ["", "ok", "n" * 100_000, "n" * 100_001, None, 3],
+    "seed": [0, 7, 2**64 - 1, 2**64, -1, True, 1.0, None, "7"],
+    "extra": [None, 1],
+}
+RULES_VALUES: dict[str, list[Any]] = {
+    "edition": ["classic", "anniversary", "Classic", None, 1],
+    "scoring": ["standard", "alternative", "alt", None],
+    "games": [1, 2, 4, 100, 101, 0, True, 4.0, None],
+    "under_last_round": [15, 16, 14, 40, True, 15.0, None],
+    "extra": [1],
+}
+GAME_VALUES: dict[str, list[Any]] = {
+    "setup": [{}, [], None, {"removed": []}, {"first": "Aiko"}, {"deck": None}],
+    "notes": ["", "ok", "n" * 100_001, None],
+    "claims": [{}, None, {"Aiko": {"score": 5}}, {"Zed": {}}],
+    "extra": [1],
+}
 
 
 def corrupt(match: dict[str, Any], rng: random.Random, n: int) -> dict[str, Any]:
     """``match`` with ``n`` small corruptions, most aimed at what the plain-move test looks at."""
     match = copy.deepcopy(match)
     for _ in range(n):
-        kind = rng.randrange(16)
+        kind = rng.randrange(20)
         games = match["games"]
         game = rng.choice(games)
         if not isinstance(game, dict):
             game = {}  # corrupted already: what is done to it is not in the match
         moves = game.get("moves")
+        if kind >= 16:  # the fields around the moves
+            table, target = [(MATCH_VALUES, match), (RULES_VALUES, match.get("rules")), (GAME_VALUES, game)][kind % 3]
+            if not isinstance(target, dict):
+                continue
+            key = rng.choice(sorted(table))
+            if rng.random() < 0.15:
+                target.pop(key, None)
+            else:
+                target[key] = copy.deepcopy(rng.choice(table[key]))
+            continue
         if kind >= 10 or not isinstance(moves, list) or not moves:
             if kind == 10:
                 match["players"][rng.randrange(len(match["players"]))] = rng.choice(ODD_PLAYERS)
@@ -97,10 +130,12 @@ def assert_same(a: MatchReport, b: MatchReport) -> None:
 
 
 def check_all_ways(match: Any) -> MatchReport:
-    """The fast report, checked against the reference and against the fast replay without plain moves."""
+    """The fast report, checked against the reference, the models with plain moves, and the models alone."""
     fast = check_match(match)
     assert_same(fast, check_match(match, fast=False))
     with pytest.MonkeyPatch.context() as m:
+        m.setattr(replay, "_plain_match", lambda data: None)
+        assert_same(fast, check_match(match))
         m.setattr(replay, "_plain_moves", lambda data: None)
         assert_same(fast, check_match(match))
     return fast
@@ -111,7 +146,7 @@ def check_all_ways(match: Any) -> MatchReport:
     seed=st.integers(0, 2**32),
     players=st.integers(2, 5),
     edition=st.sampled_from(["classic", "anniversary"]),
-    recorded=st.booleans(),
+    recorded=st.sampled_from([False, False, True]),
     corruptions=st.integers(0, 3),
 )
 def test_fast_check_equals_the_reference(
