@@ -486,9 +486,7 @@ def _validate(
 
 _PLAIN_MOVE = itemgetter("player", "action", "row")
 _ROW = itemgetter("row")
-_ONLY_DICTS = {dict}
 _ONLY_INTS = {int}
-_THREE_KEYS = {3}
 #: The engine move of each plain move (player, action, row) of a match's players, by their tuple (a few recent ones).
 _PLAIN_TABLES: dict[tuple[str, ...], dict[tuple[str, str, int], Move]] = {}
 
@@ -519,11 +517,11 @@ def _plain_moves(data: dict[str, Any]) -> list[list[Move]] | None:
         if type(moves) is not list or len(moves) > MAX_MOVES:
             return None
         if moves:
-            if set(map(type, moves)) != _ONLY_DICTS or set(map(len, moves)) != _THREE_KEYS:
-                return None
-            try:  # a row of True or 1.0 is found as 1 here: the types of the rows are checked next
+            try:  # not a dict: no len(), or no key "player"; a row of True or 1.0 is found as 1: see below
+                if sum(map(len, moves)) != 3 * len(moves):  # each holds the 3 keys: exactly them
+                    return None
                 found = list(map(table.__getitem__, map(_PLAIN_MOVE, moves)))
-            except (KeyError, TypeError):  # a key missing, a value unknown or unhashable
+            except (KeyError, TypeError):  # a key missing, a value unknown or unhashable, a move not an object
                 return None
             if set(map(type, map(_ROW, moves))) != _ONLY_INTS:
                 return None
