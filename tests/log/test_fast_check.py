@@ -12,7 +12,9 @@ setup, resolved moves and final state.
 from __future__ import annotations
 
 import copy
+import json
 import random
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coloretto_log.log import replay
+from coloretto_log.log import limits, replay
 from coloretto_log.log.replay import MatchReport, check_match
 
 from ..conftest import INVALID, SAMPLES, load_json
@@ -184,18 +186,80 @@ def test_too_many_moves_is_refused_by_the_model() -> None:
     """The models' bound on moves in a game holds on the fast path too (plain moves, one too many)."""
     match = random_match(5, players=4, games=1)
     moves = match["games"][0]["moves"]
-    match["games"][0]["moves"] = (moves * (replay.MAX_MOVES // len(moves) + 1))[: replay.MAX_MOVES + 1]
+    match["games"][0]["moves"] = (moves * (limits.MAX_MOVES // len(moves) + 1))[: limits.MAX_MOVES + 1]
     assert replay._plain_moves(match) is None
     report = check_all_ways(match)
     assert [f.rule for f in report.all_findings()] == ["bad-value"]
 
 
-@pytest.mark.parametrize(
-    "path", sorted([*SAMPLES.glob("*.json"), *INVALID.glob("*.json")]), ids=lambda p: p.name
-)
+def _json_logs() -> list[Path]:
+    """The sample and invalid logs that are JSON (those broken at the byte level are the reader's tests)."""
+    found = []
+    for path in sorted([*SAMPLES.glob("*.json"), *INVALID.glob("*.json")]):
+        try:
+            load_json(path)
+        except ValueError:
+            continue
+        found.append(path)
+    return found
+
+
+@pytest.mark.parametrize("path", _json_logs(), ids=lambda p: p.name)
 def test_every_sample_and_invalid_log(path: Path) -> None:
-    try:
-        data = load_json(path)
-    except ValueError:  # a log broken at the byte level: the reader's tests cover it
-        pytest.skip("not JSON")
-    check_all_ways(data)
+    check_all_ways(load_json(path))
+
+
+def test_the_plain_check_reads_the_models_bounds() -> None:
+    """``_plain_match`` and the models take their bounds and names from one place (log.limits, core.ruleset)."""
+    from typing import get_args
+
+    from coloretto_log.core.ruleset import EDITIONS, TABLES
+    from coloretto_log.log import models
+
+    assert set(limits.SCORING_TABLES) == set(TABLES) == set(get_args(models.Rules.model_fields["scoring"].annotation))
+    assert set(get_args(models.Rules.model_fields["edition"].annotation)) == set(EDITIONS)
+    assert set(models.Match.model_fields) >= replay._MATCH_FIELDS
+    assert set(models.Rules.model_fields) >= replay._RULES_FIELDS
+    assert set(models.Game.model_fields) >= replay._GAME_FIELDS
+    # at the bound and one past it, as the models see them
+    base = random_match(11, players=2, games=1)
+    for path, ok, too_far in [
+        (("id",), "x" * limits.MAX_ID, "x" * (limits.MAX_ID + 1)),
+        (("notes",), "n" * limits.MAX_NOTES, "n" * (limits.MAX_NOTES + 1)),
+        (("seed",), limits.SEED_LIMIT - 1, limits.SEED_LIMIT),
+        (("rules", "games"), limits.MAX_GAMES, limits.MAX_GAMES + 1),
+        (("rules", "under_last_round"), limits.MIN_UNDER_LAST_ROUND, limits.MIN_UNDER_LAST_ROUND - 1),
+        (("players", 0), "A" * limits.MAX_NAME, "A" * (limits.MAX_NAME + 1)),
+    ]:
+        for value, accepted in [(ok, True), (too_far, False)]:
+            match = copy.deepcopy(base)
+            target = match
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = value
+            if path == ("players", 0):
+                for game in match["games"]:
+                    for move in game["moves"]:
+                        if move["player"] == base["players"][0]:
+                            move["player"] = value
+            assert (replay._plain_match(match) is not None) == accepted, (path, accepted)
+            report = check_all_ways(match)
+            assert (report.findings == []) == accepted, (path, accepted)  # an error of the match itself, or none
+
+
+def test_a_plain_match_is_checked_without_the_models() -> None:
+    """validate's fast start: a seeded log is checked in a fresh interpreter that never imports log.models."""
+    code = (
+        "import json, sys\n"
+        "sys.path.insert(0, 'benchmarks')\n"
+        "from _logs import random_match\n"
+        "from coloretto_log.log.replay import check_match\n"
+        "report = check_match(random_match(3))\n"
+        "before = 'coloretto_log.log.models' in sys.modules\n"
+        "built = report.match is not None\n"
+        "print(json.dumps([report.valid, before, built, 'coloretto_log.log.models' in sys.modules]))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    # valid; the models not imported by the check; the Match built (and the models imported) on first use
+    assert json.loads(out.stdout) == [True, False, True, True]
