@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core import engine
 from ..core.cards import LAST_ROUND
@@ -42,10 +42,34 @@ from .limits import (
 from .reader import WIDE_OBJECT, content_hash, id_of_hash
 
 if TYPE_CHECKING:  # the models are imported when a match needs them (not for a plain seeded one: a fast start)
+    from typing import Protocol
+
     from pydantic_core import ErrorDetails
 
     from ..core.claims import Verdict
     from .models import Claim, DrawMove, Match, TakeMove
+
+    class SetupFields(Protocol):
+        """A game's setup as given (``models.Setup``): each field None when absent."""
+
+        @property
+        def removed(self) -> Sequence[str] | None: ...
+        @property
+        def starting(self) -> dict[str, list[str]] | None: ...
+        @property
+        def first(self) -> str | None: ...
+        @property
+        def deck(self) -> Sequence[str] | None: ...
+
+    class GameFields(Protocol):
+        """A game as given (``models.Game``), what the replay reads of it."""
+
+        @property
+        def setup(self) -> SetupFields: ...
+        @property
+        def moves(self) -> Sequence[DrawMove | TakeMove]: ...
+        @property
+        def claims(self) -> dict[str, Claim] | None: ...
 
 
 @dataclass
@@ -328,30 +352,6 @@ def _flood(data: dict[str, Any]) -> Finding | None:
                     f = finding(f"move {i}", move, game=g)
                     return Finding(f.severity, f.rule, f.message, game=g, move=i)
     return None
-
-
-class SetupFields(Protocol):
-    """A game's setup as given (``models.Setup``): each field None when absent."""
-
-    @property
-    def removed(self) -> Sequence[str] | None: ...
-    @property
-    def starting(self) -> dict[str, list[str]] | None: ...
-    @property
-    def first(self) -> str | None: ...
-    @property
-    def deck(self) -> Sequence[str] | None: ...
-
-
-class GameFields(Protocol):
-    """A game as given (``models.Game``), what the replay reads of it."""
-
-    @property
-    def setup(self) -> SetupFields: ...
-    @property
-    def moves(self) -> Sequence[DrawMove | TakeMove]: ...
-    @property
-    def claims(self) -> dict[str, Claim] | None: ...
 
 
 class _NoSetup(NamedTuple):
