@@ -168,7 +168,8 @@ class MatchReport:
 
         A plain match (``_plain_match``) is checked without the models; its
         ``Match`` is built on first use, from ``data``, which it is known to
-        fit (its moves as they are: they were checked).
+        fit (its moves as they are: they were checked). ``data`` is the
+        report's: it is not to be changed in between.
         """
         if self._match_unbuilt:
             from .models import MOVES_CHECKED, Match
@@ -200,9 +201,11 @@ class MatchReport:
 def check_match(data: Any, *, fast: bool = True, wide: bool | None = None) -> MatchReport:
     """Validate and replay one match given as parsed JSON.
 
-    ``fast=False`` checks every move with ``engine.check`` (the reference
-    path); the default replays plainly legal moves with ``engine.fast_forward``
-    and gives the same report. ``wide``: whether the reader saw an object with
+    ``fast=False`` reads the match through the models and checks every move
+    with ``engine.check`` (the reference path); the default checks a plain
+    match without the models (``_plain_match``), takes plain moves at C speed
+    (``_plain_moves``), replays plainly legal moves with
+    ``engine.fast_forward``, and gives the same report. ``wide``: whether the reader saw an object with
     more keys than any object of the format holds (``reader.parse_json_wide``);
     only then is the match searched for a flood of keys (None: search anyway).
     """
