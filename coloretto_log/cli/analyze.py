@@ -159,8 +159,8 @@ def analyze(
     settings = Settings(samples=samples, seed=seed, max_se=max_se)
     jobs = min(jobs, usable_cores())
     keep = _open_store(db) if db is not None else None
-    # a match at a time, as it is read: the table or the JSON is printed as each is done (flat memory);
-    # only --html keeps the matches' JSON, for the page
+    # a match at a time, as it is read: the table or the JSON is printed (and flushed) as each is done, and
+    # nothing of a match is kept once it is (flat memory); only --html keeps the matches' JSON, for the page
     pages: list[dict[str, Any]] = []
     timelines: list[MatchTimeline] = []
     stream: JsonReport | None = None
@@ -168,7 +168,7 @@ def analyze(
     unreadable = invalid = False
     seen = analysed = 0
     has_player = False
-    short_of: list[str] = []  # matches without game G
+    short = 0  # matches without game G, each said as it is met
     tty = sys.stderr.isatty()
     console = Console(highlight=False, soft_wrap=False)
     with worker_pool(jobs) as pool:
@@ -189,7 +189,9 @@ def analyze(
                 has_player = True
             games = len(item.report.games)
             if game is not None and game > games:
-                short_of.append(f"--game {game}: {one_line(item.label)} holds {plural(games, 'game')}")
+                typer.secho(f"Error: --game {game}: {one_line(item.label)} holds {plural(games, 'game')}", err=True,
+                            fg=typer.colors.RED)
+                short += 1
                 continue
             for f in item.findings():
                 if f.severity == "error":
@@ -224,6 +226,7 @@ def analyze(
             else:
                 console.print()
                 _print_match(console, result, explain_all=explain_all)
+            sys.stdout.flush()  # a reader of the pipe sees each match as it is done
             if match is not None:
                 break
     if keep is not None:
@@ -234,16 +237,14 @@ def analyze(
         fail(f"--match {match}: {one_line(path)} holds {plural(seen, 'match', 'matches')}", ExitCode.USAGE)
     if player is not None and not has_player:
         fail(f"--player: no match under {one_line(path)} has a player called {one_line(player)!r}", ExitCode.USAGE)
-    if short_of and not analysed:
-        fail(short_of[0], ExitCode.USAGE)
-    for problem in short_of:
-        typer.secho(f"Error: {problem}", err=True, fg=typer.colors.RED)
+    if short and not analysed:
+        raise typer.Exit(int(ExitCode.USAGE))  # each match without game G was said as it was met
 
     if html is not None:
         _write_page(html, path, timelines, {**settings_json(settings), "matches": pages}, game, langs)
     if fmt == "json":
         (stream or JsonReport(head=settings_json(settings))).close()
-    if short_of:
+    if short:
         raise typer.Exit(int(ExitCode.USAGE))
     exit_for(unreadable=unreadable, invalid=invalid)
 
