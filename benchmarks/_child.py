@@ -1,4 +1,5 @@
-"""The command line as the benchmarks time it: the installed program, and the CPU time of a child process."""
+"""The command line as the benchmarks time it: the installed program, the CPU time of a child process, and
+its peak memory match by match."""
 
 from __future__ import annotations
 
@@ -30,20 +31,21 @@ def child_cpu(args: Sequence[str], repeats: int) -> float:
 
 
 # The command in a process of its own, counting the matches it reads: at each mark (that many matches dealt
-# with: the next one asked for) and at the end, the peak resident memory so far and the entries of the bots'
-# score memo (0 when the command does not play). The command runs unchanged: only ``log.load.load``, the
+# with: the next one asked for) and at the end, the peak resident memory so far, the entries of the bots'
+# score memo (0 when the command does not play), the CPU time so far. The command runs unchanged: only ``log.load.load``, the
 # reader every command takes its matches from, is wrapped to count.
 _COUNTED = r"""
-import json, resource, sys, time
+import json, resource, sys
 import coloretto_log.log.load as L
 
 marks, args = {int(m) for m in sys.argv[1].split(",")}, sys.argv[2:]
-notes, read, started, real = [], [0], time.perf_counter(), L.load
+notes, read, real = [], [0], L.load
 
 def note(n):
     bots = sys.modules.get("coloretto_log.play.bots")
     memo = sum(len(m[0]) for m in bots._MEMOS.values()) if bots is not None else 0
-    notes.append([n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, memo, time.perf_counter() - started])
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    notes.append([n, own.ru_maxrss, memo, own.ru_utime + own.ru_stime])
 
 def counted(*a, **k):
     for item in real(*a, **k):
@@ -65,12 +67,12 @@ finally:
 @dataclass(frozen=True)
 class Mark:
     """Where a command was once ``matches`` matches were dealt with: its peak resident memory so far (MB),
-    the entries of the bots' score memo, the seconds since it started reading."""
+    the entries of the bots' score memo, its CPU seconds so far."""
 
     matches: int
     peak_mb: float
     memo: int
-    seconds: float
+    cpu: float
 
 
 def peak_by_match(args: Sequence[str], marks: Sequence[int]) -> list[Mark]:

@@ -61,7 +61,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _child import peak_by_match, program
+from _child import child_cpu, peak_by_match, program
 from _logs import random_match
 
 from coloretto_log.core import engine
@@ -213,7 +213,7 @@ def memory(matches: int) -> None:
               f"{' | '.join(f'{n:,}' for n in (*marks, matches))} matches (one process each, output discarded; "
               f"flat: last / a quarter at most {MEMORY_FLAT})")
         print(f"{matches:,} four-player games cut after 12 moves ({short.stat().st_size / 1e6:.0f} MB, "
-              f"{time.process_time() - t:.0f} s to write), every match analysed:")
+              f"{time.process_time() - t:.0f} s of CPU to write), every match analysed:")
         base = _memory_line(["validate", str(short), "--json"], marks)
         _memory_line(["analyze", str(short), "--player", "Aiko", "--samples", "1", "--max-se", "0", "--json"], marks,
                      base)
@@ -221,11 +221,9 @@ def memory(matches: int) -> None:
         _memory_line(["replay", str(short), "--json"], marks, base)
 
         big = Path(tmp) / "big.jsonl"
-        t = time.perf_counter()
-        subprocess.run([*cli, "simulate", "-n", str(matches), "--bots", "greedy", "--out", str(big)], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cpu = child_cpu([*cli, "simulate", "-n", str(matches), "--bots", "greedy", "--out", str(big)], 1)
         print(f"the issue's file: `simulate -n {matches} --bots greedy` ({big.stat().st_size / 1e6:.0f} MB, "
-              f"{time.perf_counter() - t:.0f} s to write), whole four-game matches:")
+              f"{cpu:.0f} s of CPU to write), whole four-game matches:")
         base = _memory_line(["validate", str(big), "--json"], marks)
         _memory_line(["score", str(big), "--json"], marks, base)
         _memory_line(["analyze", str(big), "--match", str(matches), "--game", "1", "--json"], marks, base, last=True)
@@ -251,7 +249,7 @@ def _memory_line(args: list[str], marks: tuple[int, ...], base: float | None = N
     if seen[-1].memo:
         shown = seen[:-2] + seen[-1:] if last else seen
         words.append("score memo " + " | ".join(f"{m.memo:,}" for m in shown) + f" entries (cap {SCORE_MEMO_CAP:,})")
-    words.append(f"{seen[-1].seconds:.0f} s")
+    words.append(f"{seen[-1].cpu:.0f} s of CPU")
     command = " ".join("FILE" if a.endswith(".jsonl") else a for a in args)
     print(f"  {command:<58} " + "; ".join(words))
     return peaks[-1]
