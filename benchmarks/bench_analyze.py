@@ -37,7 +37,8 @@ Everything is measured in this run, on this machine:
     --game 1`` and ``replay --match MATCHES`` read past every match before
     the last. Beside ``analyze``: the entries of the bots' score memo, the
     one thing of a run that grows with the positions played (emptied at
-    ``SCORE_MEMO_CAP`` entries). About ten minutes of one core at 20,000.
+    ``SCORE_MEMO_CAP`` entries). About eight minutes of one core at 20,000
+    (36 minutes of wall time on a loaded two-core machine).
 
 Asserts nothing about time: it prints figures and their ratios to the targets.
 """
