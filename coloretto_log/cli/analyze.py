@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from rich.text import Text
 from ..core.cards import KINDS, card_name
 from ..core.errors import one_line
 from ..core.rng import MASK64
+from ..lang import ENGLISH, N_, Translator, from_environment, translator
 from ..log.atomic import output_problem
 from ..log.load import LoadedMatch, Unreadable, load
 from ..log.reader import STDIN, expand_paths
@@ -37,7 +39,7 @@ from ..play.analyze import (
     worker_pool,
 )
 from ..play.exact import EXACT_SLOTS
-from ..play.explain import top_choices
+from ..play.explain import choice_name, explain, listed, render, top_choices
 from ..report.timeline import MatchTimeline, from_loaded
 from ..view.html import PageTooLarge, write_html
 from ..view.safe_text import TerminalSafe
@@ -61,6 +63,7 @@ from .common import (
 
 @app.command()
 def analyze(
+    ctx: typer.Context,
     path: LogPath,
     match: Annotated[
         int | None,
@@ -128,6 +131,10 @@ def analyze(
     player: decisions, mean loss, marks, the three costliest decisions.
     Method, thresholds and how to read the numbers: docs/analyze.md.
 
+    The explanations printed (why, and the choices' names) are in the first
+    language of --lang, else the terminal's (LC_ALL, LC_MESSAGES, LANG);
+    the tables, the JSON and csv stay English (docs/languages.md).
+
     Exit codes: 0 ok, 1 the log has an error (what replays is analysed),
     2 usage error, 3 a file that cannot be read or written.
 
@@ -147,6 +154,8 @@ def analyze(
     if not 0 <= seed <= MASK64:
         fail("--seed must satisfy 0 <= seed < 2^64", ExitCode.USAGE)
     langs = page_languages(lang)
+    given = ctx.get_parameter_source("lang")
+    words = translator(langs[0] if given is not None and given.name != "DEFAULT" else from_environment(os.environ))
     if html is not None:
         problem = output_problem(html, inputs=[Path(p) for p in expand_paths([path]) if p != STDIN], force=force,
                                  what="the log being analysed")
@@ -160,8 +169,8 @@ def analyze(
     settings = Settings(samples=samples, seed=seed, max_se=max_se)
     jobs = min(jobs, usable_cores())
     keep = _open_store(db) if db is not None else None
-    # a match at a time, as it is read: the table or the JSON is printed (and flushed) as each is done, the
-    # page (--html) written, and nothing of a match is kept once it is (flat memory)
+    # a match at a time, as it is read: the table or the JSON is printed (and flushed) as each is done, and
+    # nothing of a match is kept once it is (flat memory); only --html keeps the matches' JSON, for the page
     stream: JsonReport | None = None
     table: Any = None  # the csv writer, once the first match is done
     unreadable = invalid = False
@@ -227,7 +236,7 @@ def analyze(
                         _print_summary(console, result)
                     else:
                         console.print()
-                        _print_match(console, result, explain_all=explain_all)
+                        _print_match(console, result, explain_all=explain_all, tr=words)
                     sys.stdout.flush()  # a reader of the pipe sees each match as it is done
                     yield item, result
                     if match is not None:
@@ -250,7 +259,14 @@ def analyze(
             for _ in done():
                 pass
         else:
-            _write_page(html, path, done(), settings, explain_all, game, langs)
+            # the page names in its head the messages of every explanation it holds (to say them in its
+            # languages: view.html), so the matches' analyses are kept until it is written
+            pages: list[dict[str, Any]] = []
+            timelines: list[MatchTimeline] = []
+            for item, result in done():
+                pages.append(result.as_json(explain_all=explain_all))
+                timelines.append(from_loaded(item))
+            _write_page(html, path, timelines, {**settings_json(settings), "matches": pages}, game, langs)
     finally:
         if fmt == "json" and stream is not None:
             stream.close()  # what was printed is whole JSON, even when the page is refused
@@ -315,32 +331,17 @@ def _clock(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
-class _Current(dict[int, dict[str, Any]]):
-    """The page's analysis while it is written a match at a time: only the match being written (by its number
-    in the input), never the ones before it; true even before the first, since the page is an analysis."""
-
-    def __bool__(self) -> bool:
-        return True
-
-
 def _write_page(
-    html: Path, path: str, done: Iterator[tuple[LoadedMatch, MatchAnalysis]], settings: Settings,
-    explain_all: bool, game: int | None, langs: tuple[str, ...] = ("en",),
+    html: Path, path: str, timelines: list[MatchTimeline], data: dict[str, Any], game: int | None,
+    langs: tuple[str, ...] = ("en",),
 ) -> None:
-    """The replay viewer of the analysed matches with their analysis in it (``view.html``), written as each
-    match is done: refused (exit 2, nothing written, the analysis stopped) at the match that passes the limit."""
-    current = _Current()
-
-    def timelines() -> Iterator[MatchTimeline]:
-        for item, result in done:
-            current.clear()
-            current[result.match] = result.as_json(explain_all=explain_all)
-            yield from_loaded(item)
-
+    """The replay viewer of the analysed matches with their analysis in it (``view.html``)."""
+    analysis = {m["match"]: m for m in data["matches"]}
+    method = {k: v for k, v in data.items() if k != "matches"}
     start = None if game is None else {"match": 1, "game": game, "move": 0}
     try:
-        write_html(html, timelines(), title=path, start=start, analysis=current, method=settings_json(settings),
-                   langs=langs)
+        write_html(html, timelines, title=path, start=start, analysis=analysis,
+                   method=method, langs=langs)
     except PageTooLarge as e:
         fail(f"{one_line(str(html))} not written: with match {e.matches} the page would pass "
              f"{e.limit / 1e6:g} MB, too big for a browser to open; choose a match with --match K", ExitCode.USAGE)
@@ -389,9 +390,9 @@ def _short(choice: str) -> str:
     return choice.replace("take row", "take")
 
 
-def _decision_words(d: Decision) -> str:
+def _decision_words(d: Decision, tr: Translator = ENGLISH) -> str:
     """The decision as people say it (the page's words): ``draw or take``, ``put +2``."""
-    return "draw or take" if d.card is None else f"put {card_name(d.card)}"
+    return tr.t("draw or take") if d.card is None else tr.t(_PUT, card=tr.t(card_name(d.card)))
 
 
 def _loss_text(d: Decision) -> str:
@@ -400,7 +401,7 @@ def _loss_text(d: Decision) -> str:
     return f"{d.loss:.1f} ± {d.loss_se:.1f}"
 
 
-def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = False) -> None:
+def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = False, tr: Translator = ENGLISH) -> None:
     players = r.players
     console.print(Text(f"{one_line(r.label)}", style="bold"))
     for number in sorted({d.game for d in r.decisions}):
@@ -429,7 +430,7 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
                           "" if d.best == d.played else _short(d.best), loss, win, note)
         console.print(table)
         for d in explained:
-            _print_why(console, d, players)
+            _print_why(console, d, players, tr)
     _print_summary(console, r)
     for s in r.summaries:
         if not s.costliest:
@@ -441,19 +442,28 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
                 console.print(line, soft_wrap=True)
 
 
-def _print_why(console: Console, d: Decision, players: tuple[str, ...]) -> None:
-    """Why, for one decision: the sentence, then the best three choices with margin and win %."""
-    head = Text(f"move {d.move}, ", style="bold").append(_name(players, d.seat)).append(
-        f", {_decision_words(d)}", style="bold")
+def _print_why(console: Console, d: Decision, players: tuple[str, ...], tr: Translator = ENGLISH) -> None:
+    """Why, for one decision: the sentence, then the best three choices with margin and win %; in ``tr``'s
+    language (English: as it always was)."""
+    head = Text(tr.t("move {move}", move=d.move) + ", ", style="bold").append(_name(players, d.seat)).append(
+        f", {_decision_words(d, tr)}", style="bold")
     if d.mark:
-        head.append(f" · {d.mark}", style=_MARK_STYLE[d.mark])
+        head.append(f" · {tr.t(d.mark)}", style=_MARK_STYLE[d.mark])
     console.print(head, soft_wrap=True)
-    console.print(Text("  " + one_line(explanation_of(d, players))), soft_wrap=True)
-    best = ", ".join(
-        f"{c.choice} {c.margin:+.1f} ({_pct(c.win_prob)}%)" + (" played" if c.choice == d.played else "")
+    why = explanation_of(d, players) if tr is ENGLISH else render(
+        explain(d.evaluation, d.state, d.card, d.seat, players, d.loss, d.loss_se).parts, tr)
+    console.print(Text("  " + one_line(why)), soft_wrap=True)
+    best = listed([
+        tr.t("{choice} {margin} ({win}%)", choice=choice_name(c.choice, tr), margin=tr.decimal(f"{c.margin:+.1f}"),
+             win=_pct(c.win_prob)) + (" " + tr.t("played") if c.choice == d.played else "")
         for c in top_choices(d.evaluation)
-    )
-    console.print(Text(f"  best choices (expected margin, win %): {best}", style="dim"), soft_wrap=True)
+    ], tr)
+    console.print(Text("  " + tr.t("best choices (expected margin, win %): {choices}", choices=best), style="dim"),
+                  soft_wrap=True)
+
+
+#: How the terminal names a row decision (the page says "the row for red").
+_PUT = N_("put {card}")
 
 
 def _print_summary(console: Console, r: MatchAnalysis) -> None:
