@@ -169,8 +169,8 @@ def analyze(
     settings = Settings(samples=samples, seed=seed, max_se=max_se)
     jobs = min(jobs, usable_cores())
     keep = _open_store(db) if db is not None else None
-    # a match at a time, as it is read: the table or the JSON is printed (and flushed) as each is done, and
-    # nothing of a match is kept once it is (flat memory); only --html keeps the matches' JSON, for the page
+    # a match at a time, as it is read: the table or the JSON is printed (and flushed) as each is done, the
+    # page (--html) written, and nothing of a match is kept once it is (flat memory)
     stream: JsonReport | None = None
     table: Any = None  # the csv writer, once the first match is done
     unreadable = invalid = False
@@ -259,14 +259,7 @@ def analyze(
             for _ in done():
                 pass
         else:
-            # the page names in its head the messages of every explanation it holds (to say them in its
-            # languages: view.html), so the matches' analyses are kept until it is written
-            pages: list[dict[str, Any]] = []
-            timelines: list[MatchTimeline] = []
-            for item, result in done():
-                pages.append(result.as_json(explain_all=explain_all))
-                timelines.append(from_loaded(item))
-            _write_page(html, path, timelines, {**settings_json(settings), "matches": pages}, game, langs)
+            _write_page(html, path, done(), settings, explain_all, game, langs)
     finally:
         if fmt == "json" and stream is not None:
             stream.close()  # what was printed is whole JSON, even when the page is refused
@@ -331,17 +324,32 @@ def _clock(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+class _Current(dict[int, dict[str, Any]]):
+    """The page's analysis while it is written a match at a time: only the match being written (by its number
+    in the input), never the ones before it; true even before the first, since the page is an analysis."""
+
+    def __bool__(self) -> bool:
+        return True
+
+
 def _write_page(
-    html: Path, path: str, timelines: list[MatchTimeline], data: dict[str, Any], game: int | None,
-    langs: tuple[str, ...] = ("en",),
+    html: Path, path: str, done: Iterator[tuple[LoadedMatch, MatchAnalysis]], settings: Settings,
+    explain_all: bool, game: int | None, langs: tuple[str, ...] = ("en",),
 ) -> None:
-    """The replay viewer of the analysed matches with their analysis in it (``view.html``)."""
-    analysis = {m["match"]: m for m in data["matches"]}
-    method = {k: v for k, v in data.items() if k != "matches"}
+    """The replay viewer of the analysed matches with their analysis in it (``view.html``), written as each
+    match is done: refused (exit 2, nothing written, the analysis stopped) at the match that passes the limit."""
+    current = _Current()
+
+    def timelines() -> Iterator[MatchTimeline]:
+        for item, result in done:
+            current.clear()
+            current[result.match] = result.as_json(explain_all=explain_all)
+            yield from_loaded(item)
+
     start = None if game is None else {"match": 1, "game": game, "move": 0}
     try:
-        write_html(html, timelines, title=path, start=start, analysis=analysis,
-                   method=method, langs=langs)
+        write_html(html, timelines(), title=path, start=start, analysis=current, method=settings_json(settings),
+                   langs=langs)
     except PageTooLarge as e:
         fail(f"{one_line(str(html))} not written: with match {e.matches} the page would pass "
              f"{e.limit / 1e6:g} MB, too big for a browser to open; choose a match with --match K", ExitCode.USAGE)

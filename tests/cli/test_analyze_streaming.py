@@ -93,22 +93,29 @@ def test_no_match_analysis_is_kept_once_it_is_printed(tmp_path: Path, monkeypatc
         # when match k is analysed, at most match k-1's result is still held (the loop's variable)
         assert max(alive_at_each) <= 1, (args, alive_at_each)
     assert page.read_text(encoding="utf-8").count('"summary"') >= 6  # the page has every match's analysis
-    # (--html keeps each match's JSON for the page, which names the messages of its explanations in its head)
 
 
-def test_a_page_past_its_limit_is_refused_and_the_json_printed_is_whole(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_page_past_its_limit_stops_the_analysis_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = matches(tmp_path, 6)
     page = tmp_path / "page.html"
     whole = runner.invoke(app, ["analyze", str(path), *CHEAP, "--json", "--html", str(page)])
     assert whole.exit_code == 0, whole.output
     size = page.stat().st_size
     page.unlink()
+    calls: list[int] = []
+
+    def analyse(item: Any, number: int, *args: Any, **kwargs: Any) -> MatchAnalysis:
+        calls.append(number)
+        return analyze_match(item, number, *args, **kwargs)
+
+    monkeypatch.setattr(cli_analyze, "analyze_match", analyse)
     monkeypatch.setattr("coloretto_log.view.html.PAGE_LIMIT", size // 2)  # passed at about the third match
     result = runner.invoke(app, ["analyze", str(path), *CHEAP, "--json", "--html", str(page)])
     assert result.exit_code == 2
     assert "not written: with match" in result.stderr and not page.exists()
-    assert json.loads(result.stdout)["matches"] == json.loads(whole.stdout)["matches"]
+    assert 1 < len(calls) < 6 and calls == list(range(1, len(calls) + 1))  # no match analysed past the limit
+    printed = json.loads(result.stdout)["matches"]  # what was printed is whole JSON
+    assert printed == json.loads(whole.stdout)["matches"][: len(calls)]
 
 
 def test_matches_without_game_g_are_said_as_met_and_the_others_analysed(tmp_path: Path) -> None:
