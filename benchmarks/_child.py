@@ -75,12 +75,13 @@ class Mark:
     cpu: float
 
 
-def peak_by_match(args: Sequence[str], marks: Sequence[int]) -> list[Mark]:
+def peak_by_match(args: Sequence[str], marks: Sequence[int], exits: Sequence[int] = (0, 1)) -> list[Mark]:
     """Run ``coloretto-log ARGS`` in a process of its own (output discarded): its ``Mark`` at each of
-    ``marks`` it reaches, then at its end (the whole run's peak, the matches read)."""
+    ``marks`` it reaches, then at its end (the whole run's peak, the matches read). ``exits``: the exit codes
+    expected (1: a log with an error, read through)."""
     done = subprocess.run([sys.executable, "-c", _COUNTED, ",".join(map(str, marks)), *args],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
-    if done.returncode not in (0, 1) or "\n@@" not in done.stderr:  # 1: a log with an error, read through
+    if done.returncode not in exits or "\n@@" not in done.stderr:
         raise RuntimeError(f"coloretto-log {' '.join(args)}: exit {done.returncode}: {done.stderr[-2000:]}")
     scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, kB elsewhere
     return [Mark(n, kb / scale, memo, s) for n, kb, memo, s in json.loads(done.stderr.rsplit("\n@@", 1)[1])]

@@ -32,7 +32,8 @@ Everything is measured in this run, on this machine:
     four-player games cut after 12 moves, where ``analyze --player Aiko
     --samples 1 --max-se 0`` analyses every match (each a few decisions, one
     sample each: the cheapest run that still reads, checks and analyses
-    every match); and the issue's file, ``simulate -n MATCHES --bots
+    every match; with ``--html`` too, refused where the page passes its
+    limit); and the issue's file, ``simulate -n MATCHES --bots
     greedy`` (about 325 MB at 20,000), where ``analyze --match MATCHES
     --game 1`` and ``replay --match MATCHES`` read past every match before
     the last. Beside ``analyze``: the entries of the bots' score memo, the
@@ -76,6 +77,7 @@ from coloretto_log.play import bots
 from coloretto_log.play.exact import EXACT_SLOTS
 from coloretto_log.play.playout import Start
 from coloretto_log.play.simulate import bot_seed, match_seed, play_game
+from coloretto_log.view.html import PAGE_LIMIT
 
 TARGET_SECONDS = 20.0
 TARGET_CHANGES = 0.03
@@ -220,6 +222,14 @@ def memory(matches: int) -> None:
                      base)
         _memory_line(["score", str(short), "--json"], marks, base)
         _memory_line(["replay", str(short), "--json"], marks, base)
+        # the page: written as each match is done, refused (exit 2) at the match that passes its 50 MB limit,
+        # where the analysis stops
+        seen = peak_by_match(["analyze", str(short), "--player", "Aiko", "--samples", "1", "--max-se", "0",
+                              "--html", str(Path(tmp) / "page.html")], marks, exits=(0, 2))
+        print(f"  {'analyze FILE --player Aiko --samples 1 --max-se 0 --html OUT':<58} "
+              f"{' | '.join(f'{m.peak_mb:.0f}' for m in seen)} MB; "
+              f"{'written' if (Path(tmp) / 'page.html').exists() else 'refused'} after {seen[-1].matches:,} matches "
+              f"(the page's limit: {PAGE_LIMIT / 1e6:.0f} MB); {seen[-1].cpu:.0f} s of CPU")
 
         big = Path(tmp) / "big.jsonl"
         cpu = child_cpu([*cli, "simulate", "-n", str(matches), "--bots", "greedy", "--out", str(big)], 1)
