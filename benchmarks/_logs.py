@@ -14,8 +14,10 @@ from coloretto_log.play.simulate import match_seed
 NAMES = ("Aiko", "Boris", "Chloe", "Dae", "Emil")
 
 
-def random_match(seed: int, *, players: int = 4, games: int = 4, edition: str = "classic", recorded: bool = False) -> dict[str, Any]:
-    """A complete match played by uniformly random legal moves (cards left out unless ``recorded``)."""
+def random_match(seed: int, *, players: int = 4, games: int = 4, edition: str = "classic", recorded: bool = False,
+                 moves: int | None = None) -> dict[str, Any]:
+    """A complete match played by uniformly random legal moves (cards left out unless ``recorded``); with
+    ``moves``, each game stops after that many moves (an unfinished game)."""
     rules = RuleSet.of(edition=edition, games=games)
     names = NAMES[:players]
     rng = random.Random(seed)
@@ -23,13 +25,13 @@ def random_match(seed: int, *, players: int = 4, games: int = 4, edition: str = 
     for g in range(games):
         setup = seeded_setup(rules, players, seed, g)
         state = engine.new_game(rules, players, removed=setup.removed, starting=setup.starting, first=setup.first, deck=setup.deck)
-        moves = []
-        while not state.over:
+        moves_out: list[dict[str, Any]] = []
+        while not state.over and (moves is None or len(moves_out) < moves):
             actions = engine.legal_actions(state)
             move = rng.choice(actions)
             state, resolved = engine.play(state, move)
-            moves.append(move_json(resolved, names, cards=recorded))
-        out_games.append({"setup": setup_json(setup, names, explicit=recorded), "moves": moves})
+            moves_out.append(move_json(resolved, names, cards=recorded))
+        out_games.append({"setup": setup_json(setup, names, explicit=recorded), "moves": moves_out})
     return match_json(rules=rules, players=names, games=out_games, seed=None if recorded else seed)
 
 

@@ -23,7 +23,7 @@ Everything is measured in this run, on this machine:
     --player-count 3 --bots strong,greedy,random`` analysed with ``--seed``
     0 to 3 at the defaults: the share of unforced decisions whose mark
     differs between seeds (target at most 3%), and a close decision's loss
-    against a 10,000-sample reference (target: within one standard error).
+    against a 10,000-sample reference (target: within one standard error);
     ``--stability-games 3:11,3:12,4:7`` measures more games the same way
     (players:seed of ``simulate``; bots strong, greedy, random, then greedy);
   * error rates by bot: ``--error-games`` simulated three-player games
@@ -32,13 +32,23 @@ Everything is measured in this run, on this machine:
     ``--error-max-se``): per bot the error rate (marked decisions per
     unforced one), the mean loss per decision and the accuracy, with 95%
     intervals over the games, and strong − greedy paired game by game;
-  * memory: ``analyze`` of a ``.jsonl`` of MATCHES matches (and of half of
-    them) against ``validate`` of the same files, peak RSS of each process:
-    flat memory means the same peak whatever the number of matches (the
-    one thing that grows is the bots' score memo, bounded at 2^19 entries
-    and full after about a thousand such matches). Each
-    match is a four-player game cut after 12 moves (an unfinished game:
-    read and checked whole, a few decisions to analyse, one sample each).
+  * memory: the peak resident memory of ``analyze``, ``validate``,
+    ``score --json`` and ``replay --json``, each in a process of its own,
+    once it has dealt with a twentieth, a quarter, half and all of MATCHES
+    matches (default 20,000, the issue's size; counted where every command
+    reads its matches, ``log.load.load``): flat memory means the same peak
+    at a quarter of the matches as at all of them. Two files: MATCHES
+    four-player games cut after 12 moves, where ``analyze --player Aiko
+    --samples 1 --max-se 0`` analyses every match (each a few decisions, one
+    sample each: the cheapest run that still reads, checks and analyses
+    every match; with ``--html`` too, refused where the page passes its
+    limit); and the issue's file, ``simulate -n MATCHES --bots
+    greedy`` (about 325 MB at 20,000), where ``analyze --match MATCHES
+    --game 1`` and ``replay --match MATCHES`` read past every match before
+    the last. Beside ``analyze``: the entries of the bots' score memo, the
+    one thing of a run that grows with the positions played (emptied at
+    ``SCORE_MEMO_CAP`` entries). About eight minutes of one core at 20,000
+    (36 minutes of wall time on a loaded two-core machine).
 
 Asserts nothing about time: it prints figures and their ratios to the targets.
 """
@@ -46,6 +56,7 @@ Asserts nothing about time: it prints figures and their ratios to the targets.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import os
@@ -62,6 +73,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _child import child_cpu, peak_by_match, program
 from _logs import random_match
 
 from coloretto_log.core import engine
@@ -76,6 +88,7 @@ from coloretto_log.play.exact import EXACT_SLOTS
 from coloretto_log.play.luck import accuracy_of
 from coloretto_log.play.playout import Start
 from coloretto_log.play.simulate import bot_seed, match_seed, play_game
+from coloretto_log.view.html import PAGE_LIMIT
 
 TARGET_SECONDS = 20.0
 TARGET_CHANGES = 0.03
@@ -275,33 +288,72 @@ def _ratio(values: list[float], counts: list[int]) -> tuple[float, float]:
     return r, 1.96 * math.sqrt(var) / mean_n
 
 
-def peak_rss(args: list[str]) -> tuple[float, float]:
-    """Peak resident memory (MB) and wall seconds of one command, in a process of its own."""
-    code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-            "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, time.perf_counter() - t)")
-    out = subprocess.run([sys.executable, "-c", code, *args], check=True, capture_output=True, text=True).stdout
-    kb, seconds = out.split()
-    return int(kb) / 1024, float(seconds)
+SCORE_MEMO_CAP: int = inspect.signature(bots.Scores).parameters["limit"].default  # entries, then emptied
+MEMORY_FLAT = 1.05  # the largest peak / the peak at a quarter of the matches that still reads as flat
 
 
 def memory(matches: int) -> None:
-    """analyze streams: its peak memory is the same on a tenth of the matches as on all of them."""
+    """Every reader streams: the peak memory at a quarter of the matches is the peak at all of them."""
+    marks = (matches // 20, matches // 4, matches // 2)
+    cli = program()
     with tempfile.TemporaryDirectory() as tmp:
-        cli = [sys.executable, "-m", "coloretto_log"]
-        for n in (matches // 2, matches):
-            path = Path(tmp) / f"m{n}.jsonl"
-            with path.open("w", encoding="utf-8") as f:
-                for seed in range(n):  # whole matches to read and check, a few decisions each to analyse
-                    match = random_match(seed, players=4, games=1)
-                    match["games"][0]["moves"] = match["games"][0]["moves"][:12]
-                    f.write(json.dumps(match) + "\n")
-            size = path.stat().st_size / 1e6
-            rss_a, sec_a = peak_rss([*cli, "analyze", str(path), "--player", "Aiko", "--samples", "1", "--max-se", "0",
-                                     "--json"])
-            rss_v, sec_v = peak_rss([*cli, "validate", str(path), "--json"])
-            print(f"memory, {n} matches ({size:.1f} MB): analyze peak {rss_a:.0f} MB ({sec_a:.0f} s), validate peak "
-                  f"{rss_v:.0f} MB ({sec_v:.0f} s): analyze / validate {rss_a / rss_v:.2f}")
+        short = Path(tmp) / "short.jsonl"
+        t = time.process_time()
+        with short.open("w", encoding="utf-8") as f:
+            for seed in range(matches):
+                f.write(json.dumps(random_match(seed, players=4, games=1, moves=12)) + "\n")
+        print(f"memory: peak resident MB of each command once it has dealt with "
+              f"{' | '.join(f'{n:,}' for n in (*marks, matches))} matches (one process each, output discarded; "
+              f"flat: last / a quarter at most {MEMORY_FLAT})")
+        print(f"{matches:,} four-player games cut after 12 moves ({short.stat().st_size / 1e6:.0f} MB, "
+              f"{time.process_time() - t:.0f} s of CPU to write), every match analysed:")
+        base = _memory_line(["validate", str(short), "--json"], marks)
+        _memory_line(["analyze", str(short), "--player", "Aiko", "--samples", "1", "--max-se", "0", "--json"], marks,
+                     base)
+        _memory_line(["score", str(short), "--json"], marks, base)
+        _memory_line(["replay", str(short), "--json"], marks, base)
+        # the page: written as each match is done, refused (exit 2) at the match that passes its 50 MB limit,
+        # where the analysis stops
+        seen = peak_by_match(["analyze", str(short), "--player", "Aiko", "--samples", "1", "--max-se", "0",
+                              "--html", str(Path(tmp) / "page.html")], marks, exits=(0, 2))
+        print(f"  {'analyze FILE --player Aiko --samples 1 --max-se 0 --html OUT':<58} "
+              f"{' | '.join(f'{m.peak_mb:.0f}' for m in seen)} MB; "
+              f"{'written' if (Path(tmp) / 'page.html').exists() else 'refused'} after {seen[-1].matches:,} matches "
+              f"(the page's limit: {PAGE_LIMIT / 1e6:.0f} MB); {seen[-1].cpu:.0f} s of CPU")
+
+        big = Path(tmp) / "big.jsonl"
+        cpu = child_cpu([*cli, "simulate", "-n", str(matches), "--bots", "greedy", "--out", str(big)], 1)
+        print(f"the issue's file: `simulate -n {matches} --bots greedy` ({big.stat().st_size / 1e6:.0f} MB, "
+              f"{cpu:.0f} s of CPU to write), whole four-game matches:")
+        base = _memory_line(["validate", str(big), "--json"], marks)
+        _memory_line(["score", str(big), "--json"], marks, base)
+        _memory_line(["analyze", str(big), "--match", str(matches), "--game", "1", "--json"], marks, base, last=True)
+        _memory_line(["replay", str(big), "--match", str(matches), "--json"], marks, base, last=True)
+
+
+def _memory_line(args: list[str], marks: tuple[int, ...], base: float | None = None, *, last: bool = False) -> float:
+    """One command's peaks at ``marks`` and at its end, printed on one line; the peak at its end. ``last``:
+    the command reads every match before the last and deals with that one only (``--match``): flat is then
+    the peak once every match before the last was read, against a quarter; the last is shown apart."""
+    total = int(args[args.index("--match") + 1]) if last else 0
+    seen = peak_by_match(args, (*marks, total - 1) if last else marks)
+    peaks = [m.peak_mb for m in seen]
+    quarter = next((m.peak_mb for m in seen if m.matches == marks[1]), peaks[0])
+    read = peaks[-2] if last else peaks[-1]
+    words = [f"{' | '.join(f'{p:.0f}' for p in (peaks[:-2] + peaks[-1:] if last else peaks))} MB"]
+    if last:
+        words.append(f"{read:.0f} MB once the first {total - 1:,} were read")
+    words.append(f"{'read' if last else 'last'} / a quarter {read / quarter:.2f} "
+                 f"({'flat' if read / quarter <= MEMORY_FLAT else 'GROWS'})")
+    if base is not None:
+        words.append(f"{peaks[-1] / base:.2f}x validate's")
+    if seen[-1].memo:
+        shown = seen[:-2] + seen[-1:] if last else seen
+        words.append("score memo " + " | ".join(f"{m.memo:,}" for m in shown) + f" entries (cap {SCORE_MEMO_CAP:,})")
+    words.append(f"{seen[-1].cpu:.0f} s of CPU")
+    command = " ".join("FILE" if a.endswith(".jsonl") else a for a in args)
+    print(f"  {command:<58} " + "; ".join(words))
+    return peaks[-1]
 
 
 def main() -> None:
@@ -317,7 +369,8 @@ def main() -> None:
     parser.add_argument("--error-games", type=int, default=30, help="three-player games of the error-rate figure")
     parser.add_argument("--error-samples", type=int, default=128)
     parser.add_argument("--error-max-se", type=float, default=1.0)
-    parser.add_argument("--memory", type=int, default=2000, metavar="MATCHES", help="matches of the memory figure")
+    parser.add_argument("--memory", type=int, default=20_000, metavar="MATCHES",
+                        help="matches of the memory figure (the issue's 20,000)")
     parser.add_argument("--only", choices=["speed", "stability", "errors", "memory"], default=None)
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus")

@@ -6,6 +6,7 @@ import csv
 import math
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -168,91 +169,103 @@ def analyze(
     settings = Settings(samples=samples, seed=seed, max_se=max_se)
     jobs = min(jobs, usable_cores())
     keep = _open_store(db) if db is not None else None
-    # a match at a time, as it is read: the table or the JSON is printed as each is done (flat memory);
-    # only --html keeps the matches' JSON, for the page
-    pages: list[dict[str, Any]] = []
-    timelines: list[MatchTimeline] = []
+    # a match at a time, as it is read: the table or the JSON is printed (and flushed) as each is done, the
+    # page (--html) written, and nothing of a match is kept once it is (flat memory)
     stream: JsonReport | None = None
     table: Any = None  # the csv writer, once the first match is done
     unreadable = invalid = False
     seen = analysed = 0
     has_player = False
-    short_of: list[str] = []  # matches without game G
+    short = 0  # matches without game G, each said as it is met
     tty = sys.stderr.isatty()
     console = Console(highlight=False, soft_wrap=False)
-    with worker_pool(jobs) as pool:
-        for item in load([path]):
-            if isinstance(item, Unreadable):
-                typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
-                unreadable = True
-                continue
-            seen += 1
-            if match is not None and seen != match:
-                continue
-            players = item.report.players
-            seats = None
-            if player is not None:
-                if player not in players:
-                    continue
-                seats = {players.index(player)}
-                has_player = True
-            games = len(item.report.games)
-            if game is not None and game > games:
-                short_of.append(f"--game {game}: {one_line(item.label)} holds {plural(games, 'game')}")
-                continue
-            for f in item.findings():
-                if f.severity == "error":
-                    typer.secho(f.line(item.label), err=True, fg=typer.colors.RED)
-            result = analyze_match(item, seen, settings, game=game, seats=seats, pool=pool,
-                                   progress=_progress(item.label) if tty else None)
-            if tty:
-                sys.stderr.write("\r\x1b[K")
-                sys.stderr.flush()
-            invalid = invalid or not result.valid
-            if keep is not None and result.valid:
-                _keep(keep, item, {**result.as_json(), "settings": settings_json(settings)})
-            if analysed == 0 and fmt == "table":
-                _print_header(console, settings, short=html is not None)
-            analysed += 1
-            if html is not None:
-                pages.append(result.as_json(explain_all=explain_all))
-                timelines.append(from_loaded(item))
-            if fmt == "json":
-                if stream is None:
-                    stream = JsonReport(head=settings_json(settings))
-                stream.match(result.as_json(explain_all=explain_all))
-            elif fmt == "csv":
-                if table is None:
-                    table = csv.writer(TerminalSafe(sys.stdout, kind="text"), lineterminator="\n")
-                    table.writerow(CSV_COLUMNS)
-                table.writerows(csv_rows(result.as_json(explain_all=explain_all)))
-            elif html is not None:
-                console.print()
-                console.print(Text(f"{one_line(result.label)}", style="bold"))
-                _print_summary(console, result)
-            else:
-                console.print()
-                _print_match(console, result, explain_all=explain_all, tr=words)
-            if match is not None:
-                break
-    if keep is not None:
-        keep.close()
-    if unreadable and not seen:
-        raise typer.Exit(int(ExitCode.UNREADABLE))
-    if match is not None and match > seen:
-        fail(f"--match {match}: {one_line(path)} holds {plural(seen, 'match', 'matches')}", ExitCode.USAGE)
-    if player is not None and not has_player:
-        fail(f"--player: no match under {one_line(path)} has a player called {one_line(player)!r}", ExitCode.USAGE)
-    if short_of and not analysed:
-        fail(short_of[0], ExitCode.USAGE)
-    for problem in short_of:
-        typer.secho(f"Error: {problem}", err=True, fg=typer.colors.RED)
 
-    if html is not None:
-        _write_page(html, path, timelines, {**settings_json(settings), "matches": pages}, game, langs)
-    if fmt == "json":
-        (stream or JsonReport(head=settings_json(settings))).close()
-    if short_of:
+    def done() -> Iterator[tuple[LoadedMatch, MatchAnalysis]]:
+        """Each match analysed and printed, as it is read; then the usage errors found on the way (raised before
+        a page is written)."""
+        nonlocal stream, table, unreadable, invalid, seen, analysed, has_player, short
+        try:
+            with worker_pool(jobs) as pool:
+                for item in load([path]):
+                    if isinstance(item, Unreadable):
+                        typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
+                        unreadable = True
+                        continue
+                    seen += 1
+                    if match is not None and seen != match:
+                        continue
+                    players = item.report.players
+                    seats = None
+                    if player is not None:
+                        if player not in players:
+                            continue
+                        seats = {players.index(player)}
+                        has_player = True
+                    games = len(item.report.games)
+                    if game is not None and game > games:
+                        typer.secho(f"Error: --game {game}: {one_line(item.label)} holds {plural(games, 'game')}",
+                                    err=True, fg=typer.colors.RED)
+                        short += 1
+                        continue
+                    for f in item.findings():
+                        if f.severity == "error":
+                            typer.secho(f.line(item.label), err=True, fg=typer.colors.RED)
+                    result = analyze_match(item, seen, settings, game=game, seats=seats, pool=pool,
+                                           progress=_progress(item.label) if tty else None)
+                    if tty:
+                        sys.stderr.write("\r\x1b[K")
+                        sys.stderr.flush()
+                    invalid = invalid or not result.valid
+                    if keep is not None and result.valid:
+                        _keep(keep, item, {**result.as_json(), "settings": settings_json(settings)})
+                    if analysed == 0 and fmt == "table":
+                        _print_header(console, settings, short=html is not None)
+                    analysed += 1
+                    if fmt == "json":
+                        if stream is None:
+                            stream = JsonReport(head=settings_json(settings))
+                        stream.match(result.as_json(explain_all=explain_all))
+                    elif fmt == "csv":
+                        if table is None:
+                            table = csv.writer(TerminalSafe(sys.stdout, kind="text"), lineterminator="\n")
+                            table.writerow(CSV_COLUMNS)
+                        table.writerows(csv_rows(result.as_json(explain_all=explain_all)))
+                    elif html is not None:
+                        console.print()
+                        console.print(Text(f"{one_line(result.label)}", style="bold"))
+                        _print_summary(console, result)
+                    else:
+                        console.print()
+                        _print_match(console, result, explain_all=explain_all, tr=words)
+                    sys.stdout.flush()  # a reader of the pipe sees each match as it is done
+                    yield item, result
+                    if match is not None:
+                        break
+        finally:
+            if keep is not None:
+                keep.close()
+        if unreadable and not seen:
+            raise typer.Exit(int(ExitCode.UNREADABLE))
+        if match is not None and match > seen:
+            fail(f"--match {match}: {one_line(path)} holds {plural(seen, 'match', 'matches')}", ExitCode.USAGE)
+        if player is not None and not has_player:
+            fail(f"--player: no match under {one_line(path)} has a player called {one_line(player)!r}",
+                 ExitCode.USAGE)
+        if short and not analysed:
+            raise typer.Exit(int(ExitCode.USAGE))  # each match without game G was said as it was met
+
+    try:
+        if html is None:
+            for _ in done():
+                pass
+        else:
+            _write_page(html, path, done(), settings, explain_all, game, langs)
+    finally:
+        if fmt == "json" and stream is not None:
+            stream.close()  # what was printed is whole JSON, even when the page is refused
+    if fmt == "json" and stream is None:
+        JsonReport(head=settings_json(settings)).close()
+    if short:
         raise typer.Exit(int(ExitCode.USAGE))
     exit_for(unreadable=unreadable, invalid=invalid)
 
@@ -311,17 +324,32 @@ def _clock(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+class _Current(dict[int, dict[str, Any]]):
+    """The page's analysis while it is written a match at a time: only the match being written (by its number
+    in the input), never the ones before it; true even before the first, since the page is an analysis."""
+
+    def __bool__(self) -> bool:
+        return True
+
+
 def _write_page(
-    html: Path, path: str, timelines: list[MatchTimeline], data: dict[str, Any], game: int | None,
-    langs: tuple[str, ...] = ("en",),
+    html: Path, path: str, done: Iterator[tuple[LoadedMatch, MatchAnalysis]], settings: Settings,
+    explain_all: bool, game: int | None, langs: tuple[str, ...] = ("en",),
 ) -> None:
-    """The replay viewer of the analysed matches with their analysis in it (``view.html``)."""
-    analysis = {m["match"]: m for m in data["matches"]}
-    method = {k: v for k, v in data.items() if k != "matches"}
+    """The replay viewer of the analysed matches with their analysis in it (``view.html``), written as each
+    match is done: refused (exit 2, nothing written, the analysis stopped) at the match that passes the limit."""
+    current = _Current()
+
+    def timelines() -> Iterator[MatchTimeline]:
+        for item, result in done:
+            current.clear()
+            current[result.match] = result.as_json(explain_all=explain_all)
+            yield from_loaded(item)
+
     start = None if game is None else {"match": 1, "game": game, "move": 0}
     try:
-        write_html(html, timelines, title=path, start=start, analysis=analysis,
-                   method=method, langs=langs)
+        write_html(html, timelines(), title=path, start=start, analysis=current, method=settings_json(settings),
+                   langs=langs)
     except PageTooLarge as e:
         fail(f"{one_line(str(html))} not written: with match {e.matches} the page would pass "
              f"{e.limit / 1e6:g} MB, too big for a browser to open; choose a match with --match K", ExitCode.USAGE)

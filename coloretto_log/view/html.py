@@ -190,7 +190,11 @@ def _said(analysis: Analysis | None) -> tuple[str | tuple[str, str], ...]:
         for d in match.get("decisions") or () if isinstance(match, Mapping) else ():
             if isinstance(d, Mapping):
                 walk(d.get("explanation_parts"))
-    return tuple(sorted(found, key=lambda m: m if isinstance(m, str) else m[0]))
+    return _in_order(found)
+
+
+def _in_order(said: Iterable[str | tuple[str, str]]) -> tuple[str | tuple[str, str], ...]:
+    return tuple(sorted(said, key=lambda m: m if isinstance(m, str) else m[0]))
 
 
 def _card_css() -> str:
@@ -203,10 +207,12 @@ Analysis = Mapping[int, Mapping[str, Any]]
 
 def _frame(
     title: str, start: dict[str, int] | None, *, analysed: bool = False, method: Mapping[str, Any] | None = None,
-    langs: tuple[str, ...] = (DEFAULT,), said: tuple[str | tuple[str, str], ...] = (),
+    langs: tuple[str, ...] = (DEFAULT,),
 ) -> tuple[str, str]:
-    """The page before the matches' data (ending in ``"matches":[``) and after it (from ``]}``), with its words
-    in each of ``langs`` (it opens in the first, or in ``?lang=`` of its address)."""
+    """The page before the matches' data (ending in ``"matches":[``) and after the data object (``_words_end``
+    closes it: the page's words come after the matches, so that a page written a match at a time names the
+    messages of the explanations it has shown); it opens in the first of ``langs``, or in ``?lang=`` of its
+    address."""
     head, tail = _asset("viewer.html").split(_DATA)
     kind = "analysis" if analysed else "replay"
     parts = {
@@ -216,13 +222,20 @@ def _frame(
         "JS": _asset("viewer.js"),
         "LANG_JS": _asset("i18n.js") + "\n" + _asset("narrative.js"),
     }
-    # The data object, written a match at a time: {"title", "start", "labels", "method", "matches": [...]}.
+    # The data object, written a match at a time: {"title", "start", "labels", "method", "langs", "matches": [...],
+    # "i18n"}.
     opening = embed_json(
         {"title": title, "start": start, "labels": CARD_LABELS, "method": None if method is None else dict(method),
-         "langs": list(langs), "i18n": _words(tuple(langs), said)}
+         "langs": list(langs)}
     )
     head = head.replace('<html lang="en">', f'<html lang="{html.escape(langs[0])}">', 1)
-    return fill(head, parts) + opening[:-1] + ',"matches":[', "]}" + fill(tail, parts)
+    return fill(head, parts) + opening[:-1] + ',"matches":[', fill(tail, parts)
+
+
+def _words_end(langs: tuple[str, ...], said: Iterable[str | tuple[str, str]]) -> str:
+    """The end of the data object: the matches' list closed, then the page's words in each of ``langs``, with the
+    messages ``said`` by the explanations shown."""
+    return '],"i18n":' + embed_json(_words(tuple(langs), _in_order(said))) + "}"
 
 
 def analysis_of(position: int, timeline: MatchTimeline, analysis: Analysis | None) -> Mapping[str, Any] | None:
@@ -332,12 +345,15 @@ def page_chunks(
 
     ``timelines`` is consumed lazily, one match at a time.
     """
-    before, after = _frame(title, start, analysed=bool(analysis), method=method, langs=langs,
-                           said=_said(analysis))
+    before, after = _frame(title, start, analysed=bool(analysis), method=method, langs=langs)
+    said: set[str | tuple[str, str]] = set()
     yield before
     for k, t in enumerate(timelines, start=1):
-        yield _match_chunk(k, t, analysis_of(k, t, analysis))
-    yield after
+        found = analysis_of(k, t, analysis)
+        if found is not None:
+            said.update(_said({k: found}))
+        yield _match_chunk(k, t, found)
+    yield _words_end(langs, said) + after
 
 
 def render_html(
@@ -406,9 +422,9 @@ def write_html(
     cannot be written.
     """
     cap = PAGE_LIMIT if limit is None else limit
-    before, after = _frame(title, start, analysed=bool(analysis), method=method, langs=langs,
-                           said=_said(analysis))
+    before, after = _frame(title, start, analysed=bool(analysis), method=method, langs=langs)
     count = {"size": _size(before) + _size(after), "matches": 0, "games": 0, "analysed": 0}
+    said: set[str | tuple[str, str]] = set()
 
     def chunks() -> Iterator[str]:
         if count["size"] > cap:
@@ -419,12 +435,18 @@ def write_html(
             count["games"] += len(t.games)
             found = analysis_of(count["matches"], t, analysis)
             count["analysed"] += found is not None
+            if found is not None:
+                said.update(_said({count["matches"]: found}))
             chunk = _match_chunk(count["matches"], t, found)
             count["size"] += _size(chunk)
             if count["size"] > cap:
                 raise PageTooLarge(cap, count["matches"])
             yield chunk
-        yield after
+        end = _words_end(langs, said) + after
+        count["size"] += _size(end) - _size(after)
+        if count["size"] > cap:
+            raise PageTooLarge(cap, count["matches"])
+        yield end
 
     atomic_write_lines(path, chunks(), newline=False)
     return PageWritten(count["size"], count["matches"], count["games"], count["analysed"])
