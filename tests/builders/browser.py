@@ -186,14 +186,17 @@ class Browser:
         path.write_bytes(base64.b64decode(png))
 
     def click(self, selector: str) -> None:
-        """A mouse click (press and release) at the centre of the first element ``selector`` finds."""
-        box = self.eval(
+        """A mouse click (press and release) at the centre of the first element ``selector`` finds, once it is
+        there and enabled (a page answering an earlier tap on a loaded machine may take a moment)."""
+        deadline = time.monotonic() + self.TIMEOUT
+        while (box := self.eval(
             f"(() => {{ const e = document.querySelector({json.dumps(selector)}); if (!e || e.disabled) return null;"
             " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
             " return [r.left + r.width / 2, r.top + r.height / 2]; })()"
-        )
-        if box is None:
-            raise CDPError(f"nothing enabled to click at {selector}")
+        )) is None:
+            if time.monotonic() > deadline:
+                raise CDPError(f"nothing enabled to click at {selector}")
+            time.sleep(0.05)
         x, y = box
         for kind in ("mousePressed", "mouseReleased"):
             self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
