@@ -452,19 +452,8 @@ class Scores:
         return len(self.memo)
 
     def add(self, packed: int) -> int:
-        """Compute and keep the score of ``packed``."""
-        memo = self.memo
-        if len(memo) >= self.limit:
-            memo.clear()
-        raw = packed.to_bytes(N_KINDS, "little")
-        # the pattern, order-free without a sort: how many colours hold 0, 1, ... 6 or more cards
-        # (one hex digit each), and the jokers above them
-        key = sum(map(_DIGIT.__getitem__, raw[:_N_COLOURS])) + ((raw[JOKER_INDEX] + raw[GOLDEN_INDEX]) << _JOKER_SHIFT)
-        base = self.patterns.get(key)
-        if base is None:
-            base = self.patterns[key] = self._base(raw)
-        value = memo[packed] = base + self.table.plus2 * raw[PLUS2_INDEX]
-        return value
+        """Compute and keep the score of ``packed`` (``_Memo.__missing__``)."""
+        return self.memo.__missing__(packed)
 
     def _base(self, raw: bytes) -> int:
         """The score of ``raw`` without its "+2" cards, by ``best_from_counts`` on the pattern laid out on this
@@ -485,16 +474,51 @@ class _Memo(dict[int, int]):
     hot loop no longer raises a ``KeyError`` that makes the bot think its
     decision over again (about 1.5 microseconds a miss, and a cold run of
     1,000 greedy games misses about 110,000 times).
+
+    A miss is read off ``packed`` with integer operations alone: the pattern's digits of the
+    colours four at a time (``_QUARTERS``), the jokers and the "+2" cards by shifts; then the
+    pattern's score (``patterns``) or, the first time a pattern comes, ``Scores._base``.
     """
 
-    __slots__ = ("scores",)
+    __slots__ = ("limit", "patterns", "plus2", "scores")
 
-    def __init__(self, scores: Scores) -> None:
+    def __init__(self, scores: Scores, patterns: dict[int, int], limit: int) -> None:
         super().__init__()
         self.scores = scores
+        self.patterns = patterns
+        self.limit = limit
+        self.plus2 = scores.table.plus2
 
     def __missing__(self, packed: int) -> int:
-        return self.scores.add(packed)
+        if len(self) >= self.limit:
+            self.clear()
+        # the pattern, order-free without a sort: how many colours hold 0, 1, ... 6 or more cards
+        # (one hex digit each), and the jokers above them
+        key = (_QUARTERS[packed & _FOUR] + _QUARTERS[(packed >> _FOUR_SHIFT) & _FOUR]
+               + ((((packed >> _JOKER_BIT) & _MASK) + ((packed >> _GOLDEN_SHIFT) & _MASK)) << _JOKER_SHIFT))
+        base = self.patterns.get(key)
+        if base is None:
+            base = self.patterns[key] = self.scores._base(packed.to_bytes(N_KINDS, "little"))
+        value = self[packed] = base + self.plus2 * (packed >> _PLUS2_BIT)
+        return value
+
+
+class _Quarters(dict[int, int]):
+    """The pattern digits (``_DIGIT``) of four colour counts packed, summed; a miss sums them."""
+
+    __slots__ = ()
+
+    def __missing__(self, four: int) -> int:
+        value = self[four] = sum(_DIGIT[b] for b in four.to_bytes(4, "little"))
+        return value
+
+
+_QUARTERS = _Quarters()  # at most a few thousand: four counts of at most 9 cards each
+_FOUR = (1 << 32) - 1
+_FOUR_SHIFT = 32
+_JOKER_BIT = _BITS * JOKER_INDEX
+_PLUS2_BIT = _BITS * PLUS2_INDEX
+assert _N_COLOURS == 8 and JOKER_INDEX == 8 and GOLDEN_INDEX == 9 and PLUS2_INDEX == N_KINDS - 1
 
 
 _Memos = tuple[_Memo, dict[int, int]]
@@ -506,7 +530,8 @@ def _memos(scores: Scores, limit: int) -> _Memos:
     key = (len(scores.colours), scores.table, limit)
     memos = _MEMOS.get(key)
     if memos is None:
-        memos = _MEMOS[key] = (_Memo(scores), {})
+        patterns: dict[int, int] = {}
+        memos = _MEMOS[key] = (_Memo(scores, patterns, limit), patterns)
     return memos
 
 
