@@ -679,8 +679,9 @@ def greedy_row(
 
     Where it adds most to the player's own row value less what it adds for the rival (packed
     collections of the seats still in the round) who gains most from it; the lower row on ties,
-    and every empty row is worth the same (the first stands for them)."""
-    best, best_value = -1, 0
+    and every empty row is worth the same (the first stands for them). With one row open it is
+    that row, and no score is looked up."""
+    open_rows = []
     empty = False  # an empty row seen
     for i in range(len(rows)):
         if taken[i]:
@@ -692,6 +693,11 @@ def greedy_row(
             if empty:
                 continue
             empty = True
+        open_rows.append(i)
+    if len(open_rows) == 1:  # no choice (half the draws of a greedy game): no score to look up
+        return open_rows[0]
+    best, best_value = -1, 0
+    for i in open_rows:
         r = rowp[i]
         r2 = r + unit
         value = memo[me + r2] - memo[me + r]
