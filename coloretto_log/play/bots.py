@@ -494,8 +494,9 @@ class _Memo(dict[int, int]):
             self.clear()
         # the pattern, order-free without a sort: how many colours hold 0, 1, ... 6 or more cards
         # (one hex digit each), and the jokers above them
-        key = (_QUARTERS[packed & _FOUR] + _QUARTERS[(packed >> _FOUR_SHIFT) & _FOUR]
-               + ((((packed >> _JOKER_BIT) & _MASK) + ((packed >> _GOLDEN_SHIFT) & _MASK)) << _JOKER_SHIFT))
+        key = (((packed >> _JOKER_BIT) & _MASK) + ((packed >> _GOLDEN_SHIFT) & _MASK)) << _JOKER_SHIFT
+        for shift, mask in _COLOUR_CHUNKS:
+            key += _QUARTERS[(packed >> shift) & mask]
         base = self.patterns.get(key)
         if base is None:
             base = self.patterns[key] = self.scores._base(packed.to_bytes(N_KINDS, "little"))
@@ -514,11 +515,14 @@ class _Quarters(dict[int, int]):
 
 
 _QUARTERS = _Quarters()  # at most a few thousand: four counts of at most 9 cards each
-_FOUR = (1 << 32) - 1
-_FOUR_SHIFT = 32
+#: (shift, mask) of the colours' bytes, four at a time (a short last group reads its missing bytes as 0:
+#: the same extra zeros in every key, so keys still tell patterns apart)
+_COLOUR_CHUNKS: tuple[tuple[int, int], ...] = tuple(
+    (shift, (1 << min(32, _BITS * _N_COLOURS - shift)) - 1) for shift in range(0, _BITS * _N_COLOURS, 32)
+)
 _JOKER_BIT = _BITS * JOKER_INDEX
-_PLUS2_BIT = _BITS * PLUS2_INDEX
-assert _N_COLOURS == 8 and JOKER_INDEX == 8 and GOLDEN_INDEX == 9 and PLUS2_INDEX == N_KINDS - 1
+_PLUS2_BIT = _BITS * PLUS2_INDEX  # "+2" is the last kind (cards.KINDS): its count is what lies above
+assert PLUS2_INDEX == N_KINDS - 1 and 4 * len(_COLOUR_CHUNKS) < 16  # a digit of the pattern holds at most 15
 
 
 _Memos = tuple[_Memo, dict[int, int]]
