@@ -1,7 +1,8 @@
 """How fast is `analyze`? Playouts a second, and the time to analyse a whole 4-player game.
 
     python benchmarks/bench_analyze.py [--games N] [--jobs J] [--samples N] [--max-se POINTS]
-                                       [--stability] [--memory MATCHES] [--only speed|stability|memory]
+                                       [--seeds N] [--stability-games P:SEED,...] [--memory MATCHES]
+                                       [--error-games N] [--only speed|stability|errors|memory]
 
 Everything is measured in this run, on this machine:
 
@@ -22,7 +23,15 @@ Everything is measured in this run, on this machine:
     --player-count 3 --bots strong,greedy,random`` analysed with ``--seed``
     0 to 3 at the defaults: the share of unforced decisions whose mark
     differs between seeds (target at most 3%), and a close decision's loss
-    against a 10,000-sample reference (target: within one standard error);
+    against a 10,000-sample reference (target: within one standard error).
+    ``--stability-games 3:11,3:12,4:7`` measures more games the same way
+    (players:seed of ``simulate``; bots strong, greedy, random, then greedy);
+  * error rates by bot: ``--error-games`` simulated three-player games
+    (strong, greedy and random, the seats rotated from game to game) with
+    every decision analysed at cheap settings (``--error-samples``,
+    ``--error-max-se``): per bot the error rate (marked decisions per
+    unforced one), the mean loss per decision and the accuracy, with 95%
+    intervals over the games, and strong − greedy paired game by game;
   * memory: ``analyze`` of a ``.jsonl`` of MATCHES matches (and of half of
     them) against ``validate`` of the same files, peak RSS of each process:
     flat memory means the same peak whatever the number of matches (the
@@ -48,6 +57,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -63,6 +73,7 @@ from coloretto_log.log.load import Unreadable, load
 from coloretto_log.play import analyze as A
 from coloretto_log.play import bots
 from coloretto_log.play.exact import EXACT_SLOTS
+from coloretto_log.play.luck import accuracy_of
 from coloretto_log.play.playout import Start
 from coloretto_log.play.simulate import bot_seed, match_seed, play_game
 
@@ -143,46 +154,125 @@ def describe(label: str, seconds: float, cpu: float, decisions: list[A.Decision]
     )
 
 
-def stability(seeds: int) -> None:
-    """Marks across seeds on the issue's game, and a close decision against a 10,000-sample reference."""
+ISSUE_GAME = (3, 11)  # simulate -n 1 --games 1 --seed 11 --player-count 3 --bots strong,greedy,random
+
+
+def simulated_log(players: int, seed: int) -> Any:
+    """One game of ``simulate -n 1 --games 1 --seed SEED --player-count PLAYERS`` (strong, greedy, random,
+    greedy...), loaded."""
+    names = ",".join(("strong", "greedy", "random", "greedy", "random")[:players])
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "g11.jsonl"
-        subprocess.run([sys.executable, "-m", "coloretto_log", "simulate", "-n", "1", "--games", "1", "--seed", "11",
-                        "--player-count", "3", "--bots", "strong,greedy,random", "--out", str(path)],
+        path = Path(tmp) / f"g{players}-{seed}.jsonl"
+        subprocess.run([sys.executable, "-m", "coloretto_log", "simulate", "-n", "1", "--games", "1", "--seed", str(seed),
+                        "--player-count", str(players), "--bots", names, "--out", str(path)],
                        check=True, capture_output=True)
         item = next(iter(load([str(path)])))
     assert not isinstance(item, Unreadable)
-    runs = []
-    for seed in range(seeds):
-        settings = A.Settings(seed=seed)
-        tasks = A.tasks_of_match(item.report, 1, seed)
-        t = time.process_time()
-        runs.append(list(A.analyze(tasks, settings)))
-        print(f"seed {seed}: {time.process_time() - t:5.1f} s cpu, "
-              f"{sum(d.evaluation.samples for d in runs[-1])} samples, "
-              f"{sum(1 for d in runs[-1] if d.mark)} marks")
-    unforced = [k for k, d in enumerate(runs[0]) if not d.forced]
-    changed = [k for k in unforced if len({r[k].mark for r in runs}) > 1]
-    named = [k for k in unforced if len({r[k].best for r in runs}) > 1]
-    share = len(changed) / len(unforced)
-    print(f"stability: {len(changed)} of {len(unforced)} unforced decisions change mark across --seed 0..{seeds - 1} "
-          f"({100 * share:.1f}%; target at most {100 * TARGET_CHANGES:.0f}%: "
-          f"{'met' if share <= TARGET_CHANGES else 'NOT met'}); the named best changes in {len(named)}")
-    for k in changed:
-        d = runs[0][k]
-        print(f"  move {d.move} {d.decision}: " + ", ".join(
-            f"{r[k].mark or 'none'} {r[k].loss:.2f} ± {r[k].loss_se:.2f} ({r[k].evaluation.samples})" for r in runs))
-    # close decisions: the played choice not the best, a loss above 0 but under 1.5 points (the two smallest)
-    close = sorted((k for k in unforced if runs[0][k].best != runs[0][k].played and not runs[0][k].evaluation.exact
-                    and 0 < runs[0][k].loss < 1.5), key=lambda k: runs[0][k].loss)[:2]
+    return item
+
+
+def stability(seeds: int, games: list[tuple[int, int]]) -> None:
+    """Marks across seeds on each game (the issue's first), and on the issue's game a close decision against a
+    10,000-sample reference."""
+    total_changed = total_unforced = 0
+    for players, game_seed in games:
+        item = simulated_log(players, game_seed)
+        print(f"{players}-player game of simulate --seed {game_seed}:")
+        runs = []
+        for seed in range(seeds):
+            settings = A.Settings(seed=seed)
+            tasks = A.tasks_of_match(item.report, 1, seed)
+            t = time.process_time()
+            runs.append(list(A.analyze(tasks, settings)))
+            print(f"  seed {seed}: {time.process_time() - t:5.1f} s cpu, "
+                  f"{sum(d.evaluation.samples for d in runs[-1])} samples, "
+                  f"{sum(1 for d in runs[-1] if d.mark)} marks")
+        unforced = [k for k, d in enumerate(runs[0]) if not d.forced]
+        changed = [k for k in unforced if len({r[k].mark for r in runs}) > 1]
+        named = [k for k in unforced if len({r[k].best for r in runs}) > 1]
+        share = len(changed) / len(unforced)
+        total_changed += len(changed)
+        total_unforced += len(unforced)
+        print(f"  stability: {len(changed)} of {len(unforced)} unforced decisions change mark across --seed "
+              f"0..{seeds - 1} ({100 * share:.1f}%; target at most {100 * TARGET_CHANGES:.0f}%: "
+              f"{'met' if share <= TARGET_CHANGES else 'NOT met'}); the named best changes in {len(named)}")
+        for k in changed:
+            d = runs[0][k]
+            print(f"    move {d.move} {d.decision}: " + ", ".join(
+                f"{r[k].mark or 'none'} {r[k].loss:.2f} ± {r[k].loss_se:.2f} ({r[k].evaluation.samples})" for r in runs))
+        if (players, game_seed) == ISSUE_GAME:
+            close_decisions(item, runs[0], unforced)
+    if len(games) > 1:
+        print(f"stability over the {len(games)} games: {total_changed} of {total_unforced} unforced decisions change "
+              f"mark ({100 * total_changed / total_unforced:.1f}%)")
+
+
+def close_decisions(item: Any, decisions: list[A.Decision], unforced: list[int]) -> None:
+    """The two smallest losses above 0 and under 1.5 (the played choice not the best) against 10,000 samples."""
+    close = sorted((k for k in unforced if decisions[k].best != decisions[k].played
+                    and not decisions[k].evaluation.exact and 0 < decisions[k].loss < 1.5),
+                   key=lambda k: decisions[k].loss)[:2]
     for k in close:
-        d = runs[0][k]
+        d = decisions[k]
         task = next(t for t in A.tasks_of_match(item.report, 1, 99) if (t.move, t.decision) == (d.move, d.decision))
         t = time.process_time()
         ref = A.evaluate(task, A.Settings(samples=10_000, max_se=0, seed=99))
-        print(f"close decision: move {d.move} {d.decision}, reported {d.loss:.3f} ± {d.loss_se:.3f} at the defaults; "
+        print(f"  close decision: move {d.move} {d.decision}, reported {d.loss:.3f} ± {d.loss_se:.3f} at the defaults; "
               f"10,000-sample reference {ref.loss:.3f} ± {ref.loss_se:.3f} ({time.process_time() - t:.0f} s cpu): "
               f"{abs(d.loss - ref.loss) / d.loss_se:.2f} standard errors apart (target at most 1)")
+
+
+BOTS = ("strong", "greedy", "random")
+
+
+def error_rates(games: int, samples: int, max_se: float) -> None:
+    """Per bot, over simulated three-player games with the seats rotated: error rate, mean loss, accuracy."""
+    settings = A.Settings(samples=samples, max_se=max_se)
+    rules = RuleSet.of()
+    # per game and bot: (unforced decisions, marked, loss added up, accuracy added up)
+    tally: dict[str, list[tuple[int, int, float, float]]] = {b: [] for b in BOTS}
+    t = time.process_time()
+    for g in range(games):
+        seed = match_seed(2026, 1000 + g)
+        order = BOTS[g % 3:] + BOTS[:g % 3]
+        setup = seeded_setup(rules, 3, seed, 0)
+        played = play_game(rules, [bots.make_bot(b) for b in order], setup,
+                           [SplitMix64(bot_seed(seed, 0, s)) for s in range(3)])
+        state = engine.new_game(rules, 3, removed=setup.removed, starting=setup.starting, first=setup.first,
+                                deck=setup.deck)
+        pairs = []
+        for move in played.moves:
+            pairs.append((move, state))
+            state = engine.apply(state, move)
+        decisions = [d for d in A.analyze(A.tasks_of_game(pairs, 1, 1, 0), settings) if not d.forced]
+        for seat, name in enumerate(order):
+            mine = [d for d in decisions if d.seat == seat]
+            tally[name].append((len(mine), sum(d.mark is not None for d in mine),
+                                sum(d.evaluation.unbiased_loss for d in mine), sum(accuracy_of(d.loss) for d in mine)))
+    print(f"error rates by bot: {games} three-player games (seats rotated), every decision at --samples {samples} "
+          f"--max-se {max_se:g} ({time.process_time() - t:.0f} s cpu); 95% intervals over the games")
+    print(f"  {'bot':<8} {'decisions':>9}  {'error rate':>15}  {'mean loss':>15}  {'accuracy %':>15}")
+    for name in BOTS:
+        rows = tally[name]
+        n = [r[0] for r in rows]
+        cells = [_ratio([r[i] for r in rows], n) for i in (1, 2, 3)]
+        print(f"  {name:<8} {sum(n):>9}  " + "  ".join(f"{m:7.3f} ± {h:5.3f}" if i < 2 else f"{m:7.1f} ± {h:5.1f}"
+                                                  for i, (m, h) in enumerate(cells)))
+    for what, i in (("error rate", 1), ("mean loss", 2)):
+        diffs = [a[i] / a[0] - b[i] / b[0] for a, b in zip(tally["strong"], tally["greedy"])]
+        mean = statistics.mean(diffs)
+        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+        print(f"  strong - greedy, {what}, paired by game: {mean:+.3f} ± {half:.3f} "
+              f"({'strong lower' if mean + half < 0 else 'greedy lower' if mean - half > 0 else 'not told apart'})")
+
+
+def _ratio(values: list[float], counts: list[int]) -> tuple[float, float]:
+    """A ratio of sums over games and its 95% half-width (the games as clusters, the delta method)."""
+    r = sum(values) / sum(counts)
+    g = len(values)
+    mean_n = sum(counts) / g
+    var = sum((v - r * c) ** 2 for v, c in zip(values, counts)) / (g * (g - 1)) if g > 1 else 0.0
+    return r, 1.96 * math.sqrt(var) / mean_n
 
 
 def peak_rss(args: list[str]) -> tuple[float, float]:
@@ -222,12 +312,19 @@ def main() -> None:
     parser.add_argument("--max-se", type=float, default=A.DEFAULT_MAX_SE)
     parser.add_argument("--playouts", type=int, default=300)
     parser.add_argument("--seeds", type=int, default=4, help="seeds of the stability figure")
+    parser.add_argument("--stability-games", default="3:11", metavar="P:SEED,...",
+                        help="games of the stability figure, players:seed of simulate (3:11 is the issue's)")
+    parser.add_argument("--error-games", type=int, default=30, help="three-player games of the error-rate figure")
+    parser.add_argument("--error-samples", type=int, default=128)
+    parser.add_argument("--error-max-se", type=float, default=1.0)
     parser.add_argument("--memory", type=int, default=2000, metavar="MATCHES", help="matches of the memory figure")
-    parser.add_argument("--only", choices=["speed", "stability", "memory"], default=None)
+    parser.add_argument("--only", choices=["speed", "stability", "errors", "memory"], default=None)
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus")
     if args.only in (None, "stability"):
-        stability(args.seeds)
+        stability(args.seeds, [(int(p), int(q)) for p, q in (g.split(":") for g in args.stability_games.split(","))])
+    if args.only in (None, "errors"):
+        error_rates(args.error_games, args.error_samples, args.error_max_se)
     if args.only in (None, "memory"):
         memory(args.memory)
     if args.only not in (None, "speed"):

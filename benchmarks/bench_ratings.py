@@ -25,6 +25,28 @@ years. Steps, each figure printed as it comes:
    hidden skill (Spearman's rank correlation).
 
 Target (issue 14): ratings for 100,000 stored games within 10 s on one core.
+
+``--calibration`` measures instead how well calibrated the chances are, club by
+club and seed by seed (issue 21: within 5 points in every tenth of the chance
+that holds at least 50 predictions)::
+
+    python benchmarks/bench_ratings.py --calibration                       # 3 clubs x 5 seeds (tens of minutes)
+    python benchmarks/bench_ratings.py --calibration --clubs gmr,ten --seeds 1,2,3
+
+Each club is simulated (``tests/builders/club.py``), ingested, and backtested
+(``rating_report.backtest``: every game predicted from the earlier ones). For
+each seed it prints the expected calibration error, the worst tenth of at least
+50 predictions (where, how many, its own noise ± se, and its gap in standard
+errors), and the **noise floor**: the same chances with the outcomes drawn from
+them (a perfectly calibrated predictor of those very games), 200 times; its
+median worst tenth, and how often it misses the 5-point target. Then the seeds
+pooled. The clubs (3 to 5 at a table, 360 matches of 4 games; ``ten``: 600
+one-game matches of 2 to 5):
+
+* ``issue``: the club of issue 21, Aiko, Boris, Chloe the strong bot, Dae,
+  Emil, Fumi the greedy one, Gus, Hana, Ivo the random one;
+* ``gmr``: greedy; greedy or random by a coin toss each match; random;
+* ``ten``: five greedy and five random players.
 """
 
 from __future__ import annotations
@@ -55,9 +77,8 @@ def roster(players: int) -> dict[str, float]:
 
 def _write_chunk(args: tuple[str, int, int, int, int, int]) -> str:
     folder, first, count, total, games, players = args
-    from tests.club import club_matches
-
     from coloretto_log.log.writer import dumps_line
+    from tests.builders.club import club_matches
 
     path = Path(folder) / f"club-{first // CHUNK:05d}.jsonl"
     matches = club_matches(count, roster=roster(players), games=games, first=first, days=730, seed=11, span=total)
@@ -169,6 +190,122 @@ def spearman(xs: list[float], ys: list[float]) -> float:
     return cov / (vx * vy)
 
 
+# --------------------------------------------------------------------------- calibration
+
+NINE = ("Aiko", "Boris", "Chloe", "Dae", "Emil", "Fumi", "Gus", "Hana", "Ivo")
+CLUBS: dict[str, dict[str, Any]] = {
+    "issue": {"roster": dict(zip(NINE, ["strong"] * 3 + ["greedy"] * 3 + ["random"] * 3)), "sizes": (3, 4, 5),
+              "count": 360, "games": 4},
+    "gmr": {"roster": dict(zip(NINE, ["greedy"] * 3 + [0.5] * 3 + ["random"] * 3)), "sizes": (3, 4, 5),
+            "count": 360, "games": 4},
+    "ten": {"roster": {f"greedy-{i}": "greedy" for i in range(5)} | {f"random-{i}": "random" for i in range(5)},
+            "sizes": (2, 3, 4, 5), "count": 600, "games": 1},
+}
+TARGET, AT_LEAST, DRAWS = 0.05, 50, 200
+
+
+def _club_chances(task: tuple[str, int, str]) -> tuple[str, int, list[list[float]], list[list[int]], dict[str, Any]]:
+    """Simulate, ingest and backtest one club and seed: each game's chances, its winners, and the backtest's JSON."""
+    club, seed, folder = task
+    from coloretto_log.db import rating_report
+    from coloretto_log.db.ratings import Options, Rater, contests, win_chances
+    from coloretto_log.db.store import MatchStore
+    from coloretto_log.log.load import load
+    from coloretto_log.log.writer import dumps_line
+    from tests.builders.club import club_matches
+
+    c = CLUBS[club]
+    src, db = Path(folder) / f"{club}-{seed}.jsonl", Path(folder) / f"{club}-{seed}.duckdb"
+    if not db.exists():
+        matches = club_matches(c["count"], roster=c["roster"], seed=seed, games=c["games"], sizes=c["sizes"])
+        src.write_text("".join(dumps_line(m) + "\n" for m in matches), encoding="utf-8")
+        with MatchStore.open(db) as store:
+            store.ingest(load([str(src)]))
+    chances, winners = [], []
+    with MatchStore.open(db, read_only=True) as store:
+        back = rating_report.backtest(store, Options()).as_json()
+        rater = Rater()
+        for contest in contests(store.con, Options()):  # the backtest's own chances, game by game
+            chances.append(win_chances(rater.model, rater.ratings_before(contest)))
+            winners.append([i for i, r in enumerate(contest.ranks) if r == 1])
+            rater.rate(contest)
+    assert len(chances) == back["games"]
+    return club, seed, chances, winners, back
+
+
+def _worst(chances: list[list[float]], won: list[list[float]]) -> tuple[float, int, int]:
+    """The largest |won - chance| of a tenth of at least AT_LEAST predictions: (gap, tenth, predictions)."""
+    n, p, w = [0] * 10, [0.0] * 10, [0.0] * 10
+    for probs, outcome in zip(chances, won):
+        for q, o in zip(probs, outcome):
+            b = min(int(q * 10), 9)
+            n[b] += 1
+            p[b] += q
+            w[b] += o
+    best = (0.0, -1, 0)
+    for b in range(10):
+        if n[b] >= AT_LEAST and abs(w[b] - p[b]) / n[b] > best[0]:
+            best = (abs(w[b] - p[b]) / n[b], b, n[b])
+    return best
+
+
+def noise_floor(chances: list[list[float]], draws: int = DRAWS, seed: int = 0) -> tuple[float, float]:
+    """A perfectly calibrated predictor of these games: winners drawn from ``chances`` themselves, ``draws``
+    times; the median worst tenth and the share of draws whose worst tenth misses the target."""
+    import random
+
+    rng = random.Random(seed)
+    worst = []
+    for _ in range(draws):
+        won = []
+        for probs in chances:
+            k = rng.choices(range(len(probs)), weights=probs)[0]
+            won.append([1.0 if i == k else 0.0 for i in range(len(probs))])
+        worst.append(_worst(chances, won)[0])
+    worst.sort()
+    return worst[len(worst) // 2], sum(w > TARGET for w in worst) / len(worst)
+
+
+def calibration(args: argparse.Namespace) -> None:
+    clubs = [c for c in args.clubs.split(",") if c]
+    seeds = [int(s) for s in args.seeds.split(",") if s]
+    unknown = [c for c in clubs if c not in CLUBS]
+    if unknown:
+        sys.exit(f"unknown club {unknown[0]!r}: the clubs are {', '.join(CLUBS)}")
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="bench-calibration-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"calibration of the ratings' chances: worst tenth of at least {AT_LEAST} predictions, target "
+          f"{100 * TARGET:.0f} points; noise floor from {DRAWS} draws of the outcomes from the chances themselves")
+    try:
+        tasks = [(c, s, str(folder)) for c in clubs for s in seeds]
+        pooled: dict[str, tuple[list[list[float]], list[list[float]]]] = {}
+        with multiprocessing.Pool(args.jobs) as pool:
+            for club, seed, chances, winners, back in pool.imap(_club_chances, tasks):
+                won = [[(1 / len(w)) if i in w else 0.0 for i in range(len(p))] for p, w in zip(chances, winners)]
+                gap, tenth, n = _worst(chances, won)
+                bins = {round(10 * b["from"]): b for b in back["calibration"]["bins"]}
+                where = bins.get(tenth)
+                floor, miss = noise_floor(chances)
+                cal = back["calibration"]
+                assert where is None or abs(abs(where["gap"]) - gap) < 1e-9
+                detail = (f"{10 * tenth}–{10 * tenth + 10}%: {100 * where['predicted']:.1f}% given, "
+                          f"{100 * where['won']:.1f}% won, {n} predictions, ± {100 * where['se']:.1f}, "
+                          f"{abs(where['gap']) / where['se']:.1f} se" if where else "no tenth of 50")
+                print(f"  {club:<5} seed {seed}: {back['games']:>5} games, ECE {100 * cal['expected_calibration_error']:.1f}"
+                      f", worst tenth {100 * gap:4.1f} points ({'met' if gap <= TARGET else 'MISSED'}; {detail}); "
+                      f"noise floor {100 * floor:.1f}, missed by chance alone in {100 * miss:.0f}% of draws", flush=True)
+                pc, pw = pooled.setdefault(club, ([], []))
+                pc.extend(chances)
+                pw.extend(won)
+        for club, (pc, pw) in pooled.items():
+            gap, tenth, n = _worst(pc, pw)
+            print(f"  {club:<5} seeds pooled: {len(pc):>5} games, worst tenth {100 * gap:.1f} points "
+                  f"({10 * tenth}–{10 * tenth + 10}%, {n} predictions; {'met' if gap <= TARGET else 'MISSED'})")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=20_000)
@@ -177,7 +314,13 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", type=Path, help="a folder to keep (and reuse) the logs and the database in")
+    ap.add_argument("--calibration", action="store_true", help="measure calibration by club and seed instead")
+    ap.add_argument("--clubs", default="issue,gmr,ten", help="with --calibration: " + ", ".join(CLUBS))
+    ap.add_argument("--seeds", default="1,2,3,4,5", help="with --calibration")
     args = ap.parse_args()
+    if args.calibration:
+        calibration(args)
+        return
 
     folder = args.keep or Path(tempfile.mkdtemp(prefix="bench-ratings-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -225,7 +368,7 @@ def main() -> None:
         extra = folder / "extra.jsonl"
         code = (
             f"import sys; sys.path.insert(0, {str(ROOT)!r}); import datetime as d\n"
-            "from tests.club import club_matches\nfrom coloretto_log.log.writer import dumps_line\n"
+            "from tests.builders.club import club_matches\nfrom coloretto_log.log.writer import dumps_line\n"
             f"from benchmarks.bench_ratings import roster\n"
             f"ms = club_matches(100, roster=roster({args.players}), games={args.games}, first={args.matches}, seed=11, "
             "start=d.date(2027, 1, 5), days=30)\n"

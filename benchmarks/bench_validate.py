@@ -7,7 +7,9 @@ every run uses the same logs), then times in the same run:
   * baseline: json.loads of each match's bytes (and orjson.loads if installed);
   * validate: what `coloretto-log validate` does per match after reading the
     file: strict UTF-8 decoding, strict JSON parsing (duplicate keys, NaN),
-    the pydantic models, and the full replay against the rules.
+    the format's checks (the pydantic models; for a plain seeded match their
+    equal at C speed, log.replay._plain_match) and the full replay against
+    the rules.
 Then the same matches, one a line, in a temporary ``.jsonl`` file, and from
 the command line (CPU time, user + system, of the child process, best of
 --repeats runs; process start included):

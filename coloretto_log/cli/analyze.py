@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,6 +18,7 @@ from rich.text import Text
 from ..core.cards import KINDS, card_name
 from ..core.errors import one_line
 from ..core.rng import MASK64
+from ..lang import ENGLISH, N_, Translator, from_environment, translator
 from ..log.atomic import output_problem
 from ..log.load import LoadedMatch, Unreadable, load
 from ..log.reader import STDIN, expand_paths
@@ -36,7 +38,7 @@ from ..play.analyze import (
     worker_pool,
 )
 from ..play.exact import EXACT_SLOTS
-from ..play.explain import top_choices
+from ..play.explain import choice_name, explain, listed, render, top_choices
 from ..report.timeline import MatchTimeline, from_loaded
 from ..view.html import PageTooLarge, write_html
 from ..view.safe_text import TerminalSafe
@@ -60,6 +62,7 @@ from .common import (
 
 @app.command()
 def analyze(
+    ctx: typer.Context,
     path: LogPath,
     match: Annotated[
         int | None,
@@ -127,6 +130,10 @@ def analyze(
     player: decisions, mean loss, marks, the three costliest decisions.
     Method, thresholds and how to read the numbers: docs/analyze.md.
 
+    The explanations printed (why, and the choices' names) are in the first
+    language of --lang, else the terminal's (LC_ALL, LC_MESSAGES, LANG);
+    the tables, the JSON and csv stay English (docs/languages.md).
+
     Exit codes: 0 ok, 1 the log has an error (what replays is analysed),
     2 usage error, 3 a file that cannot be read or written.
 
@@ -146,6 +153,8 @@ def analyze(
     if not 0 <= seed <= MASK64:
         fail("--seed must satisfy 0 <= seed < 2^64", ExitCode.USAGE)
     langs = page_languages(lang)
+    given = ctx.get_parameter_source("lang")
+    words = translator(langs[0] if given is not None and given.name != "DEFAULT" else from_environment(os.environ))
     if html is not None:
         problem = output_problem(html, inputs=[Path(p) for p in expand_paths([path]) if p != STDIN], force=force,
                                  what="the log being analysed")
@@ -223,7 +232,7 @@ def analyze(
                 _print_summary(console, result)
             else:
                 console.print()
-                _print_match(console, result, explain_all=explain_all)
+                _print_match(console, result, explain_all=explain_all, tr=words)
             if match is not None:
                 break
     if keep is not None:
@@ -361,9 +370,9 @@ def _short(choice: str) -> str:
     return choice.replace("take row", "take")
 
 
-def _decision_words(d: Decision) -> str:
+def _decision_words(d: Decision, tr: Translator = ENGLISH) -> str:
     """The decision as people say it (the page's words): ``draw or take``, ``put +2``."""
-    return "draw or take" if d.card is None else f"put {card_name(d.card)}"
+    return tr.t("draw or take") if d.card is None else tr.t(_PUT, card=tr.t(card_name(d.card)))
 
 
 def _loss_text(d: Decision) -> str:
@@ -372,7 +381,7 @@ def _loss_text(d: Decision) -> str:
     return f"{d.loss:.1f} ± {d.loss_se:.1f}"
 
 
-def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = False) -> None:
+def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = False, tr: Translator = ENGLISH) -> None:
     players = r.players
     console.print(Text(f"{one_line(r.label)}", style="bold"))
     for number in sorted({d.game for d in r.decisions}):
@@ -401,7 +410,7 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
                           "" if d.best == d.played else _short(d.best), loss, win, note)
         console.print(table)
         for d in explained:
-            _print_why(console, d, players)
+            _print_why(console, d, players, tr)
     _print_summary(console, r)
     for s in r.summaries:
         if not s.costliest:
@@ -413,19 +422,28 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
                 console.print(line, soft_wrap=True)
 
 
-def _print_why(console: Console, d: Decision, players: tuple[str, ...]) -> None:
-    """Why, for one decision: the sentence, then the best three choices with margin and win %."""
-    head = Text(f"move {d.move}, ", style="bold").append(_name(players, d.seat)).append(
-        f", {_decision_words(d)}", style="bold")
+def _print_why(console: Console, d: Decision, players: tuple[str, ...], tr: Translator = ENGLISH) -> None:
+    """Why, for one decision: the sentence, then the best three choices with margin and win %; in ``tr``'s
+    language (English: as it always was)."""
+    head = Text(tr.t("move {move}", move=d.move) + ", ", style="bold").append(_name(players, d.seat)).append(
+        f", {_decision_words(d, tr)}", style="bold")
     if d.mark:
-        head.append(f" · {d.mark}", style=_MARK_STYLE[d.mark])
+        head.append(f" · {tr.t(d.mark)}", style=_MARK_STYLE[d.mark])
     console.print(head, soft_wrap=True)
-    console.print(Text("  " + one_line(explanation_of(d, players))), soft_wrap=True)
-    best = ", ".join(
-        f"{c.choice} {c.margin:+.1f} ({_pct(c.win_prob)}%)" + (" played" if c.choice == d.played else "")
+    why = explanation_of(d, players) if tr is ENGLISH else render(
+        explain(d.evaluation, d.state, d.card, d.seat, players, d.loss, d.loss_se).parts, tr)
+    console.print(Text("  " + one_line(why)), soft_wrap=True)
+    best = listed([
+        tr.t("{choice} {margin} ({win}%)", choice=choice_name(c.choice, tr), margin=tr.decimal(f"{c.margin:+.1f}"),
+             win=_pct(c.win_prob)) + (" " + tr.t("played") if c.choice == d.played else "")
         for c in top_choices(d.evaluation)
-    )
-    console.print(Text(f"  best choices (expected margin, win %): {best}", style="dim"), soft_wrap=True)
+    ], tr)
+    console.print(Text("  " + tr.t("best choices (expected margin, win %): {choices}", choices=best), style="dim"),
+                  soft_wrap=True)
+
+
+#: How the terminal names a row decision (the page says "the row for red").
+_PUT = N_("put {card}")
 
 
 def _print_summary(console: Console, r: MatchAnalysis) -> None:

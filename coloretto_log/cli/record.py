@@ -42,7 +42,7 @@ from ..play.record import (
     ResumeError,
     parse_players,
 )
-from ..play.record.events import card_word
+from ..play.record.events import card_word, rules_words
 from ..play.record.text import deck_text, event_lines
 from ..view.terminal import CARD_STYLES, cards_text, collection_text
 from .app import app
@@ -214,8 +214,8 @@ def table_view(rec: Recorder, tr: Translator = ENGLISH) -> Group:
     assert state is not None
     rules = rec.rules
     head = Text(
-        tr.t("Game {game} of {games} · round {round} · {edition} edition, {table} table", game=rec.game_number,
-             games=rules.games, round=state.round, edition=rules.edition.name, table=rules.table.name),
+        tr.t("Game {game} of {games} · round {round} · {rules}", game=rec.game_number, games=rules.games,
+             round=state.round, rules=rules_words(rules, tr)),
         style="bold",
     )  # fmt: skip
     deck = deck_text(state, tr)

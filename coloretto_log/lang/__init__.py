@@ -41,6 +41,11 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a counted message for the catalogue where it is defined (``Translator.nt`` or ``nd`` shows it)."""
+    return (singular, plural)
+
+
 def po_path(lang: str) -> Path:
     return LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
@@ -123,6 +128,34 @@ class Translator:
         """The plural form for ``n`` (``{n}`` is filled with ``n`` in the locale's digits)."""
         return self._tr.ngettext(singular, plural, n).format(n=self.format_number(n), **values)
 
+    def nd(self, singular: str, plural: str, count: str, /, **values: Any) -> str:
+        """The plural form for a count written as a decimal (``"1.5"``, ``"1.0"``), chosen by the CLDR rule of
+        the number as written (``"1.0"`` is not "one" in English or Russian: "1.0 points", "1,0 очка");
+        ``{n}`` is filled with ``count`` in the locale's symbols (``decimal``)."""
+        written = count.lstrip("+-")
+        if self.lang == DEFAULT:
+            form = self._tr.ngettext(singular, plural, 1 if written == "1" else 2)
+        else:
+            from decimal import Decimal, InvalidOperation
+
+            from babel import Locale
+
+            try:
+                category = str(Locale.parse(self.lang).plural_form(Decimal(written)))
+            except InvalidOperation:
+                category = "other"
+            form = self._tr.ngettext(singular, plural, _sample(self.lang, category))
+        return form.format(n=self.decimal(count), **values)
+
+    def decimal(self, text: str) -> str:
+        """A number written the Python way (``"-1.5"``, ``"+2"``) with the locale's symbols (``"-1,5"`` in
+        Russian): the same digits, the same rounding, in every language."""
+        if self.lang == DEFAULT:
+            return text
+        symbols = number_symbols(self.lang)
+        table = {".": symbols["decimal"], "-": symbols["minus"], "+": symbols["plus"]}
+        return "".join(table.get(ch, ch) for ch in text)
+
     def format_number(self, n: float) -> str:
         """``n`` as the locale writes it (English: as Python writes it, so English output is unchanged)."""
         if self.lang == DEFAULT:
@@ -141,6 +174,17 @@ class Translator:
 
 
 ENGLISH = Translator(DEFAULT, _gettext.NullTranslations())
+
+
+@functools.cache
+def number_symbols(lang: str) -> dict[str, str]:
+    """The locale's decimal sign, minus and plus (CLDR, through Babel), for ``Translator.decimal`` and pages."""
+    if lang == DEFAULT:
+        return {"decimal": ".", "minus": "-", "plus": "+"}
+    from babel.numbers import get_decimal_symbol, get_minus_sign_symbol, get_plus_sign_symbol
+
+    return {"decimal": str(get_decimal_symbol(lang)), "minus": str(get_minus_sign_symbol(lang)),
+            "plus": str(get_plus_sign_symbol(lang))}
 
 
 @functools.cache
@@ -215,7 +259,8 @@ def page_catalogue(langs: Iterable[str], messages: Iterable[str | tuple[str, str
                 table[singular] = {cat: tr.ngettext(singular, plural, n) for cat, n in samples.items()}
             else:
                 table[message] = tr.gettext(message)
-        out[lang] = {"name": NATIVE_NAMES[lang], "plural": _plural_expression(lang), "messages": table}
+        out[lang] = {"name": NATIVE_NAMES[lang], "plural": _plural_expression(lang), "number": number_symbols(lang),
+                     "messages": table}
     return out
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from . import DOMAIN, LANGUAGES, LOCALES, po_path
 
 PACKAGE = Path(__file__).resolve().parent.parent
-KEYWORDS = {"t": None, "nt": (1, 2), "gettext": None, "ngettext": (1, 2), "N_": None,
+KEYWORDS = {"t": None, "nt": (1, 2), "nd": (1, 2), "gettext": None, "ngettext": (1, 2), "N_": None, "NP_": (1, 2),
             "html_t": None, "html_nt": (1, 2), "html_note": None}  # html_*: the site's words put into a page
 POT = LOCALES / f"{DOMAIN}.pot"
 

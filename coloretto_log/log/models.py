@@ -21,6 +21,8 @@ from pydantic import (
     StringConstraints,
     Tag,
     TypeAdapter,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
     field_validator,
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
@@ -28,9 +30,23 @@ from typing_extensions import NotRequired, TypedDict
 
 from ..core.cards import ALL_COLOURS, CARD_NAMES
 from ..core.ruleset import EDITIONS
-
-SEED_LIMIT = 1 << 64
-MAX_GAMES = 100
+from .limits import (
+    DATE_PATTERN,
+    MAX_CLAIM_COLOUR,
+    MAX_CLAIM_COLOURS,
+    MAX_CLAIM_SCORE,
+    MAX_DECK,
+    MAX_GAME_OBJECTS,
+    MAX_GAMES,
+    MAX_ID,
+    MAX_MOVES,
+    MAX_NAME,
+    MAX_NOTES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MIN_UNDER_LAST_ROUND,
+    SEED_LIMIT,
+)
 
 # The accepted names come from the one table of editions and cards (core.editions):
 # a new edition or colour there is accepted here and in the JSON Schema.
@@ -43,9 +59,9 @@ else:
     CardName = Literal[CARD_NAMES]
     EditionName = Literal[tuple(EDITIONS)]
 _UNDER_DEFAULTS = " or ".join(f"{e.under_last_round} ({e.name})" for e in EDITIONS.values())
-PlayerName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
-Notes = Annotated[str, StringConstraints(max_length=100_000)]
-ClaimColour = Annotated[str, StringConstraints(max_length=40)]
+PlayerName = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NAME)]
+Notes = Annotated[str, StringConstraints(max_length=MAX_NOTES)]
+ClaimColour = Annotated[str, StringConstraints(max_length=MAX_CLAIM_COLOUR)]
 
 
 class _Model(BaseModel):
@@ -58,7 +74,7 @@ class Rules(_Model):
     edition: EditionName = "classic"
     scoring: Literal["standard", "alternative"] = "standard"
     games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = 4
-    under_last_round: Annotated[int, Field(ge=15)] = Field(
+    under_last_round: Annotated[int, Field(ge=MIN_UNDER_LAST_ROUND)] = Field(
         default=None,  # type: ignore[assignment]  # absent means the edition's default; null is refused
         description=f"cards under the last-round card; default {_UNDER_DEFAULTS}",
     )
@@ -70,7 +86,7 @@ class Setup(_Model):
     removed: list[Colour] = None  # type: ignore[assignment]
     starting: dict[PlayerName, list[Colour]] = None  # type: ignore[assignment]
     first: PlayerName = None  # type: ignore[assignment]
-    deck: Annotated[list[CardName], Field(max_length=200)] = None  # type: ignore[assignment]
+    deck: Annotated[list[CardName], Field(max_length=MAX_DECK)] = None  # type: ignore[assignment]
 
 
 class DrawMove(TypedDict):
@@ -110,18 +126,31 @@ LogMove = Annotated[
 class Claim(_Model):
     """What a player wrote down at the end of a game. Checked, never trusted."""
 
-    score: Annotated[int, Field(ge=-10_000, le=10_000)] = None  # type: ignore[assignment]
-    jokers: Annotated[list[ClaimColour], Field(max_length=10)] = None  # type: ignore[assignment]
-    positive: Annotated[list[ClaimColour], Field(max_length=10)] = None  # type: ignore[assignment]
+    score: Annotated[int, Field(ge=-MAX_CLAIM_SCORE, le=MAX_CLAIM_SCORE)] = None  # type: ignore[assignment]
+    jokers: Annotated[list[ClaimColour], Field(max_length=MAX_CLAIM_COLOURS)] = None  # type: ignore[assignment]
+    positive: Annotated[list[ClaimColour], Field(max_length=MAX_CLAIM_COLOURS)] = None  # type: ignore[assignment]
 
 
 class Game(_Model):
     """One game: its setup, its moves in order, and optional claims."""
 
     setup: Setup = Setup()
-    moves: Annotated[list[LogMove], Field(max_length=2000)] = []
+    moves: Annotated[list[LogMove], Field(max_length=MAX_MOVES)] = []
     claims: dict[PlayerName, Claim] = None  # type: ignore[assignment]
     notes: Notes = None  # type: ignore[assignment]
+
+    @field_validator("moves", mode="wrap")
+    @classmethod
+    def _moves(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        if info.context is MOVES_CHECKED:  # the caller checked every move already (log.replay's fast path)
+            return value
+        return handler(value)
+
+
+#: ``Match.model_validate(data, context=MOVES_CHECKED)`` takes each game's ``moves`` as given, unchecked:
+#: only for a caller that has checked every move (a list of at most 2,000 moves, each exactly what the
+#: move models accept and return unchanged), as ``log.replay`` does for the plain moves of a seeded game.
+MOVES_CHECKED: dict[str, bool] = {"moves_checked": True}
 
 
 class Match(_Model):
@@ -129,12 +158,12 @@ class Match(_Model):
 
     format: Literal["coloretto-log"]
     version: Literal[1]
-    id: Annotated[str, StringConstraints(min_length=1, max_length=200)] = None  # type: ignore[assignment]
-    date: Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")] = None  # type: ignore[assignment]
+    id: Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID)] = None  # type: ignore[assignment]
+    date: Annotated[str, StringConstraints(pattern=DATE_PATTERN)] = None  # type: ignore[assignment]
     rules: Rules = Rules()
-    players: Annotated[list[PlayerName], Field(min_length=2, max_length=5)]
+    players: Annotated[list[PlayerName], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
     seed: Annotated[int, Field(ge=0, lt=SEED_LIMIT)] = None  # type: ignore[assignment]
-    games: Annotated[list[Game], Field(max_length=MAX_GAMES + 1000)]
+    games: Annotated[list[Game], Field(max_length=MAX_GAME_OBJECTS)]
     notes: Notes = None  # type: ignore[assignment]
 
     @field_validator("version", mode="before")

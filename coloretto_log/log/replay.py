@@ -10,35 +10,66 @@ do with them.
 
 from __future__ import annotations
 
+import datetime as _dt
+import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-from pydantic import ValidationError
-from pydantic_core import ErrorDetails
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core import engine
 from ..core.cards import LAST_ROUND
-from ..core.claims import Verdict, verdicts
 from ..core.engine import Draw, GameState, Move, Take
 from ..core.errors import Finding
-from ..core.ruleset import LAYOUTS, Edition, RuleSet, under_last_round_problem
+from ..core.ruleset import EDITIONS, LAYOUTS, Edition, RuleSet, under_last_round_problem
 from ..core.setup import Setup as DealtSetup
 from ..core.setup import canonical_deck, seeded_setup
-from .models import (
-    MOVE_ADAPTER,
-    STOPPING_FIELDS,
-    Claim,
-    DrawMove,
-    Game,
-    Match,
-    Setup,
-    TakeMove,
-    describe_error,
-    rule_of_error,
+from .limits import (
+    DATE_PATTERN,
+    MAX_GAME_OBJECTS,
+    MAX_GAMES,
+    MAX_ID,
+    MAX_MOVES,
+    MAX_NAME,
+    MAX_NOTES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MIN_UNDER_LAST_ROUND,
+    SCORING_TABLES,
+    SEED_LIMIT,
 )
 from .reader import WIDE_OBJECT, content_hash, id_of_hash
+
+if TYPE_CHECKING:  # the models are imported when a match needs them (not for a plain seeded one: a fast start)
+    from typing import Protocol
+
+    from pydantic_core import ErrorDetails
+
+    from ..core.claims import Verdict
+    from .models import Claim, DrawMove, Match, TakeMove
+
+    class SetupFields(Protocol):
+        """A game's setup as given (``models.Setup``): each field None when absent."""
+
+        @property
+        def removed(self) -> Sequence[str] | None: ...
+        @property
+        def starting(self) -> dict[str, list[str]] | None: ...
+        @property
+        def first(self) -> str | None: ...
+        @property
+        def deck(self) -> Sequence[str] | None: ...
+
+    class GameFields(Protocol):
+        """A game as given (``models.Game``), what the replay reads of it."""
+
+        @property
+        def setup(self) -> SetupFields: ...
+        @property
+        def moves(self) -> Sequence[DrawMove | TakeMove]: ...
+        @property
+        def claims(self) -> dict[str, Claim] | None: ...
 
 
 @dataclass
@@ -62,6 +93,8 @@ class GameRecord:
         with ``score`` and ``ingest``.
         """
         if self._verdicts is None:
+            from ..core.claims import verdicts
+
             assert self.final is not None and self.final.over, "verdicts need a finished game"
             self._verdicts = verdicts(self.final, self.claims, self.players)
         return self._verdicts
@@ -97,7 +130,6 @@ class GameRecord:
 class MatchReport:
     """Everything ``check_match`` found about one match."""
 
-    match: Match | None = None  # None when the match could not be read as a whole
     data: Any = None  # the parsed JSON the report is about
     rules: RuleSet | None = None
     players: tuple[str, ...] = ()
@@ -127,6 +159,24 @@ class MatchReport:
         return None if digest is None else id_of_hash(digest)
 
     _hash: str | None = field(default=None, repr=False, compare=False)
+    _match: Match | None = field(default=None, repr=False, compare=False)
+    _match_unbuilt: bool = field(default=False, repr=False, compare=False)
+
+    @property
+    def match(self) -> Match | None:
+        """The match as the models read it; None when it could not be read as a whole.
+
+        A plain match (``_plain_match``) is checked without the models; its
+        ``Match`` is built on first use, from ``data``, which it is known to
+        fit (its moves as they are: they were checked). ``data`` is the
+        report's: it is not to be changed in between.
+        """
+        if self._match_unbuilt:
+            from .models import MOVES_CHECKED, Match
+
+            self._match = Match.model_validate(self.data, context=MOVES_CHECKED)
+            self._match_unbuilt = False
+        return self._match
 
     def all_findings(self) -> list[Finding]:
         out = list(self.findings)
@@ -151,9 +201,11 @@ class MatchReport:
 def check_match(data: Any, *, fast: bool = True, wide: bool | None = None) -> MatchReport:
     """Validate and replay one match given as parsed JSON.
 
-    ``fast=False`` checks every move with ``engine.check`` (the reference
-    path); the default replays plainly legal moves with ``engine.fast_forward``
-    and gives the same report. ``wide``: whether the reader saw an object with
+    ``fast=False`` reads the match through the models and checks every move
+    with ``engine.check`` (the reference path); the default checks a plain
+    match without the models (``_plain_match``), takes plain moves at C speed
+    (``_plain_moves``), replays plainly legal moves with
+    ``engine.fast_forward``, and gives the same report. ``wide``: whether the reader saw an object with
     more keys than any object of the format holds (``reader.parse_json_wide``);
     only then is the match searched for a flood of keys (None: search anyway).
     """
@@ -165,29 +217,30 @@ def check_match(data: Any, *, fast: bool = True, wide: bool | None = None) -> Ma
     if flood is not None:  # a million unknown keys: one finding, not a million (bounded time and memory)
         report.findings.append(flood)
         return report
-    try:
-        match = Match.model_validate(data)
-        raw_games: list[Any] = [None] * len(match.games)
+    plain = _plain_match(data) if fast else None
+    engine_moves: list[list[Move]] | None
+    if plain is not None:
+        report._match_unbuilt = True
+        players, seed, rules, engine_moves = plain
+        games: Sequence[GameFields] = [_PlainGame(game.get("moves", [])) for game in data["games"]]
+        raw_games: list[Any] = [None] * len(games)
         errors_by_game: dict[int, list[ErrorDetails]] = {}
-    except ValidationError as exc:
-        match_or_none, raw_games, errors_by_game = _partial(data, exc.errors(), report)
-        if match_or_none is None:
+    else:
+        engine_moves = _plain_moves(data) if fast else None
+        match, raw_games, errors_by_game, engine_moves = _validate(data, engine_moves, report)
+        if match is None:
             return report
-        match = match_or_none
-    report.match = match
-    report.players = tuple(match.players)
-    rules = RuleSet.of(
-        edition=match.rules.edition,
-        scoring=match.rules.scoring,
-        games=match.rules.games,
-        under_last_round=match.rules.under_last_round,
-    )
-    problem = under_last_round_problem(rules, len(match.players))
+        report._match = match
+        players, seed, games = tuple(match.players), match.seed, match.games
+        r = match.rules
+        rules = RuleSet.of(edition=r.edition, scoring=r.scoring, games=r.games, under_last_round=r.under_last_round)
+    report.players = players
+    problem = under_last_round_problem(rules, len(players))
     if problem is not None:
         report.findings.append(Finding("error", "bad-value", f'"rules.under_last_round" is {problem}'))
         return report
     report.rules = rules
-    n_games = len(match.games)
+    n_games = len(games)
     if n_games == 0:
         report.findings.append(Finding("warning", "incomplete-game", '"games" is empty: the match has no game yet'))
     for g in range(n_games):
@@ -203,7 +256,10 @@ def check_match(data: Any, *, fast: bool = True, wide: bool | None = None) -> Ma
                 )
             )
             break
-        _check_game(match, rules, g, match.games[g], raw_games[g], errors_by_game.get(g), record, fast=fast)
+        _check_game(
+            players, seed, rules, g, games[g], raw_games[g], errors_by_game.get(g), record,
+            fast=fast, engine_moves=None if engine_moves is None else engine_moves[g],
+        )  # fmt: skip
         if not record.error and record.claims:
             record.findings.extend(unknown_claimants(record))
         if not record.error:
@@ -275,7 +331,7 @@ def _flood(data: dict[str, Any]) -> Finding | None:
     games = data.get("games")
     if not isinstance(games, list):
         return None
-    for g, game in enumerate(games[: MAX_GAMES_CHECKED], start=1):
+    for g, game in enumerate(games[:MAX_GAME_OBJECTS], start=1):
         if not isinstance(game, dict):
             continue
         if wide(game):
@@ -301,7 +357,196 @@ def _flood(data: dict[str, Any]) -> Finding | None:
     return None
 
 
-MAX_GAMES_CHECKED = 1100  # the model refuses more games than this anyway
+class _NoSetup(NamedTuple):
+    removed: None = None
+    starting: None = None
+    first: None = None
+    deck: None = None
+
+
+class _PlainGame(NamedTuple):
+    """A game of a plain match (``_plain_match``): its moves as given, no setup field, no claims."""
+
+    moves: Sequence[DrawMove | TakeMove]
+    setup: _NoSetup = _NoSetup()
+    claims: None = None
+
+
+_MATCH_FIELDS = frozenset({"format", "version", "id", "date", "rules", "players", "seed", "games", "notes"})
+_RULES_FIELDS = frozenset({"edition", "scoring", "games", "under_last_round"})
+_GAME_FIELDS = frozenset({"setup", "moves", "notes"})
+_DATE = re.compile(DATE_PATTERN.removeprefix("^").removesuffix("$"))
+
+
+def _plain_match(data: dict[str, Any]) -> tuple[tuple[str, ...], int | None, RuleSet, list[list[Move]]] | None:
+    """Players, seed, rules and every game's engine moves of a plain match, else None.
+
+    Plain is the common seeded log: the models would accept it as it is
+    (every field of a known kind, type and size), no game gives a setup
+    field or claims, and every move is plain (``_plain_moves``). Checked
+    here without the models: the ``validate`` command then never imports
+    pydantic for it, and ``MatchReport.match`` builds the model on first use.
+    The test is sufficient, not exact: what it does not accept goes through
+    the models, which say what is wrong, if anything. A test holds it to
+    the models (tests/log/test_fast_check.py).
+    """
+    if not data.keys() <= _MATCH_FIELDS:
+        return None
+    players, seed, rules, games = data.get("players"), data.get("seed"), data.get("rules", {}), data.get("games")
+    if (
+        data.get("format") != "coloretto-log"
+        or type(data.get("version")) is not int
+        or data["version"] != 1
+        or type(players) is not list
+        or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS
+        or not all(type(p) is str and 0 < len(p) <= MAX_NAME for p in players)
+        or len(set(players)) != len(players)
+        or (seed is not None and (type(seed) is not int or not 0 <= seed < SEED_LIMIT))
+        or ("seed" in data and seed is None)
+        or type(games) is not list
+        or len(games) > MAX_GAME_OBJECTS
+        or not _plain_extras(data)
+        or type(rules) is not dict
+        or not rules.keys() <= _RULES_FIELDS
+        or not _plain_rules(rules)
+    ):
+        return None
+    for game in games:  # a setup, when given, is {} (only a dict equals {})
+        if type(game) is not dict or not game.keys() <= _GAME_FIELDS or game.get("setup", _EMPTY) != _EMPTY:
+            return None
+        if not _plain_notes(game):
+            return None
+    engine_moves = _plain_moves(data)
+    if engine_moves is None:
+        return None
+    return tuple(players), seed, RuleSet.of(**rules), engine_moves
+
+
+_EMPTY: dict[str, Any] = {}
+
+
+def _plain_rules(rules: dict[str, Any]) -> bool:
+    edition, scoring = rules.get("edition", "classic"), rules.get("scoring", "standard")
+    games, under = rules.get("games", 1), rules.get("under_last_round", MIN_UNDER_LAST_ROUND)
+    return (
+        type(edition) is str
+        and edition in EDITIONS
+        and type(scoring) is str
+        and scoring in SCORING_TABLES
+        and type(games) is int
+        and 1 <= games <= MAX_GAMES
+        and type(under) is int
+        and under >= MIN_UNDER_LAST_ROUND
+    )
+
+
+def _plain_notes(obj: dict[str, Any]) -> bool:
+    notes = obj.get("notes", "")
+    return type(notes) is str and len(notes) <= MAX_NOTES
+
+
+def _plain_extras(data: dict[str, Any]) -> bool:
+    """The match's optional ``id``, ``date`` and ``notes``, when each is one the models accept as it is."""
+    if "id" in data and not (type(data["id"]) is str and 0 < len(data["id"]) <= MAX_ID):
+        return False
+    if "date" in data:
+        date = data["date"]
+        if type(date) is not str or _DATE.fullmatch(date) is None:
+            return False
+        try:
+            _dt.date.fromisoformat(date)
+        except ValueError:
+            return False
+    return _plain_notes(data)
+
+
+def _validate(
+    data: dict[str, Any], engine_moves: list[list[Move]] | None, report: MatchReport
+) -> tuple[Match | None, list[Any], dict[int, list[ErrorDetails]], list[list[Move]] | None]:
+    """The match through the models: it, each game's raw data and errors, and the engine moves still good.
+
+    ``engine_moves``: the plain moves (``_plain_moves``) the models may take
+    as checked. On any error the models check everything again, and the
+    errors become findings (``_partial``); None as the match: it cannot be
+    checked further.
+    """
+    from pydantic import ValidationError
+
+    from .models import MOVES_CHECKED, Match
+
+    if engine_moves is not None:
+        try:
+            match = Match.model_validate(data, context=MOVES_CHECKED)
+            return match, [None] * len(match.games), {}, engine_moves
+        except ValidationError:  # the reference path below says what is wrong, as it always has
+            pass
+    try:
+        match = Match.model_validate(data)
+        return match, [None] * len(match.games), {}, None
+    except ValidationError as exc:
+        partial, raw_games, errors_by_game = _partial(data, exc.errors(), report)
+        return partial, raw_games, errors_by_game, None
+
+_PLAIN_MOVE = itemgetter("player", "action", "row")
+_ROW = itemgetter("row")
+_ONLY_INTS = {int}
+#: The engine move of each plain move (player, action, row) of a match's players, by their tuple (a few recent ones).
+_PLAIN_TABLES: dict[tuple[str, ...], dict[tuple[str, str, int], Move]] = {}
+
+
+def _plain_moves(data: dict[str, Any]) -> list[list[Move]] | None:
+    """Every game's moves as engine moves when each move of the match is plain, else None.
+
+    A plain move is what a seeded game writes: exactly ``player`` (a name of
+    ``players``), ``action`` (``draw`` or ``take``) and ``row`` (an integer
+    from 1 to 5), at most ``MAX_MOVES`` of them in a game. The move models
+    accept such a move and give it back unchanged, so ``Match`` may take
+    these moves as checked (``MOVES_CHECKED``); and a match's plain moves
+    are a few dozen different ones, so one engine move (a value) serves every
+    move alike. The test runs at C speed, with no Python call per move.
+    Anything else (a card written, a note, a wrong type, an unknown name): None,
+    and the caller checks every move through the models (the reference path,
+    which says what is wrong).
+    """
+    players, games = data.get("players"), data.get("games")
+    if type(players) is not list or type(games) is not list or not all(type(p) is str for p in players):
+        return None
+    table = _plain_table(tuple(players))
+    out: list[list[Move]] = []
+    for game in games:
+        if type(game) is not dict:
+            return None
+        moves = game.get("moves", [])
+        if type(moves) is not list or len(moves) > MAX_MOVES:
+            return None
+        if moves:
+            try:  # not a dict: no len(), or no key "player"; a row of True or 1.0 is found as 1: see below
+                if sum(map(len, moves)) != 3 * len(moves):  # each holds the 3 keys: exactly them
+                    return None
+                found = list(map(table.__getitem__, map(_PLAIN_MOVE, moves)))
+            except (KeyError, TypeError):  # a key missing, a value unknown or unhashable, a move not an object
+                return None
+            if set(map(type, map(_ROW, moves))) != _ONLY_INTS:
+                return None
+            out.append(found)
+        else:
+            out.append([])
+    return out
+
+
+def _plain_table(players: tuple[str, ...]) -> dict[tuple[str, str, int], Move]:
+    table = _PLAIN_TABLES.get(players)
+    if table is None:
+        if len(_PLAIN_TABLES) >= 64:
+            _PLAIN_TABLES.clear()
+        seat_of = {name: i for i, name in enumerate(players)}  # a repeated name: the model refuses the match
+        table = {}
+        for name, seat in seat_of.items():
+            for row in range(1, 6):
+                table[name, "draw", row] = Draw(seat, row, None, None)
+                table[name, "take", row] = Take(seat, row, None, None)
+        _PLAIN_TABLES[players] = table
+    return table
 
 
 def _json_type(value: Any) -> str:
@@ -325,6 +570,10 @@ def _partial(
     raw data is returned for a move-by-move look), or ``None`` when the match
     cannot be checked further.
     """
+    from pydantic import ValidationError
+
+    from .models import STOPPING_FIELDS, Match, describe_error, rule_of_error
+
     match_errors = [e for e in errors if not (len(e["loc"]) >= 2 and e["loc"][0] == "games" and isinstance(e["loc"][1], int))]
     stop = False
     for e in match_errors:
@@ -355,21 +604,29 @@ def _partial(
 
 
 def _check_game(
-    match: Match,
+    players: tuple[str, ...],
+    seed: int | None,
     rules: RuleSet,
     g: int,
-    game: Game,
+    game: GameFields,
     raw: Any,
     errors: list[ErrorDetails] | None,
     record: GameRecord,
     *,
     fast: bool,
+    engine_moves: list[Move] | None = None,
 ) -> None:
+    """Replay one game into ``record``; ``engine_moves``: its moves as the engine's, when already known."""
     number = g + 1
-    moves: list[DrawMove | TakeMove] = list(game.moves)
+    moves: Sequence[DrawMove | TakeMove] = game.moves
     field_error: tuple[int, Finding] | None = None  # (move index, finding) of the first broken move
     claim_error: Finding | None = None
+    game_setup: SetupFields
     if errors:
+        from pydantic import ValidationError
+
+        from .models import MOVE_ADAPTER, Setup, describe_error, rule_of_error
+
         first_move = None
         for e in errors:
             loc = e["loc"]
@@ -399,26 +656,26 @@ def _check_game(
         game_setup = game.setup
         record.claims = game.claims
 
-    dealt = _resolve_setup(match, rules, g, game_setup, record)
+    dealt = _resolve_setup(players, seed, rules, g, game_setup, record)
     if dealt is None:
         return
     record.setup = dealt
     record.seeded = dealt.deck is not None
-    players = tuple(match.players)
     seat_of = {name: i for i, name in enumerate(players)}
     state = engine.new_game(
         rules, len(players), removed=dealt.removed, starting=dealt.starting, first=dealt.first, deck=dealt.deck
     )
     resolved_moves = record.moves
-    engine_moves: list[Move] = []
-    add = engine_moves.append
-    new = tuple.__new__  # the named tuples' own constructor, without their keyword handling
-    for m in moves:
-        get = m.get
-        if m["action"] == "draw":
-            add(new(Draw, (seat_of.get(m["player"], -1), m["row"], get("card"), get("last_round"))))
-        else:
-            add(new(Take, (seat_of.get(m["player"], -1), m["row"], get("extra"), get("last_round"))))
+    if engine_moves is None:
+        engine_moves = []
+        add = engine_moves.append
+        new = tuple.__new__  # the named tuples' own constructor, without their keyword handling
+        for m in moves:
+            get = m.get
+            if m["action"] == "draw":
+                add(new(Draw, (seat_of.get(m["player"], -1), m["row"], get("card"), get("last_round"))))
+            else:
+                add(new(Take, (seat_of.get(m["player"], -1), m["row"], get("extra"), get("last_round"))))
     i, n = 0, len(engine_moves)
     while i < n:
         if fast:
@@ -478,7 +735,9 @@ class SetupError(ValueError):
         self.message = message
 
 
-def _resolve_setup(match: Match, rules: RuleSet, g: int, setup: Setup, record: GameRecord) -> DealtSetup | None:
+def _resolve_setup(
+    players: tuple[str, ...], seed: int | None, rules: RuleSet, g: int, setup: SetupFields, record: GameRecord
+) -> DealtSetup | None:
     """The game's setup, from the log and the seed; a finding and None when it is invalid.
 
     Checked in the order of the format: the fields a recorded game needs,
@@ -486,9 +745,7 @@ def _resolve_setup(match: Match, rules: RuleSet, g: int, setup: Setup, record: G
     absent field is drawn (docs/format.md §4) and an explicit one replaces the
     draw in its step and every later one.
     """
-    players = tuple(match.players)
     n = len(players)
-    seed = match.seed
     try:
         if seed is None:
             _require_explicit(setup)
@@ -515,14 +772,14 @@ def _resolve_setup(match: Match, rules: RuleSet, g: int, setup: Setup, record: G
     return DealtSetup(removed, starting, first, deck)
 
 
-def _require_explicit(setup: Setup) -> None:
+def _require_explicit(setup: SetupFields) -> None:
     kind = "a game seeded only by its deck" if setup.deck is not None else "a recorded game"
     for name in ("removed", "starting", "first"):
         if getattr(setup, name) is None:
             raise SetupError("missing-field", f'"setup.{name}" is required in {kind}')
 
 
-def _explicit_removed(setup: Setup, rules: RuleSet, n: int) -> tuple[str, ...] | None:
+def _explicit_removed(setup: SetupFields, rules: RuleSet, n: int) -> tuple[str, ...] | None:
     return None if setup.removed is None else check_removed(setup.removed, rules.edition, n)
 
 
@@ -557,7 +814,7 @@ def check_starting_cards(
 
 
 def _explicit_starting(
-    setup: Setup, rules: RuleSet, players: tuple[str, ...], removed: tuple[str, ...]
+    setup: SetupFields, rules: RuleSet, players: tuple[str, ...], removed: tuple[str, ...]
 ) -> tuple[tuple[str, ...], ...] | None:
     if setup.starting is None:
         return None
@@ -575,7 +832,7 @@ def _explicit_starting(
     return tuple(by_seat)
 
 
-def _explicit_first(setup: Setup, players: tuple[str, ...]) -> int | None:
+def _explicit_first(setup: SetupFields, players: tuple[str, ...]) -> int | None:
     if setup.first is None:
         return None
     if setup.first not in players:

@@ -489,6 +489,7 @@ def decision_json(d: Decision, players: tuple[str, ...], *, explain_all: bool = 
             for k in order
         ],
         "explanation": why,
+        "explanation_parts": None if why is None else list(explain(ev, d.state, d.card, d.seat, players, d.loss, d.loss_se).parts),
     }
 
 

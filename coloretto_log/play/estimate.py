@@ -24,7 +24,9 @@ played choice measured better than what the other half would have picked).
 and never less than that of the paired difference between the played choice
 and its strongest rival (the best other choice on all samples): so a played
 choice that looks best still carries the uncertainty of that look
-(``0.2 ± 0.3``, never ``0 ± 0``).
+(``0.2 ± 0.3``, never ``0 ± 0``). That paired spread counts the unpaired
+spread of the two choices as one more observation: on a few samples the
+difference can come out the same every time while either side still varies.
 
 **When to stop.** Samples come in batches of ``BATCH`` (at least
 ``MIN_SAMPLES``) until all of:
@@ -147,7 +149,7 @@ class Tally:
         if max(rivals) == -math.inf:
             rivals = [m if k != played else -math.inf for k, m in enumerate(means)]
         rival = _argmax(rivals)
-        se = max(_se(d), _se([a - b for a, b in zip(x[rival], mine)]))
+        se = max(_se(d), _paired_se(x[rival], mine))
         return loss, se, best
 
     def race(self, played: int, best: int) -> None:
@@ -177,6 +179,25 @@ def _se(xs: list[float]) -> float:
     mean = sum(xs) / n
     var = sum((x - mean) ** 2 for x in xs) / (n - 1)
     return math.sqrt(var / n)
+
+
+def _paired_se(a: list[float], b: list[float]) -> float:
+    """The standard error of the mean of ``a - b``, sample by sample, with the unpaired spread as one more
+    observation: a few samples whose difference happens to be the same every time (the same 3.75 points on
+    8 orders) do not make the difference certain while either side still varies (never ``0 ± 0`` then)."""
+    n = len(a)
+    if n < 2:
+        return 0.0
+    d = [p - q for p, q in zip(a, b)]
+    mean = sum(d) / n
+    paired = sum((x - mean) ** 2 for x in d)
+    unpaired = _var(a) + _var(b)
+    return math.sqrt((paired + unpaired) / n / n)
+
+
+def _var(xs: list[float]) -> float:
+    mean = sum(xs) / len(xs)
+    return sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)
 
 
 def _settled(tally: Tally, played: int, max_se: float) -> bool:

@@ -14,27 +14,91 @@ numbers, never from a canned verdict:
   from the playouts' final collections (sampled decisions);
 - the cost, in expected margin and in chance of winning.
 
-``top_choices`` gives the best three choices, best first, with their values.
+The words are made of parts, so that each reader gets them in their language
+(docs/languages.md): a sentence is a message of the catalogues with its
+values (a player's name as logged, a number as Python wrote it, a card, a
+row's cards, a choice, a list of smaller parts), and a count of points takes
+its plural form from the number as written. ``Explanation.parts`` is plain
+JSON (``analyze --json``'s ``explanation_parts``, docs/analyze.md);
+``render(parts, translator)`` says it in a language, and the English of
+``render`` is ``Explanation.text``. The pages say the same parts in the
+browser (``view/assets/viewer.js``), so every language carries the same
+numbers, rows and cards.
+
+``top_choices`` gives the best three choices, best first, with their values;
+``choice_name`` says a choice (``take row 3``) in a language.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..core.cards import KINDS, card_name, is_colour
 from ..core.engine import GameState
+from ..lang import ENGLISH, N_, NP_, Translator
 from . import bots
 from .estimate import ChoiceValue, Evaluation
 
-__all__ = ["Explanation", "explain", "top_choices"]
+__all__ = ["MESSAGES", "Explanation", "Part", "choice_name", "explain", "listed", "render", "top_choices"]
 
 TOP = 3
+
+#: One sentence (or a piece of a list): ``{"message": msgid, "values": {name: value}}``, and for a counted
+#: one ``"plural"`` (the plural msgid) and ``"n"`` (the count as written). A value is a string (shown as it
+#: is: a player's name), or ``{"number": "+1.5"}``, ``{"card": "red"}``, ``{"cards": ["red", "joker"]}``,
+#: ``{"choice": "take row 2", "capital": true}`` (capitalised where the language's sentence starts with it)
+#: or ``{"list": [part, ...]}``.
+Part = dict[str, Any]
+
+# The sentences, in the catalogues (lang/locales); English is the msgids.
+_TOOK_ENDS_GAME = N_("{who} took row {row} ({cards}), {gain} to their score now; this ended the game.")
+_TOOK_ENDS_ROUND = N_("{who} took row {row} ({cards}), {gain} to their score now; this ended the round.")
+_TOOK_LEAVING = N_("{who} took row {row} ({cards}), {gain} to their score now, leaving row {left} ({left_cards}) "
+                   "to {next}, worth {left_gain} to them.")
+_TOOK = N_("{who} took row {row} ({cards}), {gain} to their score now.")
+_DREW_NO_ROW = N_("{who} drew (no row held cards).")
+_DREW = N_("{who} drew instead of taking a row; the best row for them, row {row} ({cards}), was worth {gain} to "
+           "their score then.")
+_PUT = N_("{who} put {card} in row {row}, making it {cards}.")
+_PUT_NEXT = N_("{who} put {card} in row {row}, making it {cards}, worth {gain} to {next} who plays next.")
+_PUT_FULL = N_("{who} put {card} in row {row}, making it {cards}; the row is full, closed to drawing.")
+_PUT_NEXT_FULL = N_("{who} put {card} in row {row}, making it {cards}, worth {gain} to {next} who plays next; "
+                    "the row is full, closed to drawing.")
+_WORTH_EXACT = NP_(
+    "{best} was worth {n} exactly point more of expected margin ({best_margin} against {played_margin}), win "
+    "chance {best_win}% against {played_win}%.",
+    "{best} was worth {n} exactly points more of expected margin ({best_margin} against {played_margin}), win "
+    "chance {best_win}% against {played_win}%.")
+_WORTH = NP_(
+    "{best} was worth {n} ± {se} point more of expected margin ({best_margin} against {played_margin}), win "
+    "chance {best_win}% against {played_win}%.",
+    "{best} was worth {n} ± {se} points more of expected margin ({best_margin} against {played_margin}), win "
+    "chance {best_win}% against {played_win}%.")
+_WAS_BEST = NP_(
+    "It was the best choice: {n} point of expected margin ahead of {runner} ({played_margin} against "
+    "{runner_margin}), win chance {win}%.",
+    "It was the best choice: {n} points of expected margin ahead of {runner} ({played_margin} against "
+    "{runner_margin}), win chance {win}%.")
+_EXPECT = N_("By the end they could expect {cards} (colours they collect) than after {best}.")
+_MORE = N_("{n} more {colour}")
+_FEWER = N_("{n} fewer {colour}")
+_LIST = N_("{list}, {item}")  # a list, an item at a time (Japanese: 、)
+_NOTHING = N_("nothing")
+#: Every message of an explanation (a counted one as its pair), for a page that says them
+#: (``view.html``): with the choices' and the cards' names, which the page has already.
+MESSAGES: tuple[str | tuple[str, str], ...] = (
+    _TOOK_ENDS_GAME, _TOOK_ENDS_ROUND, _TOOK_LEAVING, _TOOK, _DREW_NO_ROW, _DREW, _PUT, _PUT_NEXT, _PUT_FULL,
+    _PUT_NEXT_FULL, _WORTH_EXACT, _WORTH, _WAS_BEST, _EXPECT, _MORE, _FEWER, _LIST, _NOTHING,
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
-    text: str
+    text: str  # in English: ``render(parts)``
     choices: tuple[ChoiceValue, ...]  # the best three, best first
+    parts: tuple[Part, ...] = ()  # the sentences, to say in any language (``render``)
 
 
 def ranked(ev: Evaluation) -> list[int]:
@@ -46,8 +110,85 @@ def top_choices(ev: Evaluation, n: int = TOP) -> tuple[ChoiceValue, ...]:
     return tuple(ev.choices[k] for k in ranked(ev)[:n])
 
 
-def _cards(cards: tuple[str, ...]) -> str:
-    return ", ".join(card_name(c) for c in cards) or "nothing"
+# --------------------------------------------------------------------------- saying the parts
+
+
+def choice_name(label: str, tr: Translator = ENGLISH) -> str:
+    """A choice as ``analyze`` labels it (``draw``, ``take row 2``, ``row 3``) in ``tr``'s language."""
+    if label == "draw":
+        return tr.t("draw")
+    head, _, row = label.rpartition(" ")
+    if row.isdigit() and head == "take row":
+        return tr.t("take row {row}", row=row)
+    if row.isdigit() and head == "row":
+        return tr.t("row {row}", row=row)
+    return label
+
+
+def render(parts: Sequence[Part], tr: Translator = ENGLISH) -> str:
+    """The sentences of ``parts`` in ``tr``'s language, one space apart (none after a Japanese 。)."""
+    out = ""
+    for part in parts:
+        sentence = _say(part, tr)
+        out += sentence if not out or out.endswith("。") else " " + sentence
+    return out
+
+
+def _say(part: Part, tr: Translator) -> str:
+    template = tr.gettext(part["message"])  # a capital starts a sentence, in the language's order of words
+    values = {name: _value(v, tr, template.startswith("{" + name + "}")) for name, v in part.get("values", {}).items()}
+    if "plural" in part:
+        return tr.nd(part["message"], part["plural"], str(part["n"]), **values)
+    return tr.t(part["message"], **values)
+
+
+def _value(v: str | Mapping[str, Any], tr: Translator, first: bool = False) -> str:
+    if isinstance(v, str):
+        return v
+    if "number" in v:
+        return tr.decimal(str(v["number"]))
+    if "card" in v:
+        return tr.t(card_name(v["card"]))
+    if "cards" in v:
+        names = [tr.t(card_name(c)) for c in v["cards"]]
+        return listed(names, tr) if names else tr.t(_NOTHING)
+    if "choice" in v:
+        name = choice_name(str(v["choice"]), tr)
+        return name[:1].upper() + name[1:] if v.get("capital") and first else name
+    if "list" in v:
+        return listed([_say(p, tr) for p in v["list"]], tr)
+    raise ValueError(f"not a value of an explanation: {v!r}")
+
+
+def listed(items: list[str], tr: Translator = ENGLISH) -> str:
+    """``items`` as the language lists them (``red, blue``; Japanese ``赤、青``)."""
+    out = items[0]
+    for item in items[1:]:
+        out = tr.t(_LIST, list=out, item=item)
+    return out
+
+
+def _part(message: str, **values: str | dict[str, Any]) -> Part:
+    return {"message": message, "values": values}
+
+
+def _counted(pair: tuple[str, str], n: str, **values: str | dict[str, Any]) -> Part:
+    return {"message": pair[0], "plural": pair[1], "n": n, "values": values}
+
+
+def _num(text: str) -> dict[str, Any]:
+    return {"number": text}
+
+
+def _cards(cards: tuple[str, ...]) -> dict[str, Any]:
+    return {"cards": list(cards)}
+
+
+def _choice(label: str, *, capital: bool = False) -> dict[str, Any]:
+    return {"choice": label, "capital": True} if capital else {"choice": label}
+
+
+# --------------------------------------------------------------------------- what the numbers say
 
 
 def _gain(state: GameState, seat: int, cards: tuple[str, ...]) -> int:
@@ -73,7 +214,7 @@ def _signed(x: float) -> str:
     return f"{x:+.0f}" if abs(x - round(x)) < 1e-9 else f"{x:+.1f}"
 
 
-def _what_it_does(state: GameState, card: str | None, label: str, seat: int, players: tuple[str, ...]) -> str:
+def _what_it_does(state: GameState, card: str | None, label: str, seat: int, players: tuple[str, ...]) -> Part:
     """The played choice at the table, in words."""
     name = players[seat]
     nxt = _next_seat(state, seat)
@@ -81,33 +222,33 @@ def _what_it_does(state: GameState, card: str | None, label: str, seat: int, pla
     if label.startswith("take row "):
         i = int(label.split()[-1]) - 1
         got = state.rows[i]
-        words = f"{name} took row {i + 1} ({_cards(got)}), {_signed(_gain(state, seat, got))} to their score now"
+        took: dict[str, str | dict[str, Any]] = {"who": name, "row": str(i + 1), "cards": _cards(got), "gain": _num(_signed(_gain(state, seat, got)))}
         left = [r for r in open_rows if r != i and state.rows[r]]
         if nxt is None or sum(1 for s in range(state.players) if not state.done[s]) == 1:
-            words += "; this ended the game" if state.last_round else "; this ended the round"
-        elif left:
+            return _part(_TOOK_ENDS_GAME if state.last_round else _TOOK_ENDS_ROUND, **took)
+        if left:
             worth = max(left, key=lambda r: (_gain(state, nxt, state.rows[r]), -r))
-            words += (f", leaving row {worth + 1} ({_cards(state.rows[worth])}) to {players[nxt]}, "
-                      f"worth {_signed(_gain(state, nxt, state.rows[worth]))} to them")
-        return words
+            return _part(_TOOK_LEAVING, **took, left=str(worth + 1), left_cards=_cards(state.rows[worth]),
+                         next=players[nxt], left_gain=_num(_signed(_gain(state, nxt, state.rows[worth]))))
+        return _part(_TOOK, **took)
     if label == "draw":
         best_take = max((r for r in open_rows if state.rows[r]), key=lambda r: _gain(state, seat, state.rows[r]),
                         default=None)
         if best_take is None:
-            return f"{name} drew (no row held cards)"
-        return (f"{name} drew instead of taking a row; the best row for them, row {best_take + 1} "
-                f"({_cards(state.rows[best_take])}), was worth {_signed(_gain(state, seat, state.rows[best_take]))}"
-                " to their score then")
+            return _part(_DREW_NO_ROW, who=name)
+        return _part(_DREW, who=name, row=str(best_take + 1), cards=_cards(state.rows[best_take]),
+                     gain=_num(_signed(_gain(state, seat, state.rows[best_take]))))
     # the row for the card in hand
     assert card is not None
     i = int(label.split()[-1]) - 1
     row = (*state.rows[i], card)
-    words = f"{name} put {card_name(card)} in row {i + 1}, making it {_cards(row)}"
+    put: dict[str, str | dict[str, Any]] = {"who": name, "card": {"card": card}, "row": str(i + 1),
+                                            "cards": _cards(row)}
+    full = len(row) >= state.limits[i]
     if nxt is not None:
-        words += f", worth {_signed(_gain(state, nxt, row))} to {players[nxt]} who plays next"
-    if len(row) >= state.limits[i]:
-        words += "; the row is full, closed to drawing"
-    return words
+        put |= {"gain": _num(_signed(_gain(state, nxt, row))), "next": players[nxt]}
+        return _part(_PUT_NEXT_FULL if full else _PUT_NEXT, **put)
+    return _part(_PUT_FULL if full else _PUT, **put)
 
 
 def _own_colours(state: GameState, seat: int) -> list[int]:
@@ -116,41 +257,43 @@ def _own_colours(state: GameState, seat: int) -> list[int]:
     return sorted(held, key=lambda k: (-counts[k], k))[:3]
 
 
-def _expected_cards(state: GameState, seat: int, played: ChoiceValue, best: ChoiceValue) -> str:
+def _expected_cards(state: GameState, seat: int, played: ChoiceValue, best: ChoiceValue) -> Part | None:
     """The player's colours expected at the end after the played choice, against after the best one."""
     if not played.cards or not best.cards:
-        return ""
+        return None
     parts = []
     for k in _own_colours(state, seat):
         diff = played.cards[k] - best.cards[k]
         if abs(diff) >= 0.1:
-            parts.append(f"{abs(diff):.1f} {'more' if diff > 0 else 'fewer'} {card_name(KINDS[k])}")
+            parts.append(_part(_MORE if diff > 0 else _FEWER, n=_num(f"{abs(diff):.1f}"),
+                               colour={"card": KINDS[k]}))
     if not parts:
-        return ""
-    return f"By the end they could expect {', '.join(parts)} (colours they collect) than after {best.choice}."
+        return None
+    return _part(_EXPECT, cards={"list": parts}, best=_choice(best.choice))
 
 
 def explain(ev: Evaluation, state: GameState, card: str | None, seat: int, players: tuple[str, ...],
             loss: float, loss_se: float) -> Explanation:
-    """The sentence and the three best choices of one valued (not forced) decision."""
+    """The sentences and the three best choices of one valued (not forced) decision."""
     played, best = ev.choices[ev.played], ev.choices[ev.best]
-    sentences = [_what_it_does(state, card, played.choice, seat, players) + "."]
-    noise = "exactly" if ev.exact else f"± {loss_se:.1f}"
+    parts = [_what_it_does(state, card, played.choice, seat, players)]
     if ev.best != ev.played:
-        sentences.append(
-            f"{best.choice.capitalize()} was worth {loss:.1f} {noise} points more of expected margin "
-            f"({best.margin:+.1f} against {played.margin:+.1f}), win chance {100 * best.win_prob:.0f}% against "
-            f"{100 * played.win_prob:.0f}%."
-        )
+        margins: dict[str, str | dict[str, Any]] = {"best_margin": _num(f"{best.margin:+.1f}"), "played_margin": _num(f"{played.margin:+.1f}"),
+                   "best_win": _num(f"{100 * best.win_prob:.0f}"),
+                   "played_win": _num(f"{100 * played.win_prob:.0f}")}
+        if ev.exact:
+            parts.append(_counted(_WORTH_EXACT, f"{loss:.1f}", best=_choice(best.choice, capital=True), **margins))
+        else:
+            parts.append(_counted(_WORTH, f"{loss:.1f}", best=_choice(best.choice, capital=True),
+                                  se=_num(f"{loss_se:.1f}"), **margins))
         extra = _expected_cards(state, seat, played, best)
         if extra:
-            sentences.append(extra)
+            parts.append(extra)
     else:
         order = ranked(ev)
         runner = ev.choices[order[1]] if order[0] == ev.played else ev.choices[order[0]]
         lead = played.margin - runner.margin
-        sentences.append(
-            f"It was the best choice: {lead:.1f} points of expected margin ahead of {runner.choice} "
-            f"({played.margin:+.1f} against {runner.margin:+.1f}), win chance {100 * played.win_prob:.0f}%."
-        )
-    return Explanation(" ".join(sentences), top_choices(ev))
+        parts.append(_counted(_WAS_BEST, f"{lead:.1f}", runner=_choice(runner.choice),
+                              played_margin=_num(f"{played.margin:+.1f}"),
+                              runner_margin=_num(f"{runner.margin:+.1f}"), win=_num(f"{100 * played.win_prob:.0f}")))
+    return Explanation(render(parts), top_choices(ev), tuple(parts))

@@ -15,8 +15,9 @@ files or prints.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..core.cards import KIND_INDEX, card_name, cards_of
 from ..core.claims import Verdict
@@ -32,8 +33,14 @@ from ..log.writer import setup_json
 from .scorecard import card_kinds
 
 __all__ = [
+    "HAND",
+    "JOINS",
+    "PHRASES",
+    "Cards",
     "GameTimeline",
+    "Hands",
     "MatchTimeline",
+    "Phrase",
     "Step",
     "build",
     "card_name",
@@ -41,11 +48,92 @@ __all__ = [
     "from_loaded",
     "scores_line",
     "standings_json",
+    "story",
+    "tell",
     "winners",
 ]
 
-def _cards_words(cards: tuple[str, ...] | list[str]) -> str:
-    return ", ".join(card_name(c) for c in cards)
+def N_(message: str) -> str:
+    """Marks a phrase of the narrative for the catalogues (``python -m coloretto_log.lang.extract`` finds it);
+    report/ does not translate (it does not import lang/): the surfaces that show a narrative do."""
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class Cards:
+    """Cards named in a phrase: shown as their names joined by ", " (``join="and"``: by " and ")."""
+
+    cards: tuple[str, ...]
+    join: str = "comma"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"cards": list(self.cards), "join": self.join}
+
+
+@dataclass(frozen=True, slots=True)
+class Hands:
+    """Each player's starting cards: ``Aiko red and blue, Boris green``."""
+
+    hands: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"hands": [[player, list(cards)] for player, cards in self.hands]}
+
+
+#: A phrase's value: a player's name or a number (shown as it is), or cards.
+Value = str | int | Cards | Hands
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """One part of a narrative line: an English template (one of ``PHRASES``) and the values of its placeholders.
+
+    The English line is the phrases, filled, joined by `` · `` (``tell``). A
+    surface in another language looks each template up in the catalogues by
+    its English text and fills it with the values in that language (names as
+    they are, cards by their names in the language).
+    """
+
+    text: str
+    values: tuple[tuple[str, Value], ...] = ()
+
+    def as_json(self) -> list[Any]:
+        """``[template, {name: value}]``; cards as ``{"cards": [...], "join": "comma"|"and"}``, starting hands as
+        ``{"hands": [[player, [cards]], ...]}``."""
+        return [self.text, {k: v.as_json() if isinstance(v, (Cards, Hands)) else v for k, v in self.values}]
+
+
+def _phrase(text: str, **values: Value) -> Phrase:
+    return Phrase(text, tuple(values.items()))
+
+
+#: Every template of the narrative, for the pages that translate it (view.html embeds their translations).
+PHRASES: tuple[str, ...] = (
+    N_("game {game}"), N_("{colours} removed"), N_("starting cards: {hands}"), N_("{who} starts"),
+    N_("round {round}"), N_("{who} draws {card} → row {row}"),
+    N_("last-round card! {who} draws again: {card} → row {row}"), N_("{who} takes row {row}: {cards}"),
+    N_("{who} takes row {row}: {cards}; golden joker extra: {extra}"),
+    N_("{who} takes row {row}: {cards}; golden joker extra: last-round card! then {extra}"),
+    N_("row {row} discarded: {cards}"), N_("end of the game"), N_("end of round {round}"),
+)  # fmt: skip
+#: How a list of cards is joined: ``Cards.join`` to the English text (also a phrase of the catalogues).
+JOINS: dict[str, str] = {"comma": N_(", "), "and": N_(" and ")}
+#: One player's starting cards in ``Hands`` (the hands are joined by ", ", a hand's cards by " and ").
+HAND = N_("{player} {cards}")
+
+
+def _value_text(value: Value) -> str:
+    if isinstance(value, Cards):
+        return JOINS[value.join].join(card_name(c) for c in value.cards)
+    if isinstance(value, Hands):
+        return ", ".join(HAND.format(player=player, cards=" and ".join(card_name(c) for c in cards))
+                         for player, cards in value.hands)  # fmt: skip
+    return str(value)
+
+
+def tell(story: tuple[Phrase, ...]) -> str:
+    """The story of a move (or of a setup) as the English line, its phrases joined by `` · ``."""
+    return " · ".join(p.text.format(**{k: _value_text(v) for k, v in p.values}) for p in story)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +144,14 @@ class Step:
     move: Move | None  # resolved; None for the setup
     before: GameState | None  # the state the move was played in; None for the setup
     state: GameState
-    narrative: str
+    story: tuple[Phrase, ...]  # the narrative as phrases, for a surface that translates it
     scores: tuple[Assignment, ...]  # each seat's best assignment in ``state``
     taken_by: tuple[int | None, ...]  # per row, the seat that took it this round
+
+    @property
+    def narrative(self) -> str:
+        """The story in English, one line: ``round 3 · Aiko draws red → row 2``."""
+        return tell(self.story)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +293,7 @@ def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
         nobody: tuple[int | None, ...] = (None,) * len(first.rows)
         taken_by = nobody
         scores = _scores(first)
-        steps.append(Step(0, None, None, first, _setup_line(record, players), scores, taken_by))
+        steps.append(Step(0, None, None, first, setup_story(record, players), scores, taken_by))
         for n, (move, before, after) in enumerate(zip(record.moves, states, states[1:]), start=1):
             if isinstance(move, Take):
                 i = move.row - 1
@@ -211,8 +304,7 @@ def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
                 )
                 # A draw leaves every collection as it was; a take changes only the taker's.
                 scores = _rescored(scores, before, after)
-            line = narrate(move, before, after, players)
-            steps.append(Step(n, move, before, after, line, scores, taken_by))
+            steps.append(Step(n, move, before, after, story(move, before, after, players), scores, taken_by))
     return GameTimeline(
         number=record.number,
         players=players,
@@ -241,43 +333,52 @@ def _rescored(scores: tuple[Assignment, ...], before: GameState, after: GameStat
     )
 
 
-def _setup_line(record: GameRecord, players: tuple[str, ...]) -> str:
+def setup_story(record: GameRecord, players: tuple[str, ...]) -> tuple[Phrase, ...]:
+    """The setup in phrases: ``game 1 · purple removed · starting cards: Aiko red, Boris blue · Aiko starts``."""
     assert record.setup is not None
     setup = record.setup
-    parts = [f"game {record.number}"]
+    parts = [_phrase(N_("game {game}"), game=record.number)]
     if setup.removed:
-        parts.append(f"{' and '.join(setup.removed)} removed")
-    parts.append(
-        "starting cards: "
-        + ", ".join(f"{players[s]} {' and '.join(cards)}" for s, cards in enumerate(setup.starting))
-    )
-    parts.append(f"{players[setup.first]} starts")
-    return " · ".join(parts)
+        parts.append(_phrase(N_("{colours} removed"), colours=Cards(tuple(setup.removed), "and")))
+    hands = Hands(tuple((players[s], tuple(cards)) for s, cards in enumerate(setup.starting)))
+    parts.append(_phrase(N_("starting cards: {hands}"), hands=hands))
+    parts.append(_phrase(N_("{who} starts"), who=players[setup.first]))
+    return tuple(parts)
+
+
+def story(move: Move, before: GameState, after: GameState, players: tuple[str, ...]) -> tuple[Phrase, ...]:
+    """One resolved move in phrases: the round, the move, and what a round's end discards."""
+    who = players[move.seat]
+    head = _phrase(N_("round {round}"), round=before.round)
+    if isinstance(move, Draw):
+        card = Cards((move.card or "?",))
+        if move.last_round:
+            return head, _phrase(N_("last-round card! {who} draws again: {card} → row {row}"), who=who, card=card,
+                                 row=move.row)  # fmt: skip
+        return head, _phrase(N_("{who} draws {card} → row {row}"), who=who, card=card, row=move.row)
+    i = move.row - 1
+    cards = Cards(tuple(before.rows[i]))
+    if move.extra is None:
+        took = _phrase(N_("{who} takes row {row}: {cards}"), who=who, row=move.row, cards=cards)
+    elif move.last_round:
+        took = _phrase(N_("{who} takes row {row}: {cards}; golden joker extra: last-round card! then {extra}"),
+                       who=who, row=move.row, cards=cards, extra=Cards((move.extra,)))  # fmt: skip
+    else:
+        took = _phrase(N_("{who} takes row {row}: {cards}; golden joker extra: {extra}"), who=who, row=move.row,
+                       cards=cards, extra=Cards((move.extra,)))  # fmt: skip
+    parts = [head, took]
+    if after.over or after.round != before.round:
+        for k, left in enumerate(before.rows):
+            if k != i and not before.taken[k] and left:
+                parts.append(_phrase(N_("row {row} discarded: {cards}"), row=k + 1, cards=Cards(tuple(left))))
+        parts.append(_phrase(N_("end of the game")) if after.over else _phrase(N_("end of round {round}"),
+                                                                              round=before.round))  # fmt: skip
+    return tuple(parts)
 
 
 def narrate(move: Move, before: GameState, after: GameState, players: tuple[str, ...]) -> str:
     """One line for one resolved move, e.g. ``round 3 · Aiko draws red → row 2``."""
-    who = players[move.seat]
-    head = f"round {before.round}"
-    if isinstance(move, Draw):
-        card = card_name(move.card or "?")
-        if move.last_round:
-            return f"{head} · last-round card! {who} draws again: {card} → row {move.row}"
-        return f"{head} · {who} draws {card} → row {move.row}"
-    i = move.row - 1
-    text = f"{head} · {who} takes row {move.row}: {_cards_words(before.rows[i])}"
-    if move.extra is not None:
-        if move.last_round:
-            text += f"; golden joker extra: last-round card! then {card_name(move.extra)}"
-        else:
-            text += f"; golden joker extra: {card_name(move.extra)}"
-    round_over = after.over or after.round != before.round
-    if round_over:
-        for k, cards in enumerate(before.rows):
-            if k != i and not before.taken[k] and cards:
-                text += f" · row {k + 1} discarded: {_cards_words(cards)}"
-        text += " · end of the game" if after.over else f" · end of round {before.round}"
-    return text
+    return tell(story(move, before, after, players))
 
 
 # --------------------------------------------------------------------------- JSON
@@ -339,16 +440,23 @@ def _assignment_json(a: Assignment) -> dict[str, Any]:
     return {"score": a.score, "jokers": list(a.jokers), "positive": list(a.positive)}
 
 
-def step_json(step: Step, players: tuple[str, ...]) -> dict[str, Any]:
-    """One state of a game, in the documented shape (docs/replay.md)."""
+def step_json(step: Step, players: tuple[str, ...], memo: dict[Any, Any] | None = None) -> dict[str, Any]:
+    """One state of a game, in the documented shape (docs/replay.md).
+
+    ``memo`` (one per game): a player's entry, unchanged from the step before (the same collection, cards taken
+    and assignment object), is built once and shared (a game's JSON is mostly such entries).
+    """
     s = step.state
     kinds = card_kinds(s.rules.edition, s.colours)
+    if memo is None:
+        memo = {}
     return {
         "move": step.number,
         "action": None
         if step.move is None or step.before is None
         else _move_json(step.move, step.before, players),
         "narrative": step.narrative,
+        "story": [p.as_json() for p in step.story],
         "round": s.round,
         "last_round": s.last_round,
         "over": s.over,
@@ -365,16 +473,25 @@ def step_json(step: Step, players: tuple[str, ...]) -> dict[str, Any]:
             for i, (cards, by) in enumerate(zip(s.rows, step.taken_by))
         ],
         "discarded": list(cards_of(s.discarded)),
-        "players": [
-            {
-                "player": name,
-                "collection": {k: s.collections[seat][KIND_INDEX[k]] for k in kinds},
-                "taken": s.done[seat],
-                **_assignment_json(step.scores[seat]),
-            }
-            for seat, name in enumerate(players)
-        ],
+        "players": [_player_json(memo, seat, name, s, kinds, step.scores[seat]) for seat, name in enumerate(players)],
     }
+
+
+def _player_json(
+    memo: dict[Any, Any], seat: int, name: str, s: GameState, kinds: Sequence[str], a: Assignment
+) -> dict[str, Any]:
+    key = (seat, s.collections[seat], s.done[seat], id(a), tuple(kinds))
+    found = memo.get(key)
+    if found is not None and found[0] is a:
+        return cast(dict[str, Any], found[1])
+    out = {
+        "player": name,
+        "collection": {k: s.collections[seat][KIND_INDEX[k]] for k in kinds},
+        "taken": s.done[seat],
+        **_assignment_json(a),
+    }
+    memo[key] = (a, out)  # the assignment is kept with its entry: its id stays its own
+    return out
 
 
 def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
@@ -383,6 +500,7 @@ def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
     final = g.final_scores
     now = None if final is not None or not g.steps else tuple(a.score for a in g.steps[-1].scores)
     first = g.steps[0].state if g.steps else None
+    memo: dict[Any, Any] = {}  # the players' entries shared between steps (step_json)
     return {
         "game": g.number,
         "seeded": g.seeded,
@@ -392,7 +510,7 @@ def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
         "moves": g.moves,
         "error": _error_json(g.error, label),
         "findings": [f.as_json() for f in g.findings],
-        "states": [step_json(step, players) for step in g.steps],
+        "states": [step_json(step, players, memo) for step in g.steps],
         "scores": None if final is None else standings_json(players, final),
         "winners": None if final is None else list(winners(players, final)),
         "scores_so_far": None if now is None else standings_json(players, now),

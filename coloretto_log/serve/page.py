@@ -33,7 +33,6 @@ MESSAGES: tuple[str | tuple[str, str], ...] = (
     N_("cannot reach the recorder: open the address serve printed, with its ?t=…"),
     N_("Game {game} of {games}"),
     N_("round {round}"),
-    N_("{edition} edition, {table} table"),
     nt("{n} card left", "{n} cards left"),
     nt("{n} game", "{n} games"),
     N_("other number"),

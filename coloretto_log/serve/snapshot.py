@@ -19,7 +19,7 @@ from ..core.errors import one_line
 from ..core.ruleset import LAYOUTS
 from ..lang import ENGLISH, Translator
 from ..play.record import Phase, Recorder
-from ..play.record.events import card_word
+from ..play.record.events import card_word, rules_words
 from ..play.record.text import deck_text
 
 
@@ -50,6 +50,7 @@ def snapshot(rec: Recorder, version: int, shown: list[str], epoch: str, *,
         "games": rec.rules.games,
         "edition": edition.name,
         "table": rec.rules.table.name,
+        "rules_words": rules_words(rec.rules, tr),  # the edition and table as the page's language names them
         "players": list(rec.players),
         "progress": rec.progress(),
         "complete": rec.complete,

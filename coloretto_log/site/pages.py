@@ -85,6 +85,9 @@ text-align:center;font-size:.8em;font-weight:600}
 bdi{unicode-bidi:isolate}
 @media (max-width:600px){body{font-size:14px}main{padding:0 .6em 2em}th,td{padding:.2em .35em}}
 .tag{font-size:.75em;background:#eee;border-radius:3px;padding:0 .3em;color:#555}
+abbr[title]{text-decoration:none}abbr.tag{cursor:help}
+.standings th{white-space:normal}.standings td bdi{overflow-wrap:anywhere}.standings td.n{white-space:normal}.standings td.n span{white-space:nowrap}
+@media (max-width:600px){.standings th,.standings td{padding:.2em .2em}.standings th{font-size:.8em}}
 """
 
 #: The regular opponents of a player's page: those met in at least this many games.
@@ -133,11 +136,18 @@ def _card(kind: str, count: int | None = None, tr: Translator = ENGLISH) -> str:
     return f'<span class="card" style="background:{bg};color:{fg}" title="{escape(tr.gettext(card_name(kind)))}">{text}</span>'
 
 
-def _table(head: Sequence[tuple[str, bool]], rows: Iterable[Sequence[str]], *, row_class: Sequence[str] = ()) -> str:
-    """A table in a scrolling box: ``head`` is (title, numeric) per column; cells are HTML already."""
+def _table(head: Sequence[tuple[str, bool]], rows: Iterable[Sequence[str]], *, row_class: Sequence[str] = (),
+           titles: Sequence[str] = (), table_class: str = "") -> str:
+    """A table in a scrolling box: ``head`` is (title, numeric) per column; cells are HTML already.
+
+    ``titles``: per column, the full words of a header shortened to fit a phone (an ``<abbr>`` shows them), or "".
+    """
     nums = [n for _, n in head]
-    out = ['<div class="scroll"><table><thead><tr>']
-    out += [f'<th{" class=n" if n else ""}>{escape(t)}</th>' for t, n in head]
+    out = [f'<div class="scroll"><table{f" class={table_class}" if table_class else ""}><thead><tr>']
+    for j, (t, n) in enumerate(head):
+        full = titles[j] if j < len(titles) else ""
+        text = f'<abbr title="{escape(full)}">{escape(t)}</abbr>' if full and full != t else escape(t)
+        out.append(f'<th{" class=n" if n else ""}>{text}</th>')
     out.append("</tr></thead><tbody>")
     for i, row in enumerate(rows):
         cls = row_class[i] if i < len(row_class) and row_class[i] else ""
@@ -229,8 +239,9 @@ class Site:
         return up + page_file(rel, self.lang, self.langs[0])
 
     def table(self, head: Sequence[tuple[str, bool]], rows: Iterable[Sequence[str]], *,
-              row_class: Sequence[str] = ()) -> str:
-        return _table([(self.tr.gettext(t), n) for t, n in head], rows, row_class=row_class)
+              row_class: Sequence[str] = (), titles: Sequence[str] = (), table_class: str = "") -> str:
+        return _table([(self.tr.gettext(t), n) for t, n in head], rows, row_class=row_class,
+                      titles=[self.tr.gettext(t) if t else "" for t in titles], table_class=table_class)
 
     def html_note(self, message: str, /, **values: str) -> str:
         return f'<p class="note">{self.html_t(message, **values)}</p>'
@@ -295,15 +306,21 @@ class Site:
         parts.append(self._club_figures())
         return self._page(self.title, "".join(parts), rel="index.html")
 
-    def _provisional(self, provisional: bool) -> str:
-        return ' <span class="tag">' + self.html_t("provisional") + "</span>" if provisional else ""
+    def _provisional(self, provisional: bool, *, short: bool = False) -> str:
+        """The provisional tag; ``short``: its abbreviation (the full word as its title), for the standings."""
+        if not provisional:
+            return ""
+        if short:
+            full = escape(self.tr.gettext("provisional"))
+            return f' <abbr class="tag" title="{full}">' + self.html_t("prov.") + "</abbr>"
+        return ' <span class="tag">' + self.html_t("provisional") + "</span>"
 
     def _standings(self) -> str:
         rows = []
         for r in self.data.ratings:
             rows.append([
-                self.num(r.rank), self.player_link(r.player, "") + self._provisional(r.provisional),
-                f"{self.num(r.rating)} ± {self.num(r.uncertainty)}", self.num(r.cautious), self.num(r.games),
+                self.num(r.rank), self.player_link(r.player, "") + self._provisional(r.provisional, short=True),
+                f"{self.num(r.rating)} <span>± {self.num(r.uncertainty)}</span>", self.num(r.cautious), self.num(r.games),
                 self.num(r.wins), self.pct(r.wins, r.games), escape(self.day(r.last_played)),
             ])
         if not rows:
@@ -316,9 +333,11 @@ class Site:
             "it about 95% of the time). Cautious: the rating less {scale} × {z}σ, what the player very likely has at "
             "least. Provisional: fewer than {games} rated games, listed after the others. Games and wins count "
             "finished games (ratings.md).", **figures)
-        head = [("#", True), (N_("player"), False), (N_("rating"), True), (N_("cautious"), True), (N_("games"), True),
-                (N_("wins"), True), (N_("win %"), True), (N_("last played"), False)]
-        return self.table(head, rows) + note
+        # shorter headers (the full words as their titles) and cells that wrap: the table fits a phone's width
+        head = [("#", True), (N_("player"), False), (N_("rating"), True), (N_("caut."), True), (N_("games"), True),
+                (N_("wins"), True), ("%", True), (N_("last"), False)]
+        titles = ["", "", "", N_("cautious"), "", "", N_("win %"), N_("last played")]
+        return self.table(head, rows, titles=titles, table_class="standings") + note
 
     def _series(self, player: str, colour: str, *, band: bool) -> svg.Line:
         """The player's rating (the standings' figure) by day, or by contest when a match is undated; with

@@ -48,7 +48,7 @@ from ..core.errors import ColorettoLogError, UnreadableFileError
 from ..lang import DEFAULT, N_, page_catalogue
 from ..log.atomic import atomic_write_lines
 from ..log.reader import decode, parse_json, read_bytes
-from ..report.timeline import MatchTimeline
+from ..report.timeline import HAND, JOINS, PHRASES, MatchTimeline
 
 __all__ = [
     "CARD_COLOURS",
@@ -108,7 +108,7 @@ VIEWER_MESSAGES: tuple[str | tuple[str, str], ...] = (
     N_("the row for {card}"), N_("draw or take"), N_("forced"), N_("{loss} exact"), N_("Setup"), N_("Move {move}"),
     N_("decided at the table of the setup (‹)"), N_("decided at the table of move {move} (‹)"),
     N_("No decision yet: move 1 is the first."), N_("No decision analysed at this move."),
-    N_("No decision of this game was analysed."), N_("played"), N_("best"), N_("{choice} (played)"), N_("loss"),
+    N_("No decision of this game was analysed."), N_("played"), N_("best choice"), N_("{choice} (played)"), N_("loss"),
     N_("win"), N_("mark"), N_("forced: the only choice"), N_("choice"), N_("margin"),
     N_("No decision with a choice to chart in this game."), N_("expected margin of every player over game {game}"),
     N_("move {move}: {mark}"), N_("No marked decision in this game."),
@@ -118,6 +118,8 @@ VIEWER_MESSAGES: tuple[str | tuple[str, str], ...] = (
     N_("up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot"),
     N_("up to {n} sampled orders of the unseen cards a decision"), N_("exact in the {part}"),
     N_("marks: {marks} points"), N_("seed {seed}"), N_("How: {parts}."),
+    # the choices' names, and the pieces of an explanation's lists (its sentences come with the data: _said)
+    N_("draw"), N_("take row {row}"), N_("nothing"), N_("{list}, {item}"),
     # the marks, and the cards' names (translated where the page shows them)
     N_("inaccuracy"), N_("mistake"), N_("blunder"), N_("inaccuracies"), N_("mistakes"), N_("blunders"),
     N_("orange"), N_("blue"), N_("brown"), N_("yellow"), N_("grey"), N_("green"), N_("red"), N_("purple"),
@@ -157,10 +159,38 @@ def _asset(name: str) -> str:
     return files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
 
 
+#: The moves' narrative: report.timeline's phrases and the words that join cards (assets/narrative.js).
+NARRATIVE_MESSAGES: tuple[str, ...] = (*PHRASES, *JOINS.values(), HAND)
+
+
 @cache
-def _words(langs: tuple[str, ...]) -> dict[str, Any]:
-    """The page's words in ``langs`` (read once: a club site writes a page per match)."""
-    return page_catalogue(langs, VIEWER_MESSAGES)
+def _words(langs: tuple[str, ...], said: tuple[str | tuple[str, str], ...] = ()) -> dict[str, Any]:
+    """The page's words in ``langs``, with the messages ``said`` of its data (read once: a club site writes a
+    page per match)."""
+    return page_catalogue(langs, VIEWER_MESSAGES + NARRATIVE_MESSAGES + said)
+
+
+def _said(analysis: Analysis | None) -> tuple[str | tuple[str, str], ...]:
+    """The messages of the analysis' explanations (``explanation_parts``: play.explain), a counted one as its
+    pair, for the page to say them in its languages; whatever is not such a part is left out (it shows the
+    English ``explanation``)."""
+    found: set[str | tuple[str, str]] = set()
+
+    def walk(parts: Any) -> None:
+        for part in parts if isinstance(parts, list) else ():
+            if not isinstance(part, dict) or not isinstance(part.get("message"), str):
+                continue
+            plural = part.get("plural")
+            found.add((part["message"], plural) if isinstance(plural, str) else part["message"])
+            for value in (part.get("values") or {}).values() if isinstance(part.get("values"), dict) else ():
+                if isinstance(value, dict):
+                    walk(value.get("list"))
+
+    for match in (analysis or {}).values():
+        for d in match.get("decisions") or () if isinstance(match, Mapping) else ():
+            if isinstance(d, Mapping):
+                walk(d.get("explanation_parts"))
+    return tuple(sorted(found, key=lambda m: m if isinstance(m, str) else m[0]))
 
 
 def _card_css() -> str:
@@ -173,7 +203,7 @@ Analysis = Mapping[int, Mapping[str, Any]]
 
 def _frame(
     title: str, start: dict[str, int] | None, *, analysed: bool = False, method: Mapping[str, Any] | None = None,
-    langs: tuple[str, ...] = (DEFAULT,),
+    langs: tuple[str, ...] = (DEFAULT,), said: tuple[str | tuple[str, str], ...] = (),
 ) -> tuple[str, str]:
     """The page before the matches' data (ending in ``"matches":[``) and after it (from ``]}``), with its words
     in each of ``langs`` (it opens in the first, or in ``?lang=`` of its address)."""
@@ -184,12 +214,12 @@ def _frame(
         "CSS": _asset("viewer.css"),
         "CARD_CSS": _card_css(),
         "JS": _asset("viewer.js"),
-        "LANG_JS": _asset("i18n.js"),
+        "LANG_JS": _asset("i18n.js") + "\n" + _asset("narrative.js"),
     }
     # The data object, written a match at a time: {"title", "start", "labels", "method", "matches": [...]}.
     opening = embed_json(
         {"title": title, "start": start, "labels": CARD_LABELS, "method": None if method is None else dict(method),
-         "langs": list(langs), "i18n": _words(tuple(langs))}
+         "langs": list(langs), "i18n": _words(tuple(langs), said)}
     )
     head = head.replace('<html lang="en">', f'<html lang="{html.escape(langs[0])}">', 1)
     return fill(head, parts) + opening[:-1] + ',"matches":[', "]}" + fill(tail, parts)
@@ -302,7 +332,8 @@ def page_chunks(
 
     ``timelines`` is consumed lazily, one match at a time.
     """
-    before, after = _frame(title, start, analysed=bool(analysis), method=method, langs=langs)
+    before, after = _frame(title, start, analysed=bool(analysis), method=method, langs=langs,
+                           said=_said(analysis))
     yield before
     for k, t in enumerate(timelines, start=1):
         yield _match_chunk(k, t, analysis_of(k, t, analysis))
@@ -330,7 +361,9 @@ def render_html(
     gives beside its matches (policy, samples, seed, thresholds), shown as a
     note under the chart. ``langs``: the languages the page's words are in (``lang.LANGUAGES``), switched on
     the page without the network; it opens in the first, or in the one ``?lang=xx`` of its address asks for.
-    The log's names, the moves' narrative and the analysis' explanations are shown as the data has them.
+    The log's names and the moves' narrative are shown as the data has them; the analysis' explanations are
+    said in the page's language from their parts (``explanation_parts``), their messages embedded with the
+    page's words.
     """
     return "".join(page_chunks(timelines, title=title, start=start, analysis=analysis, method=method, langs=langs))
 
@@ -373,7 +406,8 @@ def write_html(
     cannot be written.
     """
     cap = PAGE_LIMIT if limit is None else limit
-    before, after = _frame(title, start, analysed=bool(analysis), method=method, langs=langs)
+    before, after = _frame(title, start, analysed=bool(analysis), method=method, langs=langs,
+                           said=_said(analysis))
     count = {"size": _size(before) + _size(after), "matches": 0, "games": 0, "analysed": 0}
 
     def chunks() -> Iterator[str]:

@@ -3,7 +3,8 @@ command line in the README and in docs/, run on a copy of the shipped files, exi
 
 The expected exit code is 0 unless the example's comment or sentence says otherwise ("exits 1",
 "exit 3"). Examples of one text run in order in one folder (a copy of ``sample_logs/`` and of
-``tests/data/invalid/``), so an example may use what an earlier one of the same text wrote.
+``tests/data/invalid/``), so an example may use what an earlier one of the same text wrote (on several workers, a worker
+first runs the earlier examples it was not given).
 Installation lines (``pip install``, ``pytest``) are not run.
 """
 
@@ -165,6 +166,10 @@ def shim(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+#: The examples each text's folder has run in this process (a worker of ``pytest -n`` runs only some).
+ran: dict[str, set[Example]] = {}
+
+
 def _workdir(workdirs: dict[str, Path], source: str, base: Path) -> Path:
     if source not in workdirs:
         work = base / re.sub(r"[^A-Za-z0-9]+", "-", source)
@@ -182,22 +187,40 @@ def test_examples_are_found() -> None:
     assert all(e.command.split()[0].endswith("coloretto-log") for e in EXAMPLES)
 
 
+def _run(example: Example, work: Path, shim: Path) -> subprocess.CompletedProcess[str]:
+    command = _PROGRAM.sub("coloretto-log", example.command)
+    env = dict(os.environ, PATH=f"{shim}{os.pathsep}{os.environ.get('PATH', '')}", COLUMNS="100", NO_COLOR="1")
+    env.pop("COLORETTO_DB", None)
+    return subprocess.run(
+        ["bash", "-c", command], cwd=work, env=env, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+
+
+def _skipped(example: Example) -> bool:
+    words = example.command.split()
+    return len(words) > 1 and words[1] in NOT_RUN
+
+
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.id for e in EXAMPLES])
 def test_example_runs_as_written(
     example: Example, workdirs: dict[str, Path], shim: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    words = example.command.split()
-    if len(words) > 1 and words[1] in NOT_RUN:
-        pytest.skip(NOT_RUN[words[1]])
+    if _skipped(example):
+        pytest.skip(NOT_RUN[example.command.split()[1]])
     base = workdirs.setdefault("_base", tmp_path_factory.mktemp("examples"))
     work = _workdir(workdirs, example.source, base)
-    command = _PROGRAM.sub("coloretto-log", example.command)
-    env = dict(os.environ, PATH=f"{shim}{os.pathsep}{os.environ.get('PATH', '')}", COLUMNS="100", NO_COLOR="1")
-    env.pop("COLORETTO_DB", None)
-    proc = subprocess.run(
-        ["bash", "-c", command], cwd=work, env=env, stdin=subprocess.DEVNULL,
-        capture_output=True, text=True, timeout=600, check=False,
-    )
+    # The examples of one text build on each other (an ingest before a query). Run on several workers
+    # (pytest -n), this worker may not have run the earlier ones: it runs them first, as the reader would.
+    done = ran.setdefault(example.source, set())
+    for earlier in EXAMPLES:
+        if earlier is example:
+            break
+        if earlier.source == example.source and earlier not in done and not _skipped(earlier):
+            _run(earlier, work, shim)
+            done.add(earlier)
+    proc = _run(example, work, shim)
+    done.add(example)
     if example.command in KNOWN_BROKEN:
         if proc.returncode == example.exit_code:
             pytest.fail(f"now runs as written: remove it from KNOWN_BROKEN ({KNOWN_BROKEN[example.command]})")

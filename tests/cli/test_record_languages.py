@@ -98,8 +98,32 @@ def test_refusals_and_prompts_stay_one_line_and_name_the_rule(tmp_path: Path, sc
     proc = piped(tmp_path / "kitchen.json", lines, "--lang", "ru")
     assert proc.returncode == 1  # a piped line was refused
     err = proc.stderr.splitlines()
-    assert f"строка {first_move + 1} (zz): не записано: здесь эта строка непонятна: введите ?, чтобы увидеть команды" in err
-    assert f"строка {first_move + 2} (t 1): не записано [row-empty] пустой ряд брать нельзя" in err
+    assert (f"строка {first_move + 1} (zz): не записано: «zz» — не команда: d КАРТА РЯД (вытянуть), t РЯД (взять), l, u, "
+            "? или q") in err  # fmt: skip
+    assert f"строка {first_move + 2} (t 1): не записано [row-empty] ряд 1 пуст, его нельзя взять" in err
+
+
+def full_row_point(script: Script) -> tuple[int, int, int]:
+    """Where in the first game a row left is full before a move: (the move's first line, the row, its cards)."""
+    report = check_match(script.expected)
+    states = list(report.games[0].states())
+    for k, state in enumerate(states[:-1]):
+        for i, (cards, taken, limit) in enumerate(zip(state.rows, state.taken, state.limits)):
+            if not taken and len(cards) == limit:
+                return script.move_lines[k][0], i + 1, len(cards)
+    raise AssertionError("no full row in the game")
+
+
+#: What each language says when a line is refused at the table: the rule id, then which row and how full.
+REFUSED = {
+    "ja": ("記録しません [row-empty] 1列目は空なので取れません", "記録しません [unknown-row] 9列目はありません。列は 1 から 3 です",
+           "記録しません [row-full] {row}列目は満杯です: すでに{n}枚あります"),
+    "ko": ("기록하지 않아요 [row-empty] 1번 열은 비어 있어서 가져올 수 없어요",
+           "기록하지 않아요 [unknown-row] 9번 열은 없어요. 열은 1부터 3까지예요",
+           "기록하지 않아요 [row-full] {row}번 열은 가득 찼어요: 이미 카드가 {n}장 있어요"),
+    "ru": ("не записано [row-empty] ряд 1 пуст, его нельзя взять", "не записано [unknown-row] ряда 9 нет: ряды — с 1 по 3",
+           "не записано [row-full] ряд {row} заполнен: в нём уже {n} {cards}"),
+}  # fmt: skip
 
 
 def _pty(pexpect: Any, *args: str) -> tuple[Any, io.StringIO]:
@@ -118,10 +142,12 @@ def test_a_whole_game_at_the_keyboard(tmp_path: Path, script: Script, lang: str)
     path = tmp_path / "kitchen.json"
     child, out = _pty(pexpect, str(path), "--players", ",".join(PLAYERS), "--date", DATE, "--games", "1", "--lang", lang)
     first_move = script.move_lines[0][0]
+    full_at, full_row, held = full_row_point(script)
+    refused = {first_move: ["?", "t 1", "d r 9"], full_at: [f"d r {full_row}"]}  # lines refused before a move's line
     for i, line in enumerate(script.lines):
         child.expect_exact("> ")
-        if i == first_move:
-            child.sendline("?")
+        for extra in refused.get(i, []):
+            child.sendline(extra)
             child.expect_exact("> ")
         child.sendline(line)
     child.expect_exact(SAID[lang][3])
@@ -133,6 +159,12 @@ def test_a_whole_game_at_the_keyboard(tmp_path: Path, script: Script, lang: str)
     assert prompt in text and head in text and over in text
     assert {"ja": "手番で使うコマンド:", "ko": "차례에 쓰는 명령:", "ru": "Команды на ходу:"}[lang] in text
     assert "d CARD ROW" in text  # the typed commands are the same letters
+    empty, unknown, full = REFUSED[lang]
+    cards = {1: "карта", 2: "карты", 3: "карты"}.get(held, "карт")  # Russian: 1 карта, 2-4 карты, 5 карт
+    assert empty in text and unknown in text and full.format(row=full_row, n=held, cards=cards) in text
+    assert "refused" not in text and "is empty" not in text
+    edition = {"ja": "原版、通常の得点表", "ko": "기본판, 기본 승점표", "ru": "классическое издание, обычная таблица очков"}[lang]
+    assert edition in text and "classic edition" not in text  # the screen's head and the help's cards
     assert "'s move" not in text and "Game 1 of 1" not in text  # nothing left in English
     assert "×" in text and not re.search(r"\b(orange|blue|brown|yellow|grey|green|red|purple) ×", text)  # collections
     english = tmp_path / "en" / "kitchen.json"

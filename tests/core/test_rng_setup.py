@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coloretto_log.core.cards import LAST_ROUND
@@ -122,4 +122,31 @@ def test_inlined_shuffle_equals_below_step_by_step(seed: int, n: int) -> None:
         j = b.below(i + 1)
         expected[i], expected[j] = expected[j], expected[i]
     assert a.shuffle(range(n)) == expected
+    assert a.state == b.state
+
+
+def test_side_by_side_draws_are_never_rejected_below_the_bound() -> None:
+    """shuffle() takes a deck's draws side by side when all lie under ``_NEVER_REJECTED``: under every limit."""
+    from coloretto_log.core import rng as rng_module
+
+    sizes = range(2, rng_module._MAX_LANES + 2)
+    assert all((1 << 64) - (1 << 64) % n >= rng_module._NEVER_REJECTED for n in sizes)
+    outputs = SplitMix64(99)
+    assert SplitMix64(99)._draws(100) == [outputs.next() for _ in range(100)]
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, MASK64), n=st.integers(16, 140))
+def test_shuffle_one_draw_at_a_time_when_a_side_by_side_draw_may_be_rejected(seed: int, n: int) -> None:
+    """With the bound lowered so that a draw often passes it, the fallback gives the same shuffle and state."""
+    from coloretto_log.core import rng as rng_module
+
+    a, b = SplitMix64(seed), SplitMix64(seed)
+    expected = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = b.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(rng_module, "_NEVER_REJECTED", 1 << 63)
+        assert a.shuffle(range(n)) == expected
     assert a.state == b.state

@@ -739,9 +739,15 @@ def test_png_never_replaces_the_database_it_reads(samples_db: Path) -> None:
 
 
 def test_the_calibration_table_of_a_simulated_club(club_db: Path) -> None:
-    """Every player of every game is one prediction, the wins add up to one a game, and the expected
-    calibration error is small (0.020 to 0.025 on the clubs of docs/ratings.md; the worst tenth is
-    reported there: the target of 5 points in every tenth of 50 predictions is not met on every seed)."""
+    """Every player of every game is one prediction, the wins add up to one a game, the expected
+    calibration error is small (1 to 4 points on the clubs of docs/ratings.md), and every tenth of at
+    least 50 predictions is within 5 points of what happened or, where not, within three standard errors
+    of its own sampling noise.
+
+    The issue's bare criterion (5 points in every tenth of 50) is not asserted on one seed: on clubs of
+    this size a perfectly calibrated predictor of the very same games misses it on 30 to 70% of seeds
+    (``benchmarks/bench_ratings.py --calibration`` draws the outcomes from the chances themselves and
+    prints that noise floor; docs/ratings.md gives the figures); what it can be held to is the noise."""
     with MatchStore.open(club_db, read_only=True) as store:
         data = rating_report.backtest(store, Options()).as_json()
         players = sum(len(c.players) for c in contests(store.con, Options()))
@@ -752,3 +758,6 @@ def test_the_calibration_table_of_a_simulated_club(club_db: Path) -> None:
     for b in cal["bins"]:
         assert b["from"] <= b["predicted"] < b["to"] or b["predicted"] == b["to"] == 1.0
     assert cal["expected_calibration_error"] < 0.04
+    for b in cal["bins"]:
+        if b["predictions"] >= cal["worst_gap_min_predictions"]:
+            assert abs(b["gap"]) <= 0.05 or abs(b["gap"]) <= 3 * b["se"], b

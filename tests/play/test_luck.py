@@ -59,10 +59,13 @@ def test_a_hand_worked_chain_of_luck_and_skill() -> None:
     assert (a.luck, b.luck) == (4.0 + 3.0, -4.0 - 3.0)
 
 
-def _game(seed: int) -> tuple[list[tuple[engine.Move, engine.GameState]], engine.GameState]:
+BOTS = ("strong", "greedy", "random")
+
+
+def _game(seed: int, order: tuple[str, ...] = BOTS) -> tuple[list[tuple[engine.Move, engine.GameState]], engine.GameState]:
     rules = RuleSet.of()
     setup = seeded_setup(rules, 3, seed, 0)
-    played = play_game(rules, [bots.make_bot(b) for b in ("strong", "greedy", "random")], setup,
+    played = play_game(rules, [bots.make_bot(b) for b in order], setup,
                        [SplitMix64(seed * 7 + s) for s in range(3)])
     state = engine.new_game(rules, 3, removed=setup.removed, starting=setup.starting, first=setup.first,
                             deck=setup.deck)
@@ -73,12 +76,16 @@ def _game(seed: int) -> tuple[list[tuple[engine.Move, engine.GameState]], engine
     return pairs, state
 
 
-def test_luck_plus_skill_tracks_the_final_margin_and_random_errs_most() -> None:
+def test_luck_plus_skill_tracks_the_final_margin_and_error_rates_order_the_bots() -> None:
+    # twelve three-player games, strong, greedy and random, the seats rotated from game to game, every
+    # decision analysed at low precision (32 samples): about 16 s of one core
     points = []
-    rates: dict[int, list[float]] = {0: [], 1: [], 2: []}
-    losses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-    for seed in (100, 101, 102):
-        pairs, final = _game(seed)
+    decisions_of = dict.fromkeys(BOTS, 0)
+    marks_of = dict.fromkeys(BOTS, 0)
+    loss_of = dict.fromkeys(BOTS, 0.0)
+    for g in range(12):
+        order = BOTS[g % 3:] + BOTS[:g % 3]
+        pairs, final = _game(1000 + g, order)
         decisions = list(A.analyze(A.tasks_of_game(pairs, 1, 1, 0), A.Settings(samples=32, max_se=2.0)))
         margins = final_margins(bots.final_scores(final))
         summaries = A.summarise(decisions, 3, games={1: A.GameOutcome(tuple(m for m, _ in pairs), margins)})
@@ -86,10 +93,14 @@ def test_luck_plus_skill_tracks_the_final_margin_and_random_errs_most() -> None:
             st = s.standing
             assert st is not None and st.margin == pytest.approx(margins[s.seat])
             points.append((st.luck + st.skill, st.margin))
-            rates[s.seat].append(st.error_rate)
-            losses[s.seat].append(s.mean_loss)
+            name = order[s.seat]
+            decisions_of[name] += st.decisions
+            marks_of[name] += st.errors
+            loss_of[name] -= st.skill  # the losses added up, as they came out
     assert statistics.correlation([p[0] for p in points], [p[1] for p in points]) > 0.5
-    # the random bot errs most and loses most; the strong bot loses least
-    assert statistics.mean(rates[2]) > max(statistics.mean(rates[0]), statistics.mean(rates[1]))
-    assert statistics.mean(losses[0]) < statistics.mean(losses[2]) and statistics.mean(losses[1]) < statistics.mean(
-        losses[2])
+    rate = {b: marks_of[b] / decisions_of[b] for b in BOTS}
+    mean_loss = {b: loss_of[b] / decisions_of[b] for b in BOTS}
+    # the order of the issue: strong errs least, random most (benchmarks/bench_analyze.py --only errors gives
+    # the figures with their intervals over more games)
+    assert rate["strong"] < rate["greedy"] < rate["random"]
+    assert mean_loss["strong"] < mean_loss["greedy"] < mean_loss["random"]

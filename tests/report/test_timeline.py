@@ -335,6 +335,7 @@ def test_json_is_plain_and_stable() -> None:
         "move",
         "action",
         "narrative",
+        "story",
         "round",
         "last_round",
         "over",

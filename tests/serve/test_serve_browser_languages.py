@@ -139,6 +139,15 @@ def test_a_game_by_taps_in_korean_and_russian_fits_a_phone_at_every_step(tmp_pat
                 b.wait_for(f"document.body.dataset.lang === '{lang}' && document.getElementById('conn').className === 'live'")
                 assert text_of(b, "#conn") == tr.gettext("live") and b.eval("document.documentElement.lang") == lang
                 assert fits(b)
+                b.type_text("#players-input", players[0])  # one name: refused, said in the page's language
+                b.click('[data-action="ok"]')
+                b.wait_for("!document.getElementById('error').hidden")
+                one = tr.nt("{n} player: Coloretto is for {least} to {most}, names separated by commas",
+                            "{n} players: Coloretto is for {least} to {most}, names separated by commas", 1, least=2,
+                            most=5)  # fmt: skip
+                assert text_of(b, "#error") == tr.t("refused [{rule}] {message}", rule="player-count", message=one)
+                assert {"ko": "1명: 컬러레또는", "ru": "1 игрок: в Coloretto"}[lang] in text_of(b, "#error") and fits(b)
+                b.eval("document.getElementById('players-input').value = ''")
                 b.type_text("#players-input", ", ".join(players))
                 tap(b, '[data-action="ok"]')
                 assert text_of(b, '[data-games="4"]') == tr.nt("{n} game", "{n} games", 4) and fits(b)

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import app
 from coloretto_log.lang import LANGUAGES, NATIVE_NAMES, translator
-from coloretto_log.play.record.events import RULE_WORDS, card_word
+from coloretto_log.play.record.events import card_word
 from coloretto_log.serve.page import MESSAGES
 
 from ..builders.server import Server
@@ -124,12 +124,23 @@ def test_two_pages_read_the_same_table_in_two_languages_and_the_log_is_one(tmp_p
         assert answer["lines"] == said["ko"] and "갈색" in said["ko"][0] and "Aiko" in said["ko"][0]
         assert "коричневый" in said["ru"][0] and "茶" in said["ja"][0]
 
-        # A refusal in the page's language, with its rule id.
-        status, answer = post(server, "d red 1", "ja")
+        # A refusal in the page's language, with its rule id and what it is about: which card, which row.
         ja = translator("ja")
-        assert status == 422
-        assert answer["error"] == ja.t("refused [{rule}] {message}", rule=answer["rule"],
-                                       message=ja.gettext(RULE_WORDS[answer["rule"]]))  # fmt: skip
+        status, answer = post(server, "d red 1", "ja")
+        assert status == 422 and answer["rule"] == "impossible-card"
+        assert answer["error"] == "記録しません [impossible-card] 赤はこのゲームの準備で取り除かれています"
+        assert answer["error"] == ja.t("refused [{rule}] {message}", rule="impossible-card", message=ja.t(
+            "{card} was removed from this game at setup", card=card_word("red", ja)))  # fmt: skip
+        status, answer = post(server, "t 4", "ko")
+        assert status == 422 and answer["error"] == "기록하지 않아요 [unknown-row] 4번 열은 없어요. 열은 1부터 3까지예요"
+        status, answer = post(server, "t 2", "ru")
+        assert status == 422 and answer["error"] == "не записано [row-empty] ряд 2 пуст, его нельзя взять"
+        status, answer = post(server, "d red 1", "en")  # English: the engine's own sentence, as validate says it
+        assert status == 422 and answer["error"] == "refused [impossible-card] red was removed from this game at setup"
+        # The edition and the scoring table, named in each page's language.
+        assert get(server, "/api/state", "ru")[1]["rules_words"] == "классическое издание, обычная таблица очков"
+        assert get(server, "/api/state", "ja")[1]["rules_words"] == "原版、通常の得点表"
+        assert get(server, "/api/state", "en")[1]["rules_words"] == "classic edition, standard table"
         # A page that drew an old table is told so in its language.
         status, answer = post(server, "t 1", "ru", version=0)
         assert status == 409 and answer["error"] == translator("ru").gettext(

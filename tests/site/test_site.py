@@ -119,7 +119,7 @@ def test_the_standings_are_the_ratings_command(club: Path) -> None:
     index = (club / "site" / "index.html").read_text(encoding="utf-8")
     table = index[index.index("<h2 id=standings>"): index.index("<h2 id=chart>")]
     rows = re.findall(r"<tr><td class=n>(\d+)</td><td><a href=\"players/([a-z0-9-]+)\.html\">.*?</a>(.*?)</td>"
-                      r"<td class=n>(\d+) ± (\d+)</td><td class=n>(-?\d+)</td><td class=n>(\d+)</td><td class=n>(\d+)</td>",
+                      r"<td class=n>(\d+) <span>± (\d+)</span></td><td class=n>(-?\d+)</td><td class=n>(\d+)</td><td class=n>(\d+)</td>",
                       table)
     assert len(rows) == len(rated) > 0
     for row, r in zip(rows, rated):
@@ -285,6 +285,11 @@ def test_every_page_in_chromium(club: Path, browser: Browser) -> None:
             wide = browser.eval("[document.documentElement.scrollWidth, window.innerWidth]")
             if wide[0] > wide[1]:
                 problems.append(f"{page.relative_to(site)} at {width}px: {wide[0]} px wide")
+            if page.name.startswith("index."):  # the standings fit their box: no scrolling inside it either
+                box = browser.eval("(b => b && [b.scrollWidth, b.clientWidth])"
+                                   "(document.querySelector('.standings').parentElement)")
+                if box is None or box[0] > box[1]:
+                    problems.append(f"{page.relative_to(site)} at {width}px: the standings are {box} px wide")
             for href in browser.eval(LINKS):
                 url = urlparse(href)
                 if url.scheme or url.netloc:
@@ -389,7 +394,8 @@ def test_the_words_numbers_and_dates_are_the_languages(club: Path, lang: str) ->
 
     def figures(page: str) -> list[list[int]]:
         table = page[page.index("<h2 id=standings>"): page.index("<h2 id=chart>")]
-        rows = re.findall(r"<tr><td class=n>(.*?)</td>.*?<td class=n>(.*?) ± (.*?)</td><td class=n>(.*?)</td>", table)
+        rows = re.findall(r"<tr><td class=n>(.*?)</td>.*?<td class=n>(.*?) <span>± (.*?)</span></td><td class=n>(.*?)</td>",
+                          table)
         return [[int(re.sub(r"[\s\u00a0\u202f,.]", "", x).replace("\u2212", "-")) for x in row] for row in rows]
 
     assert figures(index) == figures(english) and len(figures(index)) > 3

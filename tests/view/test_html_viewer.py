@@ -136,10 +136,11 @@ def test_the_page_is_the_package_data_files_inlined() -> None:
     page = page_for(match_with_players(3, games=1)[0])
     head, _, tail = page.partition('<script type="application/json" id="replay-data">')
     assert "<style>\n" + _asset("viewer.css") in head
-    assert "<script>\n" + _asset("i18n.js") + "\n" + _asset("viewer.js") + "\n</script>" in tail
+    scripts = _asset("i18n.js") + "\n" + _asset("narrative.js") + "\n" + _asset("viewer.js")
+    assert "<script>\n" + scripts + "\n</script>" in tail
     # inlined text cannot end its element early
-    assert "</script" not in (_asset("viewer.js") + _asset("i18n.js")).lower() and "</style" not in _asset("viewer.css").lower()
-    assert "%%" not in head.replace(_asset("viewer.css"), "") + tail.replace(_asset("viewer.js"), "").replace(_asset("i18n.js"), "")
+    assert "</script" not in scripts.lower() and "</style" not in _asset("viewer.css").lower()
+    assert "%%" not in head.replace(_asset("viewer.css"), "") + tail.replace(scripts, "")
     # the chunks a long file is written in make the same page
     t = build(check_match(match_with_players(3, games=1)[0]), label="m.json", file="m.json")
     assert "".join(page_chunks(iter([t, t]), title="m.json")) == render_html([t, t], title="m.json")

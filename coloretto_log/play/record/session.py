@@ -62,18 +62,16 @@ from .events import (
     Standing,
     card_word,
     describe,
+    edition_word,
     round_end,
     standings,
 )
 from .phase import Phase
+from .refusals import move_refusal, setup_refusal
 
 
 class ResumeError(ColorettoLogError):
     """An existing log that cannot be recorded into (it has an error, or it is seeded)."""
-
-
-class _Said(InputError):
-    """A refusal whose sentence is already in the reader's language."""
 
 
 MOVE_HINT = "d CARD ROW · t ROW · l · u · ? · q"
@@ -357,7 +355,7 @@ class Recorder:
         try:
             return feeder(line)
         except InputError as e:
-            return Reply((Refused(e.message, e.rule, said=isinstance(e, _Said)),))
+            return Reply((Refused(e.message, e.rule, said=True),))
 
     def _common(self, line: str) -> tuple[str, Reply | None]:
         """Blank lines, comments, ``?`` and ``q``, the same at every prompt but the claims'."""
@@ -378,7 +376,7 @@ class Recorder:
         text, reply = self._common(line)
         if reply is not None:
             return reply
-        self._set_players(parse_players(text))
+        self._set_players(parse_players(text, self.tr))
         if self._ask_games:
             self.phase = Phase.GAMES
         return Reply((Note(self.tr.t("Players: {names}", names=", ".join(self.players))),), changed=True)
@@ -389,10 +387,10 @@ class Recorder:
         """Make the match ``games`` games long; ``InputError`` once a game has been finished."""
         tr = self.tr
         if not 1 <= games <= MAX_GAMES:
-            raise _Said(tr.t("a match has 1 to {most} games, not {games}", most=MAX_GAMES, games=games), "bad-value")
+            raise InputError(tr.t("a match has 1 to {most} games, not {games}", most=MAX_GAMES, games=games), "bad-value")
         if games != self.rules.games and not self.games_changeable:
             finished = sum(1 for states in self._states if states[-1].over)
-            raise _Said(tr.t("the match stays {games} games: the number of games can change only "
+            raise InputError(tr.t("the match stays {games} games: the number of games can change only "
                              "before the first game ends ({finished} finished)", games=self.rules.games, finished=finished))  # fmt: skip
         self.rules = dataclasses.replace(self.rules, games=games)
         if self.data is not None:
@@ -406,9 +404,9 @@ class Recorder:
             if reply is not None:
                 return reply
             if simple_word(text.lower()) == "undo":
-                raise _Said(self.tr.gettext("nothing to undo: the names stay (q, and a new file, to start again)"))
+                raise InputError(self.tr.gettext("nothing to undo: the names stay (q, and a new file, to start again)"))
             if not re.fullmatch(r"[0-9]{1,3}", text):
-                raise _Said(self.tr.t('"{text}" is not a number of games: type 1 to {most}, or Enter for {games}',
+                raise InputError(self.tr.t('"{text}" is not a number of games: type 1 to {most}, or Enter for {games}',
                                       text=text, most=MAX_GAMES, games=self.rules.games), "bad-value")  # fmt: skip
         found = _GAMES.fullmatch(text)
         note = self.set_games(int(found.group(1)) if found else int(text) if text else self.rules.games)
@@ -435,7 +433,7 @@ class Recorder:
                 self.phase = self._steps[len(self._answers)][0]
                 return Reply((Note(self.tr.gettext("Undone: back one question")),))
             if not self._states:
-                raise _Said(self.tr.gettext("nothing to undo"))
+                raise InputError(self.tr.gettext("nothing to undo"))
         if self._lr_mark:
             self._lr_mark = False
             return Reply((Note(self.tr.gettext("Undone: the last-round mark")),))
@@ -490,20 +488,25 @@ class Recorder:
         edition = self.rules.edition
         layout = LAYOUTS[len(self.players)]
         try:
+            removed: tuple[str, ...] = ()
+            given: set[str] = set()
+            colours: list[str] = []
             if step is Phase.REMOVED:
-                colours = parse_colours(text)
+                colours = parse_colours(text, self.tr)
                 check_removed(colours, edition, len(self.players))
                 answer: Any = tuple(c for c in edition.colours if c in colours)
             elif step is Phase.STARTING:
-                colours = parse_colours(text)
+                colours = parse_colours(text, self.tr)
                 removed = self._answers[0] if layout.removed else ()
                 given = {c for a, (s, _) in zip(self._answers, self._steps) if s is Phase.STARTING for c in a}
-                check_starting_cards(self.players[seat], colours, edition, removed, given, len(self.players))
+                check_starting_cards(self.players[seat], colours, edition, removed, set(given), len(self.players))
                 answer = tuple(colours)
             else:
                 answer = self._parse_first(text)
         except SetupError as e:
-            raise InputError(e.message, e.rule) from None
+            who = self.players[seat] if step is Phase.STARTING else None
+            return Reply((setup_refusal(e.rule, e.message, colours=colours, edition=edition, players=len(self.players),
+                                        who=who, removed=removed, given=given, tr=self.tr),))  # fmt: skip
         self._answers.append(answer)
         if len(self._answers) < len(self._steps):
             self.phase = self._steps[len(self._answers)][0]
@@ -522,7 +525,7 @@ class Recorder:
         starts = [i for i, p in enumerate(folded) if p.startswith(text.casefold())]
         if len(starts) == 1:
             return starts[0]
-        raise _Said(self.tr.t('"{text}" is not a player: {names} (or a seat 1-{last})', text=text,
+        raise InputError(self.tr.t('"{text}" is not a player: {names} (or a seat 1-{last})', text=text,
                               names=", ".join(players), last=len(players)), "bad-first")  # fmt: skip
 
     def _begin_game(self) -> Reply:
@@ -550,7 +553,7 @@ class Recorder:
         text, reply = self._common(line)
         if reply is not None:
             return reply
-        command = parse_command(text)
+        command = parse_command(text, self.tr)
         if command is None:
             return Reply()
         state = self._states[-1][-1]
@@ -569,7 +572,7 @@ class Recorder:
             move = Take(seat, command.row, command.extra, True if lr else None)
         violation = engine.check(state, move)
         if violation is not None and not (isinstance(move, Take) and violation.rule == "missing-extra"):
-            return Reply((Refused(violation.message, violation.rule),))
+            return Reply((move_refusal(violation, state, move, self.players, self.tr),))
         caution = self._misplaced(state) if command.last_round and not self._lr_mark else None
         if caution is not None and self._confirm:
             return self._ask_confirm(text, caution)
@@ -623,13 +626,13 @@ class Recorder:
             tr = self.tr
             what = tr.gettext("the last-round card is not marked") if pending.strip().lower() in ("l", "lr", "last") else pending
             return Reply((Note(tr.t("Not recorded: {what}", what=what)),))
-        raise _Said(self.tr.gettext("y records the last-round card here; n (or u) does not"))
+        raise InputError(self.tr.gettext("y records the last-round card here; n (or u) does not"))
 
     def _mark_last_round(self, state: GameState) -> Reply:
         if not state.lr_pending:
-            raise _Said(self.tr.gettext("the last-round card has already come out in this game"), "impossible-card")
+            raise InputError(self.tr.gettext("the last-round card has already come out in this game"), "impossible-card")
         if state.turned + 1 >= state.total:
-            raise _Said(self.tr.gettext("no card is left after the last-round card"), "deck-empty")
+            raise InputError(self.tr.gettext("no card is left after the last-round card"), "deck-empty")
         if self._lr_mark:
             return Reply((Note(self.tr.gettext("The last-round card is already noted: name the card turned over after it")),))
         caution = self._misplaced(state)
@@ -656,11 +659,11 @@ class Recorder:
             lr = True
             words = words[1:]
         if len(words) != 1:
-            raise _Said(self.tr.gettext("name the one card turned over from the deck, e.g. r (red); l first for the last-round card"))
-        move = Take(state.current, self._extra_row, parse_card(words[0]), True if lr else None)
+            raise InputError(self.tr.gettext("name the one card turned over from the deck, e.g. r (red); l first for the last-round card"))
+        move = Take(state.current, self._extra_row, parse_card(words[0], self.tr), True if lr else None)
         violation = engine.check(state, move)
         if violation is not None:
-            return Reply((Refused(violation.message, violation.rule),))
+            return Reply((move_refusal(violation, state, move, self.players, self.tr),))
         caution = self._misplaced(state) if inline else None
         if caution is not None and self._confirm:
             return self._ask_confirm(text, caution)
@@ -670,7 +673,7 @@ class Recorder:
         state = self._states[-1][-1]
         violation = engine.check(state, move)
         if violation is not None:
-            return Reply((Refused(violation.message, violation.rule),))
+            return Reply((move_refusal(violation, state, move, self.players, self.tr),))
         resolved = engine.resolve(state, move)
         after = engine.apply(state, resolved)
         self._states[-1].append(after)
@@ -721,7 +724,7 @@ class Recorder:
             self._claims.append(None)
         else:
             if not re.fullmatch(r"[+-]?[0-9]{1,5}", text) or abs(int(text)) > 10_000:
-                raise _Said(self.tr.t('"{text}" is not a score: type the whole number written down, or Enter to skip',
+                raise InputError(self.tr.t('"{text}" is not a score: type the whole number written down, or Enter to skip',
                                       text=text), "bad-value")  # fmt: skip
             self._claims.append(int(text))
         if len(self._claims) < len(self.players):
@@ -769,7 +772,7 @@ class Recorder:
                 "  q            " + tr.gettext("save and stop; run the same command again to resume"),
                 "  games N      " + tr.t("the match is N games (now {games}); until the first game ends, at any prompt",
                                          games=self.rules.games),
-                tr.t("Cards ({edition} edition): {names}.", edition=edition.name, names=names),
+                tr.t("Cards ({edition}): {names}.", edition=edition_word(edition.name, tr), names=names),
                 tr.gettext("Full names work too. Rows are numbered from 1 and keep their numbers for the whole round."),
                 tr.gettext("The log is saved after every move; Ctrl-C also saves and stops."),
             ]

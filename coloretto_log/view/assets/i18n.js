@@ -43,6 +43,40 @@ var ColorettoI18n = (function () {
       for (var k in values) if (Object.prototype.hasOwnProperty.call(values, k)) all[k] = values[k];
       return fill(text, all);
     };
+    // A number written the Python way ("-1.5", "+2") with the language's symbols (catalogue's "number"):
+    // the same digits as the data, as lang.Translator.decimal writes them.
+    tr.decimal = function (text) {
+      var sym = (catalogue[tr.lang] || {}).number;
+      if (!sym) return String(text);
+      return String(text).replace(/[.+-]/g, function (c) { return c === '.' ? sym.decimal : c === '-' ? sym.minus : sym.plus; });
+    };
+    // The form of a counted message for a count written as a decimal ("1.0", "2.5"): CLDR's category of the
+    // number as written (1.0 is not "one"), as lang.Translator.nd chooses it; {n} is the count in the
+    // language's symbols.
+    tr.nd = function (singular, plural, written, values) {
+      written = String(written);
+      var bare = written.replace(/^[+-]/, '');
+      var digits = (bare.split('.')[1] || '').length;
+      var forms = table()[singular];
+      var text = null;
+      if (forms && typeof forms === 'object') {
+        var cat = 'other';
+        try {
+          cat = new Intl.PluralRules(tr.lang, {minimumFractionDigits: digits, maximumFractionDigits: digits}).select(Number(bare));
+        } catch (e) { cat = bare === '1' ? 'one' : 'other'; }
+        text = forms[cat] || forms.other;
+      }
+      if (!text) text = bare === '1' ? singular : plural;
+      var all = {n: tr.decimal(written)};
+      for (var k in values) if (Object.prototype.hasOwnProperty.call(values, k)) all[k] = values[k];
+      return fill(text, all);
+    };
+    // ``message`` in the current language with its placeholders left in (to see where a value stands).
+    tr.template = function (message) {
+      var found = table()[message];
+      if (found && typeof found === 'object') found = found.other;
+      return typeof found === 'string' && found ? found : message;
+    };
     // Static words of the page: data-t (text), data-t-title, data-t-aria (aria-label).
     tr.apply = function (root) {
       document.documentElement.lang = tr.lang;

@@ -3,8 +3,9 @@
   var DATA = JSON.parse(document.getElementById('replay-data').textContent);
   var LABELS = DATA.labels;
   var WORDS = {joker: 'joker', golden_joker: 'golden joker', plus2: '+2'};
-  // The page's words (i18n.js): t(message, {values}), nt(singular, plural, n, {values}); the log's names,
-  // the moves' narrative and the analysis' explanations are shown as the data has them.
+  // The page's words (i18n.js): t(message, {values}), nt(singular, plural, n, {values}); the log's names as the
+  // data has them; the moves' narrative from their story (narrative.js); the analysis' explanations and choices
+  // in the page's language from their parts (explanation, choiceName).
   var I18N = ColorettoI18n.create(DATA.i18n || {}, DATA.langs || ['en']);
   var t = I18N.t, nt = I18N.nt;
   var $ = function (id) { return document.getElementById(id); };
@@ -159,7 +160,7 @@
     }
     var s = g.states[cur.move];
     $('counter').textContent = (cur.move === 0 ? t('setup') : t('move {move}', {move: cur.move})) + ' / ' + n;
-    $('narrative').textContent = s.narrative;
+    $('narrative').textContent = s.story ? ColorettoNarrative.tell(s.story, t, word) : s.narrative;
     drawStatus(s);
     showError(atEnd && g.error ? (g.error.move ? t('Play broke off at move {move}: ', {move: g.error.move}) : '') + g.error.line : '');
     drawRows(s);
@@ -346,9 +347,53 @@
   }
   // A key of the data's own (a player called "constructor" is no key of every object).
   function has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
-  function num(x, digits) { return typeof x === 'number' && isFinite(x) ? x.toFixed(digits) : ''; }
-  function signed(x) { return typeof x === 'number' && isFinite(x) ? (x > 0 ? '+' : x < 0 ? '\u2212' : '') + Math.abs(x).toFixed(1) : ''; }
+  function num(x, digits) { return typeof x === 'number' && isFinite(x) ? I18N.decimal(x.toFixed(digits)) : ''; }
+  function signed(x) { return typeof x === 'number' && isFinite(x) ? (x > 0 ? '+' : x < 0 ? '\u2212' : '') + I18N.decimal(Math.abs(x).toFixed(1)) : ''; }
   function pct(x) { return typeof x === 'number' && isFinite(x) ? Math.round(100 * x) + '%' : ''; }
+  // A choice as analyze labels it (draw, take row 2, row 3) in the page's language (play.explain.choice_name).
+  function choiceName(label) {
+    if (label === 'draw') return t('draw');
+    var m = /^take row (\d+)$/.exec(label);
+    if (m) return t('take row {row}', {row: m[1]});
+    m = /^row (\d+)$/.exec(label);
+    return m ? t('row {row}', {row: m[1]}) : String(label);
+  }
+  // The explanation in the page's language, from its parts (play.explain.render: the same messages, the same
+  // values); the English text of the data when it has no parts (an analysis written before they existed).
+  function joined(items) {
+    var out = items[0];
+    for (var i = 1; i < items.length; i++) out = t('{list}, {item}', {list: out, item: items[i]});
+    return out;
+  }
+  function sayValue(v, first) {
+    if (typeof v === 'string') return v;
+    if (!v || typeof v !== 'object') return String(v);
+    if (has(v, 'number')) return I18N.decimal(v.number);
+    if (has(v, 'card')) return word(v.card);
+    if (Array.isArray(v.cards)) return v.cards.length ? joined(v.cards.map(word)) : t('nothing');
+    if (has(v, 'choice')) {
+      var name = choiceName(v.choice);
+      return v.capital && first ? name.charAt(0).toUpperCase() + name.slice(1) : name;
+    }
+    if (Array.isArray(v.list)) return joined(v.list.map(sayPart));
+    return '';
+  }
+  function sayPart(p) {
+    var template = I18N.template(p.message), values = {};
+    Object.keys(p.values || {}).forEach(function (k) { values[k] = sayValue(p.values[k], template.indexOf('{' + k + '}') === 0); });
+    return typeof p.plural === 'string' ? I18N.nd(p.message, p.plural, p.n, values) : t(p.message, values);
+  }
+  function explanation(d) {
+    if (!Array.isArray(d.explanation_parts) || !d.explanation_parts.length) return d.explanation;
+    try {
+      var out = '';
+      d.explanation_parts.forEach(function (p) {
+        var s = sayPart(p);
+        out += !out || /\u3002$/.test(out) ? s : ' ' + s;
+      });
+      return out;
+    } catch (e) { return d.explanation; }
+  }
   function what(d) { return d.decision === 'row' || d.card ? t('the row for {card}', {card: word(d.card)}) : t('draw or take'); }
   function lossText(d) {
     if (d.forced) return t('forced');
@@ -414,9 +459,9 @@
       if (d.mark) h.appendChild(el('span', 'mbadge', t(d.mark)));
       card.appendChild(h);
       var facts = el('div', 'facts');
-      facts.appendChild(fact('played', t('played'), d.played));
+      facts.appendChild(fact('played', t('played'), choiceName(d.played)));
       if (!d.forced) {
-        facts.appendChild(fact('best', t('best'), d.best === d.played ? t('{choice} (played)', {choice: d.best}) : d.best));
+        facts.appendChild(fact('best', t('best choice'), d.best === d.played ? t('{choice} (played)', {choice: choiceName(d.best)}) : choiceName(d.best)));
       }
       if (!d.forced) facts.appendChild(fact('loss', t('loss'), lossText(d)));
       if (!d.forced && typeof d.win_prob_played === 'number') {
@@ -425,7 +470,8 @@
       }
       facts.appendChild(fact('mark', t('mark'), d.forced ? t('forced: the only choice') : d.mark ? t(d.mark) : t('none')));
       card.appendChild(facts);
-      if (typeof d.explanation === 'string' && d.explanation) card.appendChild(el('p', 'why', d.explanation));
+      var why = typeof d.explanation === 'string' && d.explanation ? explanation(d) : '';
+      if (why) card.appendChild(el('p', 'why', why));
       var table = choicesTable(d);
       if (table) card.appendChild(table);
       box.appendChild(card);
@@ -447,7 +493,7 @@
     shown.forEach(function (c) {
       var tr = el('tr', (c.choice === d.played ? 'played' : '') + (c.choice === d.best ? ' best' : ''));
       tr.dataset.choice = c.choice;
-      var name = el('td', null, c.choice);
+      var name = el('td', null, choiceName(c.choice));
       if (c.choice === d.played) name.appendChild(el('span', 'tag', ' ' + t('played')));
       tr.appendChild(name);
       tr.appendChild(el('td', 'num', signed(c.margin) + (typeof c.margin_se === 'number' && c.margin_se > 0
@@ -559,7 +605,7 @@
       b.appendChild(document.createTextNode(' '));
       b.appendChild(who(d.player));
       b.appendChild(document.createTextNode(' \u00b7 ' + t(d.mark) + ' ' + num(d.loss, 1)));
-      b.title = t('move {move}: {who} played {played}, best {best}', {move: d.move, who: d.player, played: d.played, best: d.best});
+      b.title = t('move {move}: {who} played {played}, best {best}', {move: d.move, who: d.player, played: choiceName(d.played), best: choiceName(d.best)});
       b.addEventListener('click', jump(cur.entry, d.move));
       box.appendChild(b);
     });
@@ -628,7 +674,7 @@
           b.dataset.move = String(c.move);
           b.textContent = (entries.filter(function (x) { return x.mi === e.mi; }).length > 1 ? t('game {game}', {game: c.game}) + ' ' : '')
             + t('move {move}', {move: c.move}) + ' \u2212' + num(c.loss, 1);
-          b.title = t('played {played}, best {best}', {played: c.played, best: c.best});
+          b.title = t('played {played}, best {best}', {played: choiceName(c.played), best: choiceName(c.best)});
           b.addEventListener('click', jump(i, c.move));
           list.appendChild(b);
         });
