@@ -3,25 +3,18 @@
 from __future__ import annotations
 
 import contextlib
-import csv
 import sys
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
-from rich import box
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
+
+if TYPE_CHECKING:  # imported where used: a run without a progress bar or csv never loads them
+    from rich.progress import Progress
+    from rich.table import Table
 
 from ..core.editions import edition_choice
 from ..core.errors import UsageError, one_line
@@ -47,6 +40,9 @@ from .common import (
 
 def summary_table(tally: Tally) -> Table:
     """The strength report: one row per bot, best win rate first."""
+    from rich import box
+    from rich.table import Table
+
     table = Table(
         title="Bot strength: match wins",
         caption="×k: seats held; n: seat-matches; wins include shared ones; 95% CI: Wilson; pts: mean score",
@@ -72,6 +68,8 @@ def summary_table(tally: Tally) -> Table:
 
 def write_csv(tally: Tally, file: TextIO) -> None:
     """The strength table for programs: one row per bot, best win rate first."""
+    import csv
+
     out = csv.writer(file, lineterminator="\n")
     out.writerow(("bot", "seats", "n", "wins", "shared", "win_rate", "ci_low", "ci_high", "pts_match", "pts_game"))
     for b, _ in tally.ranking():
@@ -99,6 +97,28 @@ def _lines(outcomes: Iterator[Outcome], tally: Tally, progress: Progress | None,
         if progress is not None and task is not None:
             progress.advance(task)
         yield o.line
+
+
+def _progress_bar(err: Console) -> Progress:
+    """The progress bar on standard error (rich.progress loaded only when one is shown)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
 
 
 @app.command()
@@ -230,19 +250,7 @@ def simulate(
 
     err = Console(stderr=True, highlight=False)
     show = err.is_terminal if progress is None else progress
-    bar = (
-        Progress(
-            TextColumn("simulating"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-        )
-        if show
-        else None
-    )
+    bar = _progress_bar(err) if show else None
     tally = Tally(plan)
     with bar if bar is not None else contextlib.nullcontext():
         lines = _lines(run(plan, matches, jobs=n_jobs, start=first_match - 1), tally, bar, matches)

@@ -197,6 +197,10 @@ def _play(
     a playout may), a golden joker comes without its extra card and a draw
     ends the loop where it is.
     """
+    first = bots[0] if bots else None
+    if type(first) is GreedyBot and all(type(b) is GreedyBot and b.take_at == first.take_at for b in bots):
+        _play_greedy(table, cards, base, first.take_at, moves, turns, stop_round)
+        return
     rows, taken, limits = table.rows, table.taken, table.limits  # changed in place, never replaced
     n_rows = len(rows)
     turn_over, place, take_row = table.turn_over, table.place, table.take
@@ -243,6 +247,68 @@ def _play(
             extra = cards[t + 1]
         take_row(seat, i, extra, last_round)
         add(_new(Take, (seat, take.row, extra, last_round)))
+
+
+def _play_greedy(
+    table: Table, cards: Sequence[str], base: int, take_at: int, moves: list[Move], turns: int, stop_round: int
+) -> None:
+    """``_play`` with ``GreedyBot(take_at)`` in every seat: the same moves, decided by the same two
+    functions (``greedy_take``, ``greedy_row``) on collections and rows kept packed from move to move
+    instead of packed again at every decision: most of the time of a playout and of a greedy game.
+
+    The answers need no check: both functions choose among the legal rows only."""
+    rows, taken, limits, done = table.rows, table.taken, table.limits, table.done  # changed in place, never replaced
+    n_rows = len(rows)
+    turn_over, place, take_row = table.turn_over, table.place, table.take
+    add = moves.append
+    memo = scores_for(table).memo
+    unit_of = UNIT_OF
+    packed = [pack(c) for c in table.collections]  # every seat's collection, packed, kept up to date below
+    rowp = [_ROW_UNITS[r] for r in rows]  # every row, packed
+    seats = range(len(packed))
+    while turns and not table.over and table.round != stop_round:
+        turns -= 1
+        seat = table.current
+        me = packed[seat]
+        i = greedy_take(memo, me, rows, rowp, taken, limits, take_at, table.total - table.turned > table.lr_pending)
+        if i < 0:
+            t = table.turned - base
+            try:
+                card = cards[t]
+                last_round = card == LAST_ROUND
+                if last_round:
+                    card = cards[t + 1]
+            except IndexError:  # no card left to turn over (a deck given short): play stops here
+                return
+            turn_over(card, last_round)
+            rivals = [packed[p] for p in seats if p != seat and not done[p]]
+            i = greedy_row(memo, me, rivals, rows, rowp, taken, limits, unit_of[card])
+            place(seat, i, card)
+            rowp[i] += unit_of[card]
+            add(_new(Draw, (seat, i + 1, card, last_round)))
+            continue
+        got = rowp[i]
+        if GOLDEN_JOKER not in rows[i]:
+            take_row(seat, i, None, False)
+            add(_new(Take, (seat, i + 1, None, None)))
+        else:
+            t = table.turned - base
+            if t + (t < len(cards) and cards[t] == LAST_ROUND) >= len(cards):
+                take_row(seat, i, None, False)  # no card left for the golden joker's extra
+                add(_new(Take, (seat, i + 1, None, None)))
+            else:
+                extra = cards[t]
+                last_round = extra == LAST_ROUND
+                if last_round:
+                    extra = cards[t + 1]
+                take_row(seat, i, extra, last_round)
+                got += unit_of[extra]
+                add(_new(Take, (seat, i + 1, extra, last_round)))
+        packed[seat] = me + got
+        if done[seat]:
+            rowp[i] = 0
+        else:  # the round ended: every row is empty again
+            rowp = [0] * n_rows
 
 
 def _illegal_place(bot: Bot, table: Table, move: Draw) -> BotError:
@@ -331,7 +397,17 @@ def pack_all(collections: Sequence[tuple[int, ...]]) -> list[int]:
     return packed
 
 
-_ROW_UNITS: dict[tuple[str, ...], int] = {}  # every row seen, packed (a row holds at most three cards: a few thousand)
+class _RowUnits(dict[tuple[str, ...], int]):
+    """Every row seen, packed (a row holds at most three cards: a few thousand); a miss packs it."""
+
+    __slots__ = ()
+
+    def __missing__(self, row: tuple[str, ...]) -> int:
+        packed = self[row] = pack_cards(row)
+        return packed
+
+
+_ROW_UNITS = _RowUnits()
 
 
 def unpack(packed: int) -> tuple[int, ...]:
@@ -376,19 +452,8 @@ class Scores:
         return len(self.memo)
 
     def add(self, packed: int) -> int:
-        """Compute and keep the score of ``packed``."""
-        memo = self.memo
-        if len(memo) >= self.limit:
-            memo.clear()
-        raw = packed.to_bytes(N_KINDS, "little")
-        # the pattern, order-free without a sort: how many colours hold 0, 1, ... 6 or more cards
-        # (one hex digit each), and the jokers above them
-        key = sum(map(_DIGIT.__getitem__, raw[:_N_COLOURS])) + ((raw[JOKER_INDEX] + raw[GOLDEN_INDEX]) << _JOKER_SHIFT)
-        base = self.patterns.get(key)
-        if base is None:
-            base = self.patterns[key] = self._base(raw)
-        value = memo[packed] = base + self.table.plus2 * raw[PLUS2_INDEX]
-        return value
+        """Compute and keep the score of ``packed`` (``_Memo.__missing__``)."""
+        return self.memo.__missing__(packed)
 
     def _base(self, raw: bytes) -> int:
         """The score of ``raw`` without its "+2" cards, by ``best_from_counts`` on the pattern laid out on this
@@ -401,15 +466,6 @@ class Scores:
         plain[GOLDEN_INDEX] = raw[GOLDEN_INDEX]
         return best_from_counts(plain, self.colours, table=self.table, cache=False).score
 
-    def missed(self, key: object) -> None:
-        """After a ``KeyError`` in a hot loop: add the missing score (an int) or packed row (a tuple)."""
-        if type(key) is tuple:
-            _ROW_UNITS[key] = pack_cards(key)
-        elif type(key) is int:
-            self.add(key)
-        else:
-            raise KeyError(key)
-
 
 class _Memo(dict[int, int]):
     """The packed memo: a plain ``dict`` whose miss computes the score (``Scores.add``) instead of raising.
@@ -418,16 +474,55 @@ class _Memo(dict[int, int]):
     hot loop no longer raises a ``KeyError`` that makes the bot think its
     decision over again (about 1.5 microseconds a miss, and a cold run of
     1,000 greedy games misses about 110,000 times).
+
+    A miss is read off ``packed`` with integer operations alone: the pattern's digits of the
+    colours four at a time (``_QUARTERS``), the jokers and the "+2" cards by shifts; then the
+    pattern's score (``patterns``) or, the first time a pattern comes, ``Scores._base``.
     """
 
-    __slots__ = ("scores",)
+    __slots__ = ("limit", "patterns", "plus2", "scores")
 
-    def __init__(self, scores: Scores) -> None:
+    def __init__(self, scores: Scores, patterns: dict[int, int], limit: int) -> None:
         super().__init__()
         self.scores = scores
+        self.patterns = patterns
+        self.limit = limit
+        self.plus2 = scores.table.plus2
 
     def __missing__(self, packed: int) -> int:
-        return self.scores.add(packed)
+        if len(self) >= self.limit:
+            self.clear()
+        # the pattern, order-free without a sort: how many colours hold 0, 1, ... 6 or more cards
+        # (one hex digit each), and the jokers above them
+        key = (((packed >> _JOKER_BIT) & _MASK) + ((packed >> _GOLDEN_SHIFT) & _MASK)) << _JOKER_SHIFT
+        for shift, mask in _COLOUR_CHUNKS:
+            key += _QUARTERS[(packed >> shift) & mask]
+        base = self.patterns.get(key)
+        if base is None:
+            base = self.patterns[key] = self.scores._base(packed.to_bytes(N_KINDS, "little"))
+        value = self[packed] = base + self.plus2 * (packed >> _PLUS2_BIT)
+        return value
+
+
+class _Quarters(dict[int, int]):
+    """The pattern digits (``_DIGIT``) of four colour counts packed, summed; a miss sums them."""
+
+    __slots__ = ()
+
+    def __missing__(self, four: int) -> int:
+        value = self[four] = sum(_DIGIT[b] for b in four.to_bytes(4, "little"))
+        return value
+
+
+_QUARTERS = _Quarters()  # at most a few thousand: four counts of at most 9 cards each
+#: (shift, mask) of the colours' bytes, four at a time (a short last group reads its missing bytes as 0:
+#: the same extra zeros in every key, so keys still tell patterns apart)
+_COLOUR_CHUNKS: tuple[tuple[int, int], ...] = tuple(
+    (shift, (1 << min(32, _BITS * _N_COLOURS - shift)) - 1) for shift in range(0, _BITS * _N_COLOURS, 32)
+)
+_JOKER_BIT = _BITS * JOKER_INDEX
+_PLUS2_BIT = _BITS * PLUS2_INDEX  # "+2" is the last kind (cards.KINDS): its count is what lies above
+assert PLUS2_INDEX == N_KINDS - 1 and 4 * len(_COLOUR_CHUNKS) < 16  # a digit of the pattern holds at most 15
 
 
 _Memos = tuple[_Memo, dict[int, int]]
@@ -439,7 +534,8 @@ def _memos(scores: Scores, limit: int) -> _Memos:
     key = (len(scores.colours), scores.table, limit)
     memos = _MEMOS.get(key)
     if memos is None:
-        memos = _MEMOS[key] = (_Memo(scores), {})
+        patterns: dict[int, int] = {}
+        memos = _MEMOS[key] = (_Memo(scores, patterns, limit), patterns)
     return memos
 
 
@@ -507,12 +603,13 @@ class GreedyBot:
     that player barely beats ``random``. With 4 it wins most games against
     ``random`` (``docs/simulate.md`` has the figures).
 
-    This is the only copy of the greedy rule: the strong bot's look-ahead
-    and the analysis's playouts play it through the same loop. Both methods
-    are written for speed (greedy's own thinking is most of a greedy game's
-    time): scores are looked up in the memo (``Scores.memo``), which
-    computes a missing one itself; a decision is made again only after a row
-    never packed before (``_ROW_UNITS``) is added.
+    The rule itself is two functions, ``greedy_take`` and ``greedy_row``,
+    its only copy: these methods call them on a view, and the bots' loop
+    calls them on collections and rows it keeps packed when every seat is
+    greedy (``_play_greedy``: a greedy game, the strong bot's look-ahead,
+    the analysis's playouts). Both are written for speed (greedy's own
+    thinking is most of a greedy game's time): scores are looked up in the
+    memo (``Scores.memo``), which computes a missing one itself.
     """
 
     name = "greedy"
@@ -521,75 +618,103 @@ class GreedyBot:
         self.take_at = take_at
 
     def choose(self, view: View, rng: SplitMix64) -> Take | None:
-        scores = scores_for(view)
-        memo, units = scores.memo, _ROW_UNITS
         seat = view.current
-        me = pack_all(view.collections)[seat]
-        taken, limits = view.taken, view.limits
-        while True:
-            try:
-                base = memo[me]
-                best, best_gain = -1, 0
-                space = False  # some row not taken has space: with a card left, a draw is open
-                i = -1
-                for r in view.rows:
-                    i += 1
-                    if taken[i]:
-                        continue
-                    if r:
-                        gain = memo[me + units[r]] - base
-                        if best < 0 or gain > best_gain:
-                            best, best_gain = i, gain
-                        if not space and len(r) < limits[i]:
-                            space = True
-                    else:
-                        space = True
-                break
-            except KeyError as miss:
-                scores.missed(miss.args[0])
-        if best >= 0 and (
-            best_gain >= self.take_at or not (space and view.total - view.turned > view.lr_pending)
-        ):
-            return _new(Take, (seat, best + 1, None, None))
-        return None
+        rows = view.rows
+        i = greedy_take(scores_for(view).memo, pack_all(view.collections)[seat], rows, [_ROW_UNITS[r] for r in rows],
+                        view.taken, view.limits, self.take_at, view.total - view.turned > view.lr_pending)
+        return None if i < 0 else _new(Take, (seat, i + 1, None, None))
 
     def place(self, view: View, card: str, rng: SplitMix64) -> int:
-        scores = scores_for(view)
-        memo, units = scores.memo, _ROW_UNITS
         seat = view.current
         collections = pack_all(view.collections)
-        me = collections[seat]
-        done, taken, limits = view.done, view.taken, view.limits
+        done = view.done
         rivals = [c for p, c in enumerate(collections) if p != seat and not done[p]]
-        unit = UNIT_OF[card]
-        while True:
-            try:
-                best, best_value = -1, 0
-                empty = False  # an empty row seen: every empty row is worth the same, the first wins ties
-                i = -1
-                for row in view.rows:
-                    i += 1
-                    if taken[i] or len(row) >= limits[i]:
-                        continue
-                    if not row:
-                        if empty:
-                            continue
-                        empty = True
-                    r = units[row]
-                    r2 = r + unit
-                    value = memo[me + r2] - memo[me + r]
-                    if rivals:
-                        most = -(1 << 62)  # max() over a generator, spelled out: a third of the time
-                        for c in rivals:
-                            change = memo[c + r2] - memo[c + r]
-                            if change > most:  # noqa: PLR1730 (max() is slower)
-                                most = change
-                        value -= most
-                    if best < 0 or value > best_value:
-                        best, best_value = i, value
-                return best + 1
-            except KeyError as miss:
-                scores.missed(miss.args[0])
+        rows = view.rows
+        return 1 + greedy_row(scores_for(view).memo, collections[seat], rivals, rows, [_ROW_UNITS[r] for r in rows],
+                              view.taken, view.limits, UNIT_OF[card])
+
+
+def greedy_take(
+    memo: dict[int, int],
+    me: int,
+    rows: Sequence[tuple[str, ...]],
+    rowp: Sequence[int],
+    taken: Sequence[bool],
+    limits: Sequence[int],
+    take_at: int,
+    cards_left: bool,
+) -> int:
+    """The greedy rule's first decision: the row index to take, or -1 to turn a card over.
+
+    ``memo``: the scores (``Scores.memo``); ``me``: the packed collection of the player to move;
+    ``rowp``: each row packed; ``cards_left``: a card is left to turn over. The row that raises the
+    score most (the lower on ties) if it raises it by ``take_at`` or more, or if no draw is open."""
+    base = memo[me]
+    best, best_gain = -1, 0
+    space = False  # some row not taken has space: with a card left, a draw is open
+    for i in range(len(rows)):
+        if taken[i]:
+            continue
+        r = rows[i]
+        if r:
+            gain = memo[me + rowp[i]] - base
+            if best < 0 or gain > best_gain:
+                best, best_gain = i, gain
+            if not space and len(r) < limits[i]:
+                space = True
+        else:
+            space = True
+    if best >= 0 and (best_gain >= take_at or not (space and cards_left)):
+        return best
+    return -1
+
+
+def greedy_row(
+    memo: dict[int, int],
+    me: int,
+    rivals: Sequence[int],
+    rows: Sequence[tuple[str, ...]],
+    rowp: Sequence[int],
+    taken: Sequence[bool],
+    limits: Sequence[int],
+    unit: int,
+) -> int:
+    """The greedy rule's second decision: the row index for the card just turned over (packed: ``unit``).
+
+    Where it adds most to the player's own row value less what it adds for the rival (packed
+    collections of the seats still in the round) who gains most from it; the lower row on ties,
+    and every empty row is worth the same (the first stands for them). With one row open it is
+    that row, and no score is looked up."""
+    open_rows = []
+    empty = False  # an empty row seen
+    for i in range(len(rows)):
+        if taken[i]:
+            continue
+        row = rows[i]
+        if len(row) >= limits[i]:
+            continue
+        if not row:
+            if empty:
+                continue
+            empty = True
+        open_rows.append(i)
+    if len(open_rows) == 1:  # no choice (half the draws of a greedy game): no score to look up
+        return open_rows[0]
+    best, best_value = -1, 0
+    for i in open_rows:
+        r = rowp[i]
+        r2 = r + unit
+        value = memo[me + r2] - memo[me + r]
+        if rivals:
+            most = -(1 << 62)  # max() over a generator, spelled out: a third of the time
+            for c in rivals:
+                change = memo[c + r2] - memo[c + r]
+                if change > most:  # noqa: PLR1730 (max() is slower)
+                    most = change
+            value -= most
+        if best < 0 or value > best_value:
+            best, best_value = i, value
+    return best
 
 
 class StrongBot:

@@ -26,7 +26,6 @@ files: the ``simulate`` command does.
 from __future__ import annotations
 
 import datetime as _dt
-import multiprocessing
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -283,6 +282,8 @@ def run(plan: Plan, matches: int, *, jobs: int = 1, start: int = 0) -> Iterator[
         for i in indices:
             yield outcome(plan, i)
         return
+    import multiprocessing  # only here: a run on one process never loads it
+
     chunk = max(1, min(32, matches // (jobs * 16)))
     # forkserver (or spawn): workers start clean, never forked from a process whose
     # other threads (a progress bar's) might hold a lock

@@ -398,3 +398,57 @@ def test_a_copied_table_changes_apart_from_its_original() -> None:
     other.take(2, 0, None, False)
     assert table.state() == before
     assert other.state() != before and other.collections[2] != before.collections[2]
+
+
+# --------------------------------------------------------------------------- the greedy loop's fast path
+
+
+class _SlowGreedy(GreedyBot):
+    """``GreedyBot`` by another type: the bots' loop then asks it move by move, as any bot
+    (``bots._play``), instead of running its own greedy loop (``bots._play_greedy``)."""
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    players=st.integers(2, 5),
+    edition=st.sampled_from(["classic", "anniversary"]),
+    scoring=st.sampled_from(["standard", "alternative"]),
+    take_at=st.integers(0, 6),
+)
+def test_the_greedy_loop_plays_the_moves_greedy_chooses_one_at_a_time(
+    seed: int, players: int, edition: str, scoring: str, take_at: int
+) -> None:
+    state = new_state(seed, players, edition, scoring)
+    fast: list[engine.Move] = []
+    slow: list[engine.Move] = []
+    rngs = [SplitMix64(0)] * players
+    end = bots.play_to_end(state, [GreedyBot(take_at)] * players, rngs, moves=fast)
+    bots.play_to_end(state, [_SlowGreedy(take_at)] * players, rngs, moves=slow)
+    assert fast == slow
+    # and the same game one checked move at a time through the engine
+    replayed = state
+    for move in fast:
+        replayed, _ = engine.play(replayed, move)
+    assert replayed == end and end.over
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), players=st.integers(2, 5), cut=st.integers(0, 80),
+       short=st.integers(0, 40), stop=st.booleans())
+def test_the_greedy_loop_agrees_mid_game_on_short_orders_and_at_the_end_of_a_round(
+    seed: int, players: int, cut: int, short: int, stop: bool
+) -> None:
+    states = states_of_a_game(seed % 1000, players)
+    state = states[min(cut, len(states) - 1)]
+    assert state.deck is not None
+    cards = list(state.deck[state.turned: state.turned + short])  # an order that may run out
+    ends = []
+    for bot in (GreedyBot(), _SlowGreedy()):
+        table = Table(state)
+        table.deck = None
+        moves: list[engine.Move] = []
+        bots._play(table, cards, state.turned, [bot] * players, [SplitMix64(0)] * players, moves, -1,
+                   state.round + 1 if stop else 0)
+        ends.append((moves, table.state()))
+    assert ends[0] == ends[1]
