@@ -22,11 +22,13 @@ POT = LOCALES / f"{DOMAIN}.pot"
 
 
 def _users() -> list[Path]:
-    """The package's modules that translate (they name ``Translator`` or mark messages with ``N_``)."""
+    """The package's modules that translate (they name ``Translator`` or mark messages with ``N_``), the
+    translating machinery itself (``lang/__init__``, this module) left out."""
+    machinery = {PACKAGE / "lang" / "__init__.py", PACKAGE / "lang" / "extract.py"}
     return [
         path
         for path in sorted(PACKAGE.rglob("*.py"))
-        if "lang" not in path.relative_to(PACKAGE).parts[:1]
+        if path not in machinery
         and ("Translator" in (text := path.read_text(encoding="utf-8")) or "N_(" in text)
     ]
 

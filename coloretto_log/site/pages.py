@@ -35,6 +35,7 @@ from ..db.ratings import (
 )
 from ..db.site_data import ClubData, GameSeat, MatchRow, MatchSeat
 from ..lang import ENGLISH, N_, NATIVE_NAMES, Translator
+from ..lang.games import edition_word, table_word
 from . import svg
 
 __all__ = ["CSS", "DEFAULT_TITLE", "Site", "match_slug", "name", "page_file", "player_slug"]
@@ -621,8 +622,9 @@ class Site:
         seats = self.data.match_seats.get(m.match_id, [])
         title = f"{self.day(m.date)} · " + ", ".join(one_line(p) for p in m.players)
         out = [f"<h1>{escape(self.day(m.date))}: {', '.join(self.player_link(p, up) for p in m.players)}</h1>"]
-        facts = self.html_t("{edition} edition, {scoring} scoring, {done} of {played} games finished",
-                       edition=escape(m.edition), scoring=escape(m.scoring), done=self.num(m.games_complete),
+        facts = self.html_t("{edition}, {table}, {done} of {played} games finished",
+                       edition=escape(edition_word(m.edition, self.tr)), table=escape(table_word(m.scoring, self.tr)),
+                       done=self.num(m.games_complete),
                        played=self.num(m.games_played))
         source = m.source_file.replace("\\", "/").rsplit("/", 1)[-1]  # the file's name, not where it lives
         where = self.html_t("from {file}", file=name(source))

@@ -14,6 +14,7 @@ from ...core.engine import Draw, GameState, Move, Take
 from ...core.ruleset import RuleSet
 from ...core.scoring import Assignment, ranks
 from ...lang import ENGLISH, N_, Translator
+from ...lang.games import edition_word, table_word
 from .phase import Phase
 
 #: The cards' words, for the catalogue (``card_word`` translates them).
@@ -49,27 +50,9 @@ RULE_WORDS: dict[str, str] = {
 }
 NOT_UNDERSTOOD = N_("the line is not understood here: type ? for the commands")
 
-#: The editions' and scoring tables' names as players read them (``edition_word``, ``table_word``); the names
-#: typed (``--edition classic``) and logged stay the same in every language.
-EDITION_WORDS: dict[str, str] = {"classic": N_("classic edition"), "anniversary": N_("anniversary edition")}
-TABLE_WORDS: dict[str, str] = {"standard": N_("standard table"), "alternative": N_("alternative table")}
-
-
 def card_word(card: str, tr: Translator = ENGLISH) -> str:
     """A card as people read it in ``tr``'s language (a colour no catalogue knows stays English)."""
     return tr.gettext(card_name(card))
-
-
-def edition_word(name: str, tr: Translator = ENGLISH) -> str:
-    """``classic edition`` in ``tr``'s language (an edition no catalogue knows: its name, then "edition")."""
-    word = EDITION_WORDS.get(name)
-    return tr.gettext(word) if word is not None else tr.t("{name} edition", name=name)
-
-
-def table_word(name: str, tr: Translator = ENGLISH) -> str:
-    """``standard table`` in ``tr``'s language (a table no catalogue knows: its name, then "table")."""
-    word = TABLE_WORDS.get(name)
-    return tr.gettext(word) if word is not None else tr.t("{name} table", name=name)
 
 
 def rules_words(rules: RuleSet, tr: Translator = ENGLISH) -> str:

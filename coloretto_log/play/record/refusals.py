@@ -19,7 +19,8 @@ from collections.abc import Collection, Sequence
 from ...core.engine import Draw, GameState, Move, Take, Violation
 from ...core.ruleset import LAYOUTS, Edition
 from ...lang import DEFAULT, Translator
-from .events import RULE_WORDS, Refused, card_word, edition_word
+from ...lang.games import edition_word
+from .events import RULE_WORDS, Refused, card_word
 
 
 def move_refusal(violation: Violation, state: GameState, move: Move, players: Sequence[str], tr: Translator) -> Refused:

@@ -33,6 +33,7 @@ from ...core.errors import ColorettoLogError
 from ...core.ruleset import LAYOUTS, RuleSet
 from ...core.setup import Setup
 from ...lang import ENGLISH, Translator
+from ...lang.games import edition_word
 from ...log.models import Claim
 from ...log.replay import SetupError, check_match, check_removed, check_starting_cards
 from ...log.writer import match_json, move_json, setup_json
@@ -62,7 +63,6 @@ from .events import (
     Standing,
     card_word,
     describe,
-    edition_word,
     round_end,
     standings,
 )
