@@ -87,7 +87,7 @@ from coloretto_log.play import bots
 from coloretto_log.play.exact import EXACT_SLOTS
 from coloretto_log.play.luck import accuracy_of
 from coloretto_log.play.playout import Start
-from coloretto_log.play.simulate import bot_seed, match_seed, play_game
+from coloretto_log.play.simulate import bot_seed, match_seed, moves_with_states, play_game
 from coloretto_log.view.html import PAGE_LIMIT
 
 TARGET_SECONDS = 20.0
@@ -128,13 +128,7 @@ def simulated_game(index: int) -> list[tuple[Move, GameState]]:
     names = ("strong", "greedy", "random", "greedy")
     played = play_game(rules, [bots.make_bot(b) for b in names], setup,
                        [SplitMix64(bot_seed(seed, 0, s)) for s in range(4)])
-    state = engine.new_game(rules, 4, removed=setup.removed, starting=setup.starting, first=setup.first,
-                            deck=setup.deck)
-    pairs = []
-    for move in played.moves:
-        pairs.append((move, state))
-        state = engine.apply(state, move)
-    return pairs
+    return moves_with_states(rules, played)
 
 
 def analyse(tasks: list[A.Task], settings: A.Settings, jobs: int) -> tuple[float, float, list[A.Decision]]:
@@ -251,12 +245,7 @@ def error_rates(games: int, samples: int, max_se: float) -> None:
         setup = seeded_setup(rules, 3, seed, 0)
         played = play_game(rules, [bots.make_bot(b) for b in order], setup,
                            [SplitMix64(bot_seed(seed, 0, s)) for s in range(3)])
-        state = engine.new_game(rules, 3, removed=setup.removed, starting=setup.starting, first=setup.first,
-                                deck=setup.deck)
-        pairs = []
-        for move in played.moves:
-            pairs.append((move, state))
-            state = engine.apply(state, move)
+        pairs = moves_with_states(rules, played)
         decisions = [d for d in A.analyze(A.tasks_of_game(pairs, 1, 1, 0), settings) if not d.forced]
         for seat, name in enumerate(order):
             mine = [d for d in decisions if d.seat == seat]

@@ -211,14 +211,10 @@ def _play(
         bot, rng = bots[seat], rngs[seat]
         take = bot.choose(table, rng)
         if take is None:
-            t = table.turned - base
-            try:
-                card = cards[t]
-                last_round = card == LAST_ROUND
-                if last_round:
-                    card = cards[t + 1]
-            except IndexError:  # no card left to turn over (a deck given short): play stops here
+            up = _turned_up(cards, table.turned - base)
+            if up is None:  # no card left to turn over (a deck given short): play stops here
                 return
+            card, last_round = up
             turn_over(card, last_round)
             row = bot.place(table, card, rng)
             if type(row) is not int or not 0 < row <= n_rows or taken[row - 1] or len(rows[row - 1]) >= limits[row - 1]:
@@ -236,15 +232,12 @@ def _play(
             take_row(seat, i, None, False)
             add(take)
             continue
-        t = table.turned - base
-        if t + (t < len(cards) and cards[t] == LAST_ROUND) >= len(cards):
+        up = _turned_up(cards, table.turned - base)
+        if up is None:
             take_row(seat, i, None, False)  # no card left for the golden joker's extra
             add(take)
             continue
-        extra = cards[t]
-        last_round = extra == LAST_ROUND
-        if last_round:
-            extra = cards[t + 1]
+        extra, last_round = up
         take_row(seat, i, extra, last_round)
         add(_new(Take, (seat, take.row, extra, last_round)))
 
@@ -272,14 +265,10 @@ def _play_greedy(
         me = packed[seat]
         i = greedy_take(memo, me, rows, rowp, taken, limits, take_at, table.total - table.turned > table.lr_pending)
         if i < 0:
-            t = table.turned - base
-            try:
-                card = cards[t]
-                last_round = card == LAST_ROUND
-                if last_round:
-                    card = cards[t + 1]
-            except IndexError:  # no card left to turn over (a deck given short): play stops here
+            up = _turned_up(cards, table.turned - base)
+            if up is None:  # no card left to turn over (a deck given short): play stops here
                 return
+            card, last_round = up
             turn_over(card, last_round)
             rivals = [packed[p] for p in seats if p != seat and not done[p]]
             i = greedy_row(memo, me, rivals, rows, rowp, taken, limits, unit_of[card])
@@ -292,15 +281,12 @@ def _play_greedy(
             take_row(seat, i, None, False)
             add(_new(Take, (seat, i + 1, None, None)))
         else:
-            t = table.turned - base
-            if t + (t < len(cards) and cards[t] == LAST_ROUND) >= len(cards):
+            up = _turned_up(cards, table.turned - base)
+            if up is None:
                 take_row(seat, i, None, False)  # no card left for the golden joker's extra
                 add(_new(Take, (seat, i + 1, None, None)))
             else:
-                extra = cards[t]
-                last_round = extra == LAST_ROUND
-                if last_round:
-                    extra = cards[t + 1]
+                extra, last_round = up
                 take_row(seat, i, extra, last_round)
                 got += unit_of[extra]
                 add(_new(Take, (seat, i + 1, extra, last_round)))
@@ -309,6 +295,17 @@ def _play_greedy(
             rowp[i] = 0
         else:  # the round ended: every row is empty again
             rowp = [0] * n_rows
+
+
+def _turned_up(cards: Sequence[str], t: int) -> tuple[str, bool] | None:
+    """The card turned over at place ``t`` of an order and whether the last-round card came up first (it is
+    set aside and the next card taken); None when no card is left there."""
+    if t >= len(cards):
+        return None
+    card = cards[t]
+    if card != LAST_ROUND:
+        return card, False
+    return (cards[t + 1], True) if t + 1 < len(cards) else None
 
 
 def _illegal_place(bot: Bot, table: Table, move: Draw) -> BotError:

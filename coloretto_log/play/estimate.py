@@ -174,11 +174,7 @@ def _argmax(values: list[float]) -> int:
 
 def _se(xs: list[float]) -> float:
     n = len(xs)
-    if n < 2:
-        return 0.0
-    mean = sum(xs) / n
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    return math.sqrt(var / n)
+    return math.sqrt(_var(xs) / n) if n > 1 else 0.0
 
 
 def _paired_se(a: list[float], b: list[float]) -> float:
@@ -188,16 +184,17 @@ def _paired_se(a: list[float], b: list[float]) -> float:
     n = len(a)
     if n < 2:
         return 0.0
-    d = [p - q for p, q in zip(a, b)]
-    mean = sum(d) / n
-    paired = sum((x - mean) ** 2 for x in d)
-    unpaired = _var(a) + _var(b)
-    return math.sqrt((paired + unpaired) / n / n)
+    return math.sqrt((_squares([p - q for p, q in zip(a, b)]) + _var(a) + _var(b)) / n / n)
+
+
+def _squares(xs: list[float]) -> float:
+    """The sum of squares about the mean."""
+    mean = sum(xs) / len(xs)
+    return sum((x - mean) ** 2 for x in xs)
 
 
 def _var(xs: list[float]) -> float:
-    mean = sum(xs) / len(xs)
-    return sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)
+    return _squares(xs) / (len(xs) - 1)
 
 
 def _settled(tally: Tally, played: int, max_se: float) -> bool:

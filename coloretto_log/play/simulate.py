@@ -190,14 +190,28 @@ class PlayedMatch:
         return tuple(g.scores for g in self.games)
 
 
+def _first_state(rules: RuleSet, setup: Setup) -> GameState:
+    return engine.new_game(
+        rules, len(setup.starting), removed=setup.removed, starting=setup.starting, first=setup.first, deck=setup.deck
+    )
+
+
 def play_game(rules: RuleSet, bots: Sequence[Bot], setup: Setup, rngs: Sequence[SplitMix64]) -> PlayedGame:
     """Play one seeded game to its end; seat ``s`` is ``bots[s]`` drawing from ``rngs[s]``."""
-    state = engine.new_game(
-        rules, len(bots), removed=setup.removed, starting=setup.starting, first=setup.first, deck=setup.deck
-    )
+    state = _first_state(rules, setup)
     moves: list[Move] = []
     final = play_to_end(state, bots, rngs, moves=moves)
     return PlayedGame(setup, tuple(moves), final, final_scores(final))
+
+
+def moves_with_states(rules: RuleSet, game: PlayedGame) -> list[tuple[Move, GameState]]:
+    """Every move of a played game with the state it was played in (what ``analyze.tasks_of_game`` reads)."""
+    state = _first_state(rules, game.setup)
+    out = []
+    for move in game.moves:
+        out.append((move, state))
+        state = engine.apply(state, move)
+    return out
 
 
 def play_match(plan: Plan, index: int, bots: Sequence[Bot] | None = None) -> PlayedMatch:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import inspect
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -40,7 +39,7 @@ from ..lang import DEFAULT, translator
 from ..log.atomic import atomic_write_bytes, atomic_write_lines
 from ..log.load import LoadedMatch, load
 from ..report.timeline import from_loaded
-from ..view.html import page_chunks
+from ..view.html import Analysis, page_chunks
 from .pages import CSS, Site, match_slug, page_file, player_slug
 
 __all__ = ["MANIFEST", "Built", "SiteError", "build_site"]
@@ -192,18 +191,6 @@ def _loaded(wanted: list[MatchRow]) -> Iterator[tuple[MatchRow, LoadedMatch]]:
                 yield found, item
 
 
-def _analysis_arg(analysis: dict[str, Any] | None) -> dict[str, Any]:
-    """The viewer's ``analysis`` (match 1 of the page) and ``method`` keywords, when ``view.html`` takes them."""
-    accepted = inspect.signature(page_chunks).parameters
-    if analysis is None or "analysis" not in accepted:
-        return {}
-    match = {k: v for k, v in analysis.items() if k != "settings"}
-    out: dict[str, Any] = {"analysis": {1: match}}
-    if "method" in accepted and isinstance(analysis.get("settings"), dict):
-        out["method"] = analysis["settings"]
-    return out
-
-
 def build_site(
     db: Path, out: Path, *, force: bool = False, title: str | None = None,
     progress: Callable[[str], None] | None = None, langs: tuple[str, ...] = (DEFAULT,),
@@ -263,9 +250,12 @@ def _build(
     return Built(writer.written, writer.unchanged, removed, len(writer.pages), missing, out)
 
 
-def _languages_arg(langs: tuple[str, ...]) -> dict[str, Any]:
-    """The viewer's ``langs`` keyword (the languages it switches between), when ``view.html`` takes it."""
-    return {"langs": langs} if "langs" in inspect.signature(page_chunks).parameters else {}
+def _analysis_of(stored: dict[str, Any] | None) -> tuple[Analysis | None, dict[str, Any] | None]:
+    """The viewer's ``analysis`` (the page's one match) and ``method`` from a stored analysis."""
+    if stored is None:
+        return None, None
+    settings = stored.get("settings")
+    return {1: {k: v for k, v in stored.items() if k != "settings"}}, settings if isinstance(settings, dict) else None
 
 
 def _replays(
@@ -290,8 +280,9 @@ def _replays(
             wanted.append(m)
     for done, (m, item) in enumerate(_loaded(wanted), 1):
         entry = data.analyses.get(m.match_id)
+        shown, method = _analysis_of(None if entry is None else entry[1])
         chunks = page_chunks([from_loaded(item)], title=f"{m.date or 'undated'} · {', '.join(m.players)}",
-                             **_analysis_arg(None if entry is None else entry[1]), **_languages_arg(langs))
+                             analysis=shown, method=method, langs=langs)
         writer.stream(f"replay/{match_slug(m.match_id)}.html", chunks, keys[m.match_id])
         have.add(m.match_id)
         if progress is not None and (done % 20 == 0 or done == len(wanted)):

@@ -26,7 +26,7 @@ from coloretto_log.play import analyze as A
 from coloretto_log.play import bots
 from coloretto_log.play import exact as E
 from coloretto_log.play.playout import Start, choices
-from coloretto_log.play.simulate import play_game
+from coloretto_log.play.simulate import moves_with_states, play_game
 
 from ..conftest import ROOT
 
@@ -335,12 +335,7 @@ def test_the_random_bot_loses_more_and_is_marked_more_than_the_strong_bot() -> N
     setup = seeded_setup(rules, 2, 2026, 0)
     played = play_game(rules, [bots.make_bot("strong"), bots.make_bot("random")], setup,
                        [SplitMix64(1), SplitMix64(2)])
-    state = engine.new_game(rules, 2, removed=setup.removed, starting=setup.starting, first=setup.first,
-                            deck=setup.deck)
-    pairs = []
-    for move in played.moves:
-        pairs.append((move, state))
-        state = engine.apply(state, move)
+    pairs = moves_with_states(rules, played)
     tasks = A.tasks_of_game(pairs, 1, 1, 0)
     decisions = list(A.analyze(tasks, A.Settings(samples=64, max_se=1.5)))
     strong, rand = A.summarise(decisions, 2)

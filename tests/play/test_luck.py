@@ -15,7 +15,7 @@ from coloretto_log.play import analyze as A
 from coloretto_log.play import bots
 from coloretto_log.play.estimate import ChoiceValue, Evaluation
 from coloretto_log.play.luck import accuracy_of, final_margins, standings
-from coloretto_log.play.simulate import play_game
+from coloretto_log.play.simulate import moves_with_states, play_game
 
 
 def test_accuracy_halves_every_three_points() -> None:
@@ -67,13 +67,7 @@ def _game(seed: int, order: tuple[str, ...] = BOTS) -> tuple[list[tuple[engine.M
     setup = seeded_setup(rules, 3, seed, 0)
     played = play_game(rules, [bots.make_bot(b) for b in order], setup,
                        [SplitMix64(seed * 7 + s) for s in range(3)])
-    state = engine.new_game(rules, 3, removed=setup.removed, starting=setup.starting, first=setup.first,
-                            deck=setup.deck)
-    pairs = []
-    for move in played.moves:
-        pairs.append((move, state))
-        state = engine.apply(state, move)
-    return pairs, state
+    return moves_with_states(rules, played), played.final
 
 
 def test_luck_plus_skill_tracks_the_final_margin_and_error_rates_order_the_bots() -> None:
