@@ -176,7 +176,7 @@ def simulate(
     per_day: Annotated[
         int, typer.Option("--per-day", metavar="N", help="With --date: matches dated the same day before the next day.")
     ] = 1,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file that simulate wrote (never a recorded log or a database).")] = False,
     jobs: Annotated[
         int,
         typer.Option(

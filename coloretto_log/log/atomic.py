@@ -125,8 +125,12 @@ def same_file(a: Path, b: Path) -> bool:
 DUCKDB = "a DuckDB database"
 MATCH_LOG = "a match log"
 
+#: How ``simulate`` begins each match's ``notes``: what tells its earlier output from a log people kept.
+SIMULATED_NOTE = "simulated: coloretto-log simulate"
+
 _SNIFF = 65536
 _LOG_MARKER = re.compile(rb'"format"\s*:\s*"coloretto-log"')
+_SIMULATED_MARKER = re.compile(rb'"notes"\s*:\s*"' + re.escape(SIMULATED_NOTE.encode()))
 
 
 def _regular(path: Path) -> bool:
@@ -153,18 +157,30 @@ def is_duckdb_file(path: Path) -> bool:
         return False
 
 
-def reads_as_match_log(path: Path) -> bool:
-    """``path`` is a regular file whose first 64 KiB read as a match log: a JSON object (or JSON Lines
-    of them) carrying the format's marker ``"format": "coloretto-log"`` (a cheap sniff, not a parse)."""
+def _log_head(path: Path) -> bytes | None:
+    """The first 64 KiB of ``path`` when they read as a match log: a JSON object (or JSON Lines of them)
+    carrying the format's marker ``"format": "coloretto-log"`` (a cheap sniff, not a parse); else None."""
     if not _regular(path):
-        return False
+        return None
     try:
         with open(path, "rb") as f:
             head = f.read(_SNIFF)
     except OSError:
-        return False
+        return None
     body = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
-    return body.startswith(b"{") and _LOG_MARKER.search(body) is not None
+    return body if body.startswith(b"{") and _LOG_MARKER.search(body) is not None else None
+
+
+def reads_as_match_log(path: Path) -> bool:
+    """``path`` is a regular file whose first 64 KiB read as a match log (``_log_head``)."""
+    return _log_head(path) is not None
+
+
+def written_by_simulate(path: Path) -> bool:
+    """``path`` reads as a match log whose first match carries ``simulate``'s note (``SIMULATED_NOTE``)
+    within its first 64 KiB: an earlier output of ``simulate``, not a log people recorded."""
+    head = _log_head(path)
+    return head is not None and _SIMULATED_MARKER.search(head) is not None
 
 
 def kind_of_file(path: Path) -> str | None:
@@ -190,7 +206,8 @@ def output_problem(
     (``what`` says which), even with ``force``; never onto a folder; never
     onto a DuckDB database or a match log (:func:`kind_of_file`) unless that
     is the kind of file the command itself writes (``writes``: ``simulate
-    --out`` writes match logs), even with ``force``: ``--force`` replaces an
+    --out`` writes match logs, and replaces only one it wrote,
+    :func:`written_by_simulate`), even with ``force``: ``--force`` replaces an
     earlier output, never a database or a log; an existing file only with
     ``force``. (A folder that cannot be written is found by the write
     itself, or asked of :func:`parent_problem`.) Names are shown with
@@ -205,6 +222,9 @@ def output_problem(
     kind = kind_of_file(out)
     if kind is not None and kind != writes:
         return f"{shown}: is {kind}, which this command never replaces (not even with --force); write to another file"
+    if kind == MATCH_LOG and not written_by_simulate(out):
+        return (f"{shown}: is a match log that simulate did not write, which it never replaces (not even with "
+                "--force); write to another file")
     if (out.exists() or out.is_symlink()) and not force:
         return f"{shown}: already exists; give another file name, or --force to replace it"
     return None

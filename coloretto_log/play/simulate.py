@@ -39,6 +39,7 @@ from ..core.rng import MASK64, SplitMix64, nth_output
 from ..core.ruleset import EDITIONS, LAYOUTS, MAX_PLAYERS, TABLES, RuleSet
 from ..core.scoring import winners as best_seats
 from ..core.setup import Setup, seeded_setup
+from ..log.atomic import SIMULATED_NOTE
 from ..log.writer import dumps_line, match_json, move_json, setup_json
 from .bots import BOTS, Bot, final_scores, make_bot, play_to_end
 
@@ -253,7 +254,7 @@ def match_log(plan: Plan, played: PlayedMatch) -> dict[str, Any]:
         games=games,
         seed=None if recorded else played.seed,
         date=plan.match_date(played.index),
-        notes=f"simulated: coloretto-log simulate --seed {plan.seed}, match {played.index + 1}",
+        notes=f"{SIMULATED_NOTE} --seed {plan.seed}, match {played.index + 1}",
     )
 
 

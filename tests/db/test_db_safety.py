@@ -453,6 +453,19 @@ def test_simulate_replaces_its_own_earlier_log_with_force(tmp_path: Path) -> Non
     assert out.read_bytes() != first and len(out.read_text(encoding="utf-8").splitlines()) == 1
 
 
+def test_simulate_never_replaces_a_log_it_did_not_write(tmp_path: Path) -> None:
+    """A recorded game (or any log without simulate's note) is the user's, not an earlier output: kept even
+    with --force, while simulate's own earlier output is still replaced."""
+    kept = tmp_path / "evening.json"
+    kept.write_bytes(EXAMPLES[0].read_bytes())
+    for force in ([], ["--force"]):
+        result = runner.invoke(app, ["simulate", "-n", "1", "--seed", "7", "--out", str(kept), *force])
+        assert result.exit_code == 3, result.output
+        assert error_lines(result)[-1].endswith(f"{kept}: is a match log that simulate did not write, which it "
+                                                "never replaces (not even with --force); write to another file")
+    assert kept.read_bytes() == EXAMPLES[0].read_bytes()
+
+
 def test_an_ordinary_earlier_output_is_still_replaced_with_force(club: Path, tmp_path: Path) -> None:
     """What is neither a database nor a log (an earlier page, a note mentioning the format) is an output --force replaces."""
     page = tmp_path / "page.html"

@@ -167,6 +167,11 @@ def test_the_output_rule_names_a_database_and_a_log(tmp_path: Path) -> None:
         assert output_problem(log, inputs=[], force=force) == (
             f"{log}: is a match log, which this command never replaces (not even with --force); write to another file"
         )
-    assert output_problem(log, inputs=[], force=True, writes=MATCH_LOG) is None
+    assert output_problem(log, inputs=[], force=True, writes=MATCH_LOG) is not None  # no simulate note: not its own
+    ours = tmp_path / "sim.jsonl"
+    ours.write_text('{"format": "coloretto-log", "version": 1, "games": [], "notes": "simulated: coloretto-log '
+                    'simulate --seed 7, match 1"}\n', encoding="utf-8")
+    assert output_problem(ours, inputs=[], force=True, writes=MATCH_LOG) is None
+    assert output_problem(ours, inputs=[], force=False, writes=MATCH_LOG) is not None
     assert output_problem(db, inputs=[], force=True, writes=MATCH_LOG) is not None
     assert output_problem(other, inputs=[], force=True) is None  # an array holding the words is no log
