@@ -26,6 +26,7 @@ from ..log.reader import STDIN, expand_paths
 from ..play.analyze import (
     DEFAULT_MAX_SE,
     DEFAULT_SAMPLES,
+    EXTEND,
     POLICY,
     THRESHOLDS,
     Decision,
@@ -80,7 +81,8 @@ def analyze(
     ] = None,
     samples: Annotated[
         int,
-        typer.Option("--samples", help="At most N sampled orders of the unseen cards per decision.",
+        typer.Option("--samples", help="At most N sampled orders of the unseen cards per decision (up to 4 N "
+                     "for one whose mark is still on its line then).",
                      metavar="N"),
     ] = DEFAULT_SAMPLES,
     old_n: Annotated[int | None, old_short("-n", "--samples")] = None,
@@ -383,7 +385,8 @@ def _how_many(settings: Settings) -> str:
     if settings.max_se == 0:
         return f"{settings.samples} sampled orders of the unseen cards per decision"
     return (f"up to {settings.samples} sampled orders of the unseen cards per decision, until the loss's "
-            f"standard error is at most {settings.max_se:g} and its mark is settled")
+            f"standard error is at most {settings.max_se:g} and its mark is settled (a mark still on its line: "
+            f"up to {EXTEND * settings.samples})")
 
 
 def _name(players: tuple[str, ...], seat: int) -> Text:
