@@ -15,7 +15,8 @@ errors:
   The loss is cross-fitted (the best picked on one half of the samples,
   measured on the other), with a standard error even when the played choice
   looks best; sampling stops once the loss is precise, the best told apart
-  and the mark settled (``marks``), or at ``samples``;
+  and the mark settled (``marks``), or at ``samples`` (a mark still on its
+  line then samples on, up to ``EXTEND`` times as many, for the mark alone);
 - **exact** (``exact``): in the last round with at most ``EXACT_SLOTS``
   places left in the rows, every order of the unseen cards and best play by
   everyone (max-n expectimax) on exact numbers; standard errors are 0.

@@ -43,7 +43,7 @@ or until ``samples`` (the cap). The named best is the choice with the best
 mean on all samples (ties to the first: drawing, then the rows in order).
 
 **Past the cap, for the mark alone.** A decision whose bound is still within
-``NEAR`` (1) standard error of a threshold at the cap is the kind whose mark
+``NEAR`` (1.5) standard errors of a threshold at the cap is the kind whose mark
 another seed may not share: it samples on, the played choice against the best
 only (every other choice keeps its samples), up to ``EXTEND`` (4) times the
 cap, until the bound is ``NEAR`` standard errors from every threshold. Past
@@ -90,7 +90,7 @@ _PHI = 0x9E3779B97F4A7C15  # 2^64 / the golden ratio
 LOOK = 1.25
 #: A decision whose mark's bound is within ``NEAR`` standard errors of a threshold at the cap samples on, up to
 #: ``EXTEND`` times the cap, while it stays that close (for the mark alone).
-NEAR = 1.0
+NEAR = 1.5
 EXTEND = 4
 
 

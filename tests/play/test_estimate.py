@@ -6,14 +6,19 @@ import math
 
 import pytest
 
+from coloretto_log.core.engine import GameState
 from coloretto_log.play import analyze as A
 from coloretto_log.play import estimate, marks
 from coloretto_log.play.estimate import EXTEND, NEAR, Evaluation
 from coloretto_log.play.playout import Start
 
-from .test_analyze import last_round_position, task
+from ..builders.positions import last_round_position
 
 CAP = 64  # the first look of the stopping rule (MIN_SAMPLES): a run with this cap is judged there first
+
+
+def task(state: GameState, played: tuple[str, int], seed: int) -> A.Task:
+    return A.Task(1, 1, state.current, "draw-or-take", state, None, False, played, seed)
 
 
 def evaluate(played: int, cap: int = CAP, max_se: float = 0.5) -> tuple[Evaluation, A.Task]:
