@@ -413,12 +413,56 @@ class _EmpiricalBayes(_Shipped):
         return win_chances(self.model, skills)
 
 
+class _FormByMoments(_Form):
+    """The form of the evening with each player's spread v from their past matches by moments: the square
+    of the match's residual sum (won less the ratings' chance, game by game) less its binomial variance,
+    over the sum of the cross products of the chance's slopes p (1 - p) / c (from v = 1 with weight 0.5)."""
+
+    def __init__(self) -> None:
+        super().__init__(1.0)
+        self.moments: dict[str, tuple[float, float]] = {}
+        self.current: dict[str, tuple[float, float, list[float]]] = {}
+        self.plain: tuple[list[float], float] = ([], 1.0)
+
+    def spread(self, player: str) -> float:
+        excess, cross = self.moments.get(player, (0.0, 0.0))
+        return max(((excess + 0.5) / (cross + 0.5)) ** 0.5, 1e-3) if excess + 0.5 > 0 else 1e-3
+
+    def of(self, player: str, match_id: str) -> Any:
+        if match_id != self.match:
+            for p, (residual, variance, slopes) in self.current.items():
+                excess, cross = self.moments.get(p, (0.0, 0.0))
+                self.moments[p] = (excess + residual ** 2 - variance,
+                                   cross + sum(slopes) ** 2 - sum(x * x for x in slopes))
+            self.current = {}
+        return super().of(player, match_id)
+
+    def predict(self, players: tuple[str, ...], match_id: str) -> list[float]:
+        from coloretto_log.db.ratings import win_chances
+
+        probs = super().predict(players, match_id)
+        rs = [self.rating(p) for p in players]
+        self.plain = (win_chances(self.model, rs), sum(r.sigma ** 2 + self.model.beta ** 2 for r in rs) ** 0.5)
+        return probs
+
+    def update(self, players: tuple[str, ...], ranks: tuple[int, ...], match_id: str) -> None:
+        chances, c = self.plain
+        winners = [i for i, r in enumerate(ranks) if r == 1]
+        for i, p in enumerate(players):
+            residual, variance, slopes = self.current.get(p, (0.0, 0.0, []))
+            q = chances[i]
+            self.current[p] = (residual + (1 / len(winners) if i in winners else 0.0) - q, variance + q * (1 - q),
+                               [*slopes, q * (1 - q) / c])
+        super().update(players, ranks, match_id)
+
+
 VARIANTS: dict[str, Any] = {
     "shipped (Plackett-Luce, openskill's defaults)": _Shipped,
     "tau x 2": lambda: _Shipped(tau=2.0),
     "beta x 1.5": lambda: _Shipped(beta=1.5),
     "form of the evening, sf 3": lambda: _Form(3.0),
     "form of the evening, sf per player (EM)": lambda: _Form(2.0, em=True),
+    "form of the evening, sf per player (moments)": _FormByMoments,
     "online temperature": _Tempered,
     "empirical Bayes (the club's skills as prior)": _EmpiricalBayes,
 }
