@@ -612,6 +612,11 @@ def test_history_predict_backtest_on_the_samples(samples_db: Path) -> None:
     assert sum(b["predictions"] for b in bj["calibration"]["bins"]) == sum(
         len(c.players) for c in _contests(samples_db))
     assert {c["baseline"] for c in bj["comparisons"]} == {"equal", "win_rate"}
+    cal = bj["calibration"]
+    if cal["worst_gap"] is None:
+        assert cal["verdict"] == "too few predictions" and "no tenth holds 50 predictions yet" in b.stdout
+    else:
+        assert f"{100 * cal['worst_gap']:.1f} points, {cal['verdict']}" in " ".join(b.stdout.split())
 
 
 def _contests(db: Path) -> list[Contest]:
@@ -775,6 +780,17 @@ def test_png_never_replaces_the_database_it_reads(samples_db: Path) -> None:
     r = run("--db", str(samples_db), "--png", str(samples_db), "--force")
     assert r.exit_code == 2 and "is the database this command reads" in r.stderr
     assert samples_db.read_bytes() == before
+
+
+def test_backtest_says_whether_the_worst_tenth_is_beyond_its_noise(club_db: Path) -> None:
+    """End to end: the sentence under the calibration table carries the JSON's figures and verdict."""
+    data = json.loads(run("--db", str(club_db), "--backtest", "--json").stdout)["calibration"]
+    assert data["worst_gap"] is not None and data["verdict"] != "too few predictions"
+    text = " ".join(run("--db", str(club_db), "--backtest").stdout.split())
+    assert f"is {100 * data['worst_gap']:.1f} points, {data['verdict']}" in text
+    if data["verdict"] != "within the target":
+        assert f"would miss by as much {100 * data['worst_gap_by_chance']:.0f}% of the time" in text
+        assert f"miss the target {100 * data['target_missed_by_chance']:.0f}% of the time" in text
 
 
 def test_the_calibration_table_of_a_simulated_club(club_db: Path) -> None:
