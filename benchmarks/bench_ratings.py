@@ -39,8 +39,14 @@ each seed it prints the expected calibration error, the worst tenth of at least
 50 predictions (where, how many, its own noise ± se, and its gap in standard
 errors), and the **noise floor**: the same chances with the outcomes drawn from
 them (a perfectly calibrated predictor of those very games), 200 times; its
-median worst tenth, and how often it misses the 5-point target. Then the seeds
-pooled. The clubs (3 to 5 at a table, 360 matches of 4 games; ``ten``: 600
+median worst tenth, how often it misses the 5-point target, and how often its
+worst tenth is at least the observed one (beside the same chance by the formula
+``--backtest`` uses, ``Calibration.by_chance``, and its verdict). Then the seeds
+pooled. ``--variants`` instead measures the alternatives tried (docs/ratings.md)
+on the same games, each predicted from the earlier ones: mean log-loss and top-1,
+the worst tenth of each seed and of the seeds pooled::
+
+    python benchmarks/bench_ratings.py --calibration --variants --clubs gmr,ten --seeds 1,2 The clubs (3 to 5 at a table, 360 matches of 4 games; ``ten``: 600
 one-game matches of 2 to 5):
 
 * ``issue``: the club of issue 21, Aiko, Boris, Chloe the strong bot, Dae,
