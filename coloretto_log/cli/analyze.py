@@ -370,7 +370,8 @@ def _print_header(console: Console, settings: Settings, *, short: bool = False) 
         f"play) in the last round with at most {EXACT_SLOTS} places left in the rows · seed {settings.seed}",
         style="dim",
     ))
-    console.print(Text(f"marks by loss − 2 × se (margin points): {marks}", style="dim"))
+    console.print(Text(f"marks by loss − 2 × se (margin points; past the {settings.samples}-sample cap, the se at "
+                       f"it): {marks}", style="dim"))
     if not short:
         console.print(Text(
             "loss: the best choice's expected margin less the played one's, measured on samples apart from those "
