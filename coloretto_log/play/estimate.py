@@ -236,11 +236,12 @@ def _unsettled(loss: float, se: float, bound_se: float, within: float) -> bool:
 
 def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
     """Precise enough: the loss, the best choice told apart, the mark the same under another seed."""
+    n = len(tally.x[played])
+    if n > cap:  # past the cap: only the mark is still sampled for, the played choice against the best (no race)
+        loss, se, _ = tally.loss(played)
+        return not _unsettled(loss, se, _bound_se(se, n, cap), NEAR)
     tally.race(played, tally.loss(played)[2])
     loss, se, best = tally.loss(played)
-    n = len(tally.x[played])
-    if n > cap:  # past the cap: only the mark is still sampled for
-        return not _unsettled(loss, se, _bound_se(se, n, cap), NEAR)
     x = tally.x
     means = tally.means()
     if se > max_se and any(tally.active[k] for k in range(len(x)) if k != played):
