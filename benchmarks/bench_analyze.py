@@ -152,10 +152,11 @@ def describe(label: str, seconds: float, cpu: float, decisions: list[A.Decision]
     worst = max((d.loss_se for d in real), default=0.0)
     cpu_text = f"{cpu:6.1f} s" if not math.isnan(cpu) else "  (n/a)"  # the workers are the forkserver's children
     capped = sum(1 for n in samples if n >= settings.samples)
+    past = sum(1 for n in samples if n > settings.samples)  # a mark still on its line at the cap samples on
     print(
         f"{label:<16} {seconds:6.1f} s wall, {cpu_text} cpu  {len(decisions)} decisions ({len(decisions) - len(real)} forced, "
         f"{len(real) - len(sampled)} exact)  samples mean {statistics.mean(samples):.0f}, "
-        f"median {statistics.median(samples):.0f}, max {max(samples)}, {capped} at the cap  "
+        f"median {statistics.median(samples):.0f}, max {max(samples)}, {capped} at the cap ({past} past it)  "
         f"largest loss se {worst:.2f}" + (f"  (cpu: {cpu / TARGET_SECONDS:.2f} of the {TARGET_SECONDS:.0f} s target)"
                                             if not math.isnan(cpu) else "")
     )

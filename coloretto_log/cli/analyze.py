@@ -26,6 +26,7 @@ from ..log.reader import STDIN, expand_paths
 from ..play.analyze import (
     DEFAULT_MAX_SE,
     DEFAULT_SAMPLES,
+    EXTEND,
     POLICY,
     THRESHOLDS,
     Decision,
@@ -80,7 +81,8 @@ def analyze(
     ] = None,
     samples: Annotated[
         int,
-        typer.Option("--samples", help="At most N sampled orders of the unseen cards per decision.",
+        typer.Option("--samples", help="At most N sampled orders of the unseen cards per decision (up to 4 N "
+                     "for one whose mark is still on its line then).",
                      metavar="N"),
     ] = DEFAULT_SAMPLES,
     old_n: Annotated[int | None, old_short("-n", "--samples")] = None,
@@ -368,7 +370,8 @@ def _print_header(console: Console, settings: Settings, *, short: bool = False) 
         f"play) in the last round with at most {EXACT_SLOTS} places left in the rows · seed {settings.seed}",
         style="dim",
     ))
-    console.print(Text(f"marks by loss − 2 × se (margin points): {marks}", style="dim"))
+    console.print(Text(f"marks by loss − 2 × se (margin points; past the {settings.samples}-sample cap, the se at "
+                       f"it): {marks}", style="dim"))
     if not short:
         console.print(Text(
             "loss: the best choice's expected margin less the played one's, measured on samples apart from those "
@@ -383,7 +386,8 @@ def _how_many(settings: Settings) -> str:
     if settings.max_se == 0:
         return f"{settings.samples} sampled orders of the unseen cards per decision"
     return (f"up to {settings.samples} sampled orders of the unseen cards per decision, until the loss's "
-            f"standard error is at most {settings.max_se:g} and its mark is settled")
+            f"standard error is at most {settings.max_se:g} and its mark is settled (a mark still on its line: "
+            f"up to {EXTEND * settings.samples})")
 
 
 def _name(players: tuple[str, ...], seat: int) -> Text:

@@ -15,7 +15,8 @@ errors:
   The loss is cross-fitted (the best picked on one half of the samples,
   measured on the other), with a standard error even when the played choice
   looks best; sampling stops once the loss is precise, the best told apart
-  and the mark settled (``marks``), or at ``samples``;
+  and the mark settled (``marks``), or at ``samples`` (a mark still on its
+  line then samples on, up to ``EXTEND`` times as many, for the mark alone);
 - **exact** (``exact``): in the last round with at most ``EXACT_SLOTS``
   places left in the rows, every order of the unseen cards and best play by
   everyone (max-n expectimax) on exact numbers; standard errors are 0.
@@ -27,7 +28,8 @@ Choices that lead to the same position (two rows with the same cards and the
 same limit) are one choice, valued once. A decision with one choice is
 *forced*: loss 0, no mark, no playouts.
 
-Marks (``marks.mark_for``) go on the lower bound ``loss - 2 * loss_se``.
+Marks (``marks.mark_for``) go on the lower bound ``loss - 2 * mark_se`` (``loss_se``, or for a decision
+sampled past the cap the standard error it had at the cap: ``estimate``).
 Why, in words: ``explain``; error rate, accuracy, luck and skill: ``luck``.
 ``best_choice`` gives the best choice of any position (for a bot).
 
@@ -55,7 +57,7 @@ from ..log.load import LoadedMatch
 from ..log.replay import MatchReport
 from . import bots
 from . import exact as exact_search
-from .estimate import BATCH, MIN_SAMPLES, ChoiceValue, Evaluation, sample
+from .estimate import BATCH, EXTEND, MIN_SAMPLES, ChoiceValue, Evaluation, sample
 from .explain import explain
 from .luck import Standing, final_margins, standings
 from .marks import THRESHOLDS, mark_for
@@ -65,6 +67,7 @@ __all__ = [
     "BATCH",
     "DEFAULT_MAX_SE",
     "DEFAULT_SAMPLES",
+    "EXTEND",
     "MIN_SAMPLES",
     "POLICY",
     "THRESHOLDS",
@@ -307,7 +310,7 @@ def tasks_of_game(
 
 def _decision(task: Task, ev: Evaluation) -> Decision:
     loss = ev.loss
-    mark = None if ev.forced or ev.best == ev.played else mark_for(loss, ev.loss_se)
+    mark = None if ev.forced or ev.best == ev.played else mark_for(loss, ev.mark_se)
     played = choice_label(task.played)
     return Decision(
         task.game, task.move, task.seat, task.decision, task.state, task.card, played,

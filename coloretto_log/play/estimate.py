@@ -39,8 +39,20 @@ difference can come out the same every time while either side still varies.
   (``marks.mark_for``) is at least ``SETTLE`` standard errors away from every
   threshold, so that another seed gives the same mark;
 
-or until ``samples``. The named best is the choice with the best mean on
-all samples (ties to the first: drawing, then the rows in order).
+or until ``samples`` (the cap). The named best is the choice with the best
+mean on all samples (ties to the first: drawing, then the rows in order).
+
+**Past the cap, for the mark alone.** A decision whose bound is still within
+``NEAR`` (1.5) standard errors of a threshold at the cap is the kind whose mark
+another seed may not share: it samples on, the played choice against the best
+only (every other choice keeps its samples), up to ``EXTEND`` (4) times the
+cap, until the bound is ``NEAR`` standard errors from every threshold. Past
+the cap the bound takes off the standard error the loss had at the cap (the
+spread of the samples over ``samples`` of them: ``Evaluation.mark_se``), not
+the smaller one it has now: the extra samples make the loss more precise
+without moving the line a decision is judged against towards the threshold,
+where losses lie more densely (which would put as many decisions on the line
+as the samples take off it).
 
 **Racing.** A choice neither played nor best that is ``DROP`` standard
 errors behind the best is no longer played out (it keeps its samples, a
@@ -76,6 +88,10 @@ STRATIFY = True
 _PHI = 0x9E3779B97F4A7C15  # 2^64 / the golden ratio
 #: The stopping rule is checked when the samples have grown by this factor since the last check.
 LOOK = 1.25
+#: A decision whose mark's bound is within ``NEAR`` standard errors of a threshold at the cap samples on, up to
+#: ``EXTEND`` times the cap, while it stays that close (for the mark alone).
+NEAR = 1.5
+EXTEND = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,12 +118,21 @@ class Evaluation:
     loss_se: float
     samples: int  # 0 when exact or forced
     exact: bool
-    raw_loss: float | None = None  # the cross-fitted estimate before a negative one is reported as 0
+    raw_loss: float | None = None  # the cross-fitted estimate before a negative one is reported as 0 (at the cap)
+    bound_se: float | None = None  # the standard error the mark's bound takes off (``loss_se`` when None)
 
     @property
     def unbiased_loss(self) -> float:
-        """The loss to add up (skill): the cross-fitted estimate as it came out, negative or not."""
+        """The loss to add up (skill): the cross-fitted estimate as it came out, negative or not; for a
+        decision sampled past the cap, as it came out at the cap (sampling on is decided on that estimate:
+        its later samples, kept where it lay near a line and not elsewhere, would tilt the sum)."""
         return self.loss if self.raw_loss is None else self.raw_loss
+
+    @property
+    def mark_se(self) -> float:
+        """The standard error the mark's bound takes off (``marks.mark_for``): ``loss_se``, or past the cap
+        the standard error the loss had at the cap (see ``sample``)."""
+        return self.loss_se if self.bound_se is None else self.bound_se
 
     @property
     def forced(self) -> bool:
@@ -197,8 +222,24 @@ def _var(xs: list[float]) -> float:
     return _squares(xs) / (len(xs) - 1)
 
 
-def _settled(tally: Tally, played: int, max_se: float) -> bool:
+def _bound_se(se: float, n: int, cap: int) -> float:
+    """The standard error the mark's bound takes off: past the cap, the one the loss had at the cap (the same
+    spread over ``cap`` samples), so that samples past the cap sharpen the loss without moving the line."""
+    return se * math.sqrt(n / cap) if n > cap else se
+
+
+def _unsettled(loss: float, se: float, bound_se: float, within: float) -> bool:
+    """The mark's bound ``loss - Z bound_se`` lies within ``within`` standard errors of a threshold."""
+    lower = max(0.0, loss) - marks.Z * bound_se
+    return any(abs(lower - t) < within * se for _, t in THRESHOLDS)
+
+
+def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
     """Precise enough: the loss, the best choice told apart, the mark the same under another seed."""
+    n = len(tally.x[played])
+    if n > cap:  # past the cap: only the mark is still sampled for, the played choice against the best (no race)
+        loss, se, _ = tally.loss(played)
+        return not _unsettled(loss, se, _bound_se(se, n, cap), NEAR)
     tally.race(played, tally.loss(played)[2])
     loss, se, best = tally.loss(played)
     x = tally.x
@@ -210,8 +251,7 @@ def _settled(tally: Tally, played: int, max_se: float) -> bool:
             for k in range(len(x)) if k != played and tally.active[k])
         if not ahead:  # the played choice clearly best needs no finer loss
             return False
-    lower = loss - marks.Z * se
-    if any(abs(lower - t) < SETTLE * se for _, t in THRESHOLDS):
+    if _unsettled(loss, se, se, SETTLE):
         return False
     for other in range(len(x)):
         if other in (best, played) or not tally.active[other]:
@@ -243,7 +283,8 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
     need = start.need()
     offset = nth_output(seed, 0)
     n = 0
-    limit = max(1, samples)
+    cap = limit = max(1, samples)
+    at_cap: float | None = None  # the cross-fitted loss at the cap, for a decision that samples on
     look = min(MIN_SAMPLES, limit)
     while n < limit:
         batch = min(BATCH, limit - n)
@@ -265,9 +306,15 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
                 for j, count in enumerate(final[seat]):
                     held[j] += count
         n += batch
-        if max_se > 0 and n >= look:
-            if _settled(tally, played, max_se):
+        if max_se > 0 and (n >= look or n == limit):
+            if _settled(tally, played, max_se, cap):
                 break
+            if n == limit == cap and EXTEND > 1:
+                loss, se, best = tally.loss(played)
+                if best != played and _unsettled(loss, se, se, NEAR):  # the mark still on the line: sample on,
+                    limit = EXTEND * cap  # for it alone: the played choice against the best
+                    at_cap = loss
+                    tally.active = [k in (played, best) for k in range(len(reps))]
             look = max(n + BATCH, int(n * LOOK))
     if n < 2:
         means = tally.means()
@@ -276,4 +323,5 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
     else:
         loss, se, best = tally.loss(played)
     values = tuple(_value(labels[k], tally, k) for k in range(len(reps)))
-    return Evaluation(values, played, best, max(0.0, loss), se, n, False, loss)
+    return Evaluation(values, played, best, max(0.0, loss), se, n, False, loss if at_cap is None else at_cap,
+                      _bound_se(se, n, cap))

@@ -4,7 +4,9 @@ A mark is given on the **lower confidence bound** of the loss: the worst
 kind whose threshold ``loss − Z × se`` reaches (``Z`` = 2). Exact losses
 have no noise (se 0). The sampler (``estimate``) goes on sampling while that
 bound lies close to a threshold, so that the mark a seed gives is the mark
-another seed gives.
+another seed gives; a decision it samples past its cap is judged with the
+standard error it had at the cap (``Evaluation.mark_se``), so that the extra
+samples do not move its line.
 """
 
 from __future__ import annotations

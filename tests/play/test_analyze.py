@@ -28,6 +28,7 @@ from coloretto_log.play import exact as E
 from coloretto_log.play.playout import Start, choices
 from coloretto_log.play.simulate import moves_with_states, play_game
 
+from ..builders.positions import last_round_position
 from ..conftest import ROOT
 
 SAMPLES = ROOT / "sample_logs"
@@ -227,16 +228,6 @@ def greedy_expectation(start: Start, choice: tuple[str, int], seat: int) -> tupl
 
     walk([], 1.0)
     return total[0], total[1]
-
-
-def last_round_position() -> GameState:
-    """A draw-or-take decision of the last round with 4 places left and at least three choices."""
-    for seed in range(40):
-        for _, state in greedy_game(seed):
-            free = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
-            if state.last_round and free == 4 and len(engine.legal_actions(state)) > 3:
-                return state
-    raise AssertionError("no such position")
 
 
 def test_sampled_values_at_the_switch_agree_with_every_order_enumerated() -> None:

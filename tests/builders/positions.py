@@ -1,0 +1,26 @@
+"""Positions of greedy self-play games, for the analysis's tests."""
+
+from __future__ import annotations
+
+from coloretto_log.core import engine
+from coloretto_log.core.engine import GameState
+from coloretto_log.core.rng import SplitMix64
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.setup import seeded_setup
+from coloretto_log.play import bots
+
+
+def last_round_position() -> GameState:
+    """A draw-or-take decision of a greedy four-player classic game's last round with 4 places left and at
+    least three choices: the analysis would search it exactly, and its playouts are cheap."""
+    rules = RuleSet.of()
+    for seed in range(40):
+        s = seeded_setup(rules, 4, seed, 0)
+        state = engine.new_game(rules, 4, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
+        bot, rng = bots.make_bot("greedy"), SplitMix64(seed)
+        while not state.over:
+            free = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
+            if state.last_round and free == 4 and len(engine.legal_actions(state)) > 3:
+                return state
+            state = engine.apply(state, bots.turn(bot, state, rng))
+    raise AssertionError("no such position")
