@@ -471,6 +471,7 @@ def decision_json(d: Decision, players: tuple[str, ...], *, explain_all: bool = 
         "best": d.best,
         "loss": round(d.loss, 3),
         "loss_se": round(d.loss_se, 3),
+        "mark_se": round(ev.mark_se, 3),
         "mark": d.mark,
         "forced": d.forced,
         "exact": ev.exact,

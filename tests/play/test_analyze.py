@@ -25,6 +25,7 @@ from coloretto_log.core.setup import seeded_setup
 from coloretto_log.play import analyze as A
 from coloretto_log.play import bots
 from coloretto_log.play import exact as E
+from coloretto_log.play.marks import THRESHOLDS, Z, mark_for
 from coloretto_log.play.playout import Start, choices
 from coloretto_log.play.simulate import moves_with_states, play_game
 
@@ -310,6 +311,10 @@ def test_json_has_the_documented_keys() -> None:
         assert d["player"] == "Boris" and d["decision"] in ("draw-or-take", "row")
         assert d["loss"] >= 0 and d["loss_se"] >= 0
         assert d["mark"] in (None, "inaccuracy", "mistake", "blunder")
+        assert d["mark_se"] >= d["loss_se"]
+        bound = d["loss"] - Z * d["mark_se"]  # the mark follows from the JSON's own (rounded) numbers
+        if not d["forced"] and d["played"] != d["best"] and all(abs(bound - t) > 0.01 for _, t in THRESHOLDS):
+            assert d["mark"] == mark_for(d["loss"], d["mark_se"])
         if d["forced"]:
             assert d["loss"] == 0 and d["mark"] is None
     boris = next(s for s in m["summary"] if s["player"] == "Boris")
