@@ -4,7 +4,9 @@ Commands are imported only when they run (``coloretto-log score --hand`` never
 loads DuckDB): ``cli/__init__.py`` maps each command name to its module, and
 ``LazyGroup`` imports that module the first time the command is asked for.
 The list of commands in ``coloretto-log --help`` is read from the modules'
-docstrings without importing them.
+docstrings without importing them. Ordinary option values are converted here
+(``_quicken``), not by typer's pydantic check, so that no command loads
+pydantic to read its options.
 """
 
 from __future__ import annotations
