@@ -39,8 +39,14 @@ each seed it prints the expected calibration error, the worst tenth of at least
 50 predictions (where, how many, its own noise ± se, and its gap in standard
 errors), and the **noise floor**: the same chances with the outcomes drawn from
 them (a perfectly calibrated predictor of those very games), 200 times; its
-median worst tenth, and how often it misses the 5-point target. Then the seeds
-pooled. The clubs (3 to 5 at a table, 360 matches of 4 games; ``ten``: 600
+median worst tenth, how often it misses the 5-point target, and how often its
+worst tenth is at least the observed one (beside the same chance by the formula
+``--backtest`` uses, ``Calibration.by_chance``, and its verdict). Then the seeds
+pooled. ``--variants`` instead measures the alternatives tried (docs/ratings.md)
+on the same games, each predicted from the earlier ones: mean log-loss and top-1,
+the worst tenth of each seed and of the seeds pooled::
+
+    python benchmarks/bench_ratings.py --calibration --variants --clubs gmr,ten --seeds 1,2 The clubs (3 to 5 at a table, 360 matches of 4 games; ``ten``: 600
 one-game matches of 2 to 5):
 
 * ``issue``: the club of issue 21, Aiko, Boris, Chloe the strong bot, Dae,
@@ -249,9 +255,10 @@ def _worst(chances: list[list[float]], won: list[list[float]]) -> tuple[float, i
     return best
 
 
-def noise_floor(chances: list[list[float]], draws: int = DRAWS, seed: int = 0) -> tuple[float, float]:
+def noise_floor(chances: list[list[float]], observed: float, draws: int = DRAWS, seed: int = 0) -> tuple[float, float, float]:
     """A perfectly calibrated predictor of these games: winners drawn from ``chances`` themselves, ``draws``
-    times; the median worst tenth and the share of draws whose worst tenth misses the target."""
+    times. Its median worst tenth, the share of draws whose worst tenth misses the target, and the share
+    whose worst tenth is at least ``observed`` (the p-value of the observed miss: small means beyond noise)."""
     import random
 
     rng = random.Random(seed)
@@ -263,7 +270,257 @@ def noise_floor(chances: list[list[float]], draws: int = DRAWS, seed: int = 0) -
             won.append([1.0 if i == k else 0.0 for i in range(len(probs))])
         worst.append(_worst(chances, won)[0])
     worst.sort()
-    return worst[len(worst) // 2], sum(w > TARGET for w in worst) / len(worst)
+    return (worst[len(worst) // 2], sum(w > TARGET for w in worst) / len(worst),
+            sum(w >= observed for w in worst) / len(worst))
+
+
+# --------------------------------------------------------------------------- alternatives, on the same games
+
+
+class _Shipped:
+    """The chances ``ratings`` gives: openskill's Plackett–Luce, :func:`win_chances` (``tau``, ``beta``: times
+    openskill's defaults)."""
+
+    def __init__(self, tau: float = 1.0, beta: float = 1.0) -> None:
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce(tau=25 / 300 * tau, beta=25 / 6 * beta)
+        self.ratings: dict[str, Any] = {}
+
+    def rating(self, player: str) -> Any:
+        return self.ratings.setdefault(player, self.model.rating())
+
+    def predict(self, players: tuple[str, ...], match_id: str) -> list[float]:
+        from coloretto_log.db.ratings import win_chances
+
+        return win_chances(self.model, [self.rating(p) for p in players])
+
+    def update(self, players: tuple[str, ...], ranks: tuple[int, ...], match_id: str) -> None:
+        after = self.model.rate([[self.rating(p)] for p in players], ranks=list(ranks))
+        for p, team in zip(players, after):
+            self.ratings[p] = team[0]
+
+
+class _Form(_Shipped):
+    """Each player's form of the evening: a second member of their team, N(0, sf²), shared by the match's
+    games and learned from them by the same update (a random effect per player and match). ``em``: each
+    player's sf learned from their past matches' forms (an EM step per match, from sf with weight 10)."""
+
+    def __init__(self, sf: float, em: bool = False) -> None:
+        super().__init__()
+        self.sf, self.em = sf, em
+        self.form: dict[str, Any] = {}
+        self.match: str | None = None
+        self.seen: dict[str, tuple[float, int]] = {}
+
+    def spread(self, player: str) -> float:
+        total, matches = self.seen.get(player, (0.0, 0))
+        return float(((10 * self.sf ** 2 + total) / (10 + matches)) ** 0.5) if self.em else self.sf
+
+    def of(self, player: str, match_id: str) -> Any:
+        if match_id != self.match:
+            for p, f in self.form.items():
+                total, matches = self.seen.get(p, (0.0, 0))
+                self.seen[p] = (total + f.mu ** 2 + f.sigma ** 2, matches + 1)
+            self.form, self.match = {}, match_id
+        return self.form.setdefault(player, self.model.rating(mu=0.0, sigma=self.spread(player)))
+
+    def predict(self, players: tuple[str, ...], match_id: str) -> list[float]:
+        from types import SimpleNamespace
+
+        from coloretto_log.db.ratings import win_chances
+
+        both = [(self.rating(p), self.of(p, match_id)) for p in players]
+        return win_chances(self.model, [SimpleNamespace(mu=r.mu + f.mu, sigma=(r.sigma ** 2 + f.sigma ** 2) ** 0.5)
+                                        for r, f in both])
+
+    def update(self, players: tuple[str, ...], ranks: tuple[int, ...], match_id: str) -> None:
+        after = self.model.rate([[self.rating(p), self.of(p, match_id)] for p in players], ranks=list(ranks))
+        for p, team in zip(players, after):
+            self.ratings[p], self.form[p] = team
+
+
+class _Tempered(_Shipped):
+    """An online temperature: chances proportional to ``exp(a mu / c)``, ``a`` moved by one Newton step of the
+    log-likelihood after each game (from a = 1 with the weight of 20 games' curvature)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a, self.curvature = 1.0, 20.0
+        self.last: Any = None
+
+    def predict(self, players: tuple[str, ...], match_id: str) -> list[float]:
+        import math
+
+        rs = [self.rating(p) for p in players]
+        c = math.sqrt(sum(r.sigma ** 2 + self.model.beta ** 2 for r in rs))
+        x = [r.mu / c for r in rs]
+        w = [math.exp(self.a * (v - max(x))) for v in x]
+        probs = [v / sum(w) for v in w]
+        self.last = (probs, x)
+        return probs
+
+    def update(self, players: tuple[str, ...], ranks: tuple[int, ...], match_id: str) -> None:
+        probs, x = self.last
+        winners = [i for i, r in enumerate(ranks) if r == 1]
+        mean = sum(p * v for p, v in zip(probs, x))
+        self.curvature += sum(p * (v - mean) ** 2 for p, v in zip(probs, x))
+        self.a += (sum(x[i] for i in winners) / len(winners) - mean) / self.curvature
+        super().update(players, ranks, match_id)
+
+
+class _EmpiricalBayes(_Shipped):
+    """The club's skills as the prior (empirical Bayes): a distribution on a grid of 40 skills fitted to every
+    player's (mu, sigma) so far by maximum likelihood (EM, once a match), each player's skill its posterior
+    mean under it, and c from the posterior variances."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.match: str | None = None
+        self.prior: tuple[list[float], list[float]] = ([], [])
+
+    def _fit(self) -> tuple[list[float], list[float]]:
+        import math
+
+        rs = list(self.ratings.values())
+        low = min(r.mu for r in rs) - 2 * min(r.sigma for r in rs) - 1
+        high = max(r.mu for r in rs) + 2 * min(r.sigma for r in rs) + 1
+        grid = [low + (high - low) * k / 39 for k in range(40)]
+        like = [[math.exp(-0.5 * ((r.mu - g) / r.sigma) ** 2) / r.sigma for g in grid] for r in rs]
+        w = [1 / 40] * 40
+        for _ in range(50):
+            acc = [0.0] * 40
+            for row in like:
+                post = [a * b for a, b in zip(row, w)]
+                total = sum(post)
+                acc = [a + b / total for a, b in zip(acc, post)]
+            w = [a / len(rs) for a in acc]
+        return grid, w
+
+    def predict(self, players: tuple[str, ...], match_id: str) -> list[float]:
+        import math
+        from types import SimpleNamespace
+
+        from coloretto_log.db.ratings import win_chances
+
+        for p in players:
+            self.rating(p)
+        if match_id != self.match:
+            self.prior, self.match = self._fit(), match_id
+        grid, w = self.prior
+        skills = []
+        for p in players:
+            r = self.ratings[p]
+            post = [wk * math.exp(-0.5 * ((r.mu - g) / r.sigma) ** 2) for g, wk in zip(grid, w)]
+            total = sum(post)
+            mean = sum(q * g for q, g in zip(post, grid)) / total
+            var = sum(q * (g - mean) ** 2 for q, g in zip(post, grid)) / total
+            skills.append(SimpleNamespace(mu=mean, sigma=math.sqrt(var)))
+        return win_chances(self.model, skills)
+
+
+class _FormByMoments(_Form):
+    """The form of the evening with each player's spread v from their past matches by moments: the square
+    of the match's residual sum (won less the ratings' chance, game by game) less its binomial variance,
+    over the sum of the cross products of the chance's slopes p (1 - p) / c (from v = 1 with weight 0.5)."""
+
+    def __init__(self) -> None:
+        super().__init__(1.0)
+        self.moments: dict[str, tuple[float, float]] = {}
+        self.current: dict[str, tuple[float, float, list[float]]] = {}
+        self.plain: tuple[list[float], float] = ([], 1.0)
+
+    def spread(self, player: str) -> float:
+        excess, cross = self.moments.get(player, (0.0, 0.0))
+        return max(((excess + 0.5) / (cross + 0.5)) ** 0.5, 1e-3) if excess + 0.5 > 0 else 1e-3
+
+    def of(self, player: str, match_id: str) -> Any:
+        if match_id != self.match:
+            for p, (residual, variance, slopes) in self.current.items():
+                excess, cross = self.moments.get(p, (0.0, 0.0))
+                self.moments[p] = (excess + residual ** 2 - variance,
+                                   cross + sum(slopes) ** 2 - sum(x * x for x in slopes))
+            self.current = {}
+        return super().of(player, match_id)
+
+    def predict(self, players: tuple[str, ...], match_id: str) -> list[float]:
+        from coloretto_log.db.ratings import win_chances
+
+        probs = super().predict(players, match_id)
+        rs = [self.rating(p) for p in players]
+        self.plain = (win_chances(self.model, rs), sum(r.sigma ** 2 + self.model.beta ** 2 for r in rs) ** 0.5)
+        return probs
+
+    def update(self, players: tuple[str, ...], ranks: tuple[int, ...], match_id: str) -> None:
+        chances, c = self.plain
+        winners = [i for i, r in enumerate(ranks) if r == 1]
+        for i, p in enumerate(players):
+            residual, variance, slopes = self.current.get(p, (0.0, 0.0, []))
+            q = chances[i]
+            self.current[p] = (residual + (1 / len(winners) if i in winners else 0.0) - q, variance + q * (1 - q),
+                               [*slopes, q * (1 - q) / c])
+        super().update(players, ranks, match_id)
+
+
+VARIANTS: dict[str, Any] = {
+    "shipped (Plackett-Luce, openskill's defaults)": _Shipped,
+    "tau x 2": lambda: _Shipped(tau=2.0),
+    "beta x 1.5": lambda: _Shipped(beta=1.5),
+    "form of the evening, sf 3": lambda: _Form(3.0),
+    "form of the evening, sf per player (EM)": lambda: _Form(2.0, em=True),
+    "form of the evening, sf per player (moments)": _FormByMoments,
+    "online temperature": _Tempered,
+    "empirical Bayes (the club's skills as prior)": _EmpiricalBayes,
+}
+
+
+def _variant_chances(task: tuple[str, int, str]) -> tuple[str, int, dict[str, tuple[list[list[float]], list[list[int]]]]]:
+    """One club and seed (simulated as :func:`_club_chances` does): every variant's chances, game by game,
+    each game predicted before it is rated."""
+    club, seed, folder = task
+    from coloretto_log.db.ratings import Options, contests
+    from coloretto_log.db.store import MatchStore
+
+    _club_chances(task)  # simulates and ingests when not kept
+    with MatchStore.open(Path(folder) / f"{club}-{seed}.duckdb", read_only=True) as store:
+        games = list(contests(store.con, Options()))
+    out = {}
+    for name, make in VARIANTS.items():
+        predictor, chances, winners = make(), [], []
+        for c in games:
+            chances.append(predictor.predict(c.players, c.match_id))
+            winners.append([i for i, r in enumerate(c.ranks) if r == 1])
+            predictor.update(c.players, c.ranks, c.match_id)
+        out[name] = (chances, winners)
+    return club, seed, out
+
+
+def variants(args: argparse.Namespace, clubs: list[str], seeds: list[int], folder: Path) -> None:
+    import math
+
+    print("alternatives on the same games (each game predicted from the earlier ones): mean log-loss and top-1 "
+          "over the seeds, worst tenth of each seed (* missed 5 points), pooled worst tenth")
+    tasks = [(c, s, str(folder)) for c in clubs for s in seeds]
+    results: dict[tuple[str, str], list[tuple[float, float, float, list[list[float]], list[list[float]]]]] = {}
+    with multiprocessing.Pool(args.jobs) as pool:
+        for club, seed, out in pool.imap(_variant_chances, tasks):
+            for name, (chances, winners) in out.items():
+                won = [[(1 / len(w)) if i in w else 0.0 for i in range(len(p))] for p, w in zip(chances, winners)]
+                loss = sum(-sum(math.log(max(p[i], 1e-300)) for i in w) / len(w) for p, w in zip(chances, winners))
+                top = 0.0
+                for p, w in zip(chances, winners):
+                    fav = [i for i, q in enumerate(p) if q == max(p)]
+                    top += sum(i in w for i in fav) / len(fav)
+                results.setdefault((club, name), []).append(
+                    (loss / len(chances), top / len(chances), _worst(chances, won)[0], chances, won))
+    for club in clubs:
+        for name in VARIANTS:
+            rows = results[(club, name)]
+            pooled = _worst([c for r in rows for c in r[3]], [w for r in rows for w in r[4]])
+            seeds_text = " ".join(f"{100 * r[2]:.1f}{'*' if r[2] > TARGET else ''}" for r in rows)
+            print(f"  {club:<5} {name:<46} log-loss {sum(r[0] for r in rows) / len(rows):.4f}  top-1 "
+                  f"{100 * sum(r[1] for r in rows) / len(rows):.1f}%  worst tenth by seed {seeds_text}; "
+                  f"pooled {100 * pooled[0]:.1f}", flush=True)
 
 
 def calibration(args: argparse.Namespace) -> None:
@@ -277,6 +534,9 @@ def calibration(args: argparse.Namespace) -> None:
     print(f"calibration of the ratings' chances: worst tenth of at least {AT_LEAST} predictions, target "
           f"{100 * TARGET:.0f} points; noise floor from {DRAWS} draws of the outcomes from the chances themselves")
     try:
+        if args.variants:
+            variants(args, clubs, seeds, folder)
+            return
         tasks = [(c, s, str(folder)) for c in clubs for s in seeds]
         pooled: dict[str, tuple[list[list[float]], list[list[float]]]] = {}
         with multiprocessing.Pool(args.jobs) as pool:
@@ -285,7 +545,7 @@ def calibration(args: argparse.Namespace) -> None:
                 gap, tenth, n = _worst(chances, won)
                 bins = {round(10 * b["from"]): b for b in back["calibration"]["bins"]}
                 where = bins.get(tenth)
-                floor, miss = noise_floor(chances)
+                floor, miss, p_value = noise_floor(chances, gap)
                 cal = back["calibration"]
                 assert where is None or abs(abs(where["gap"]) - gap) < 1e-9
                 detail = (f"{10 * tenth}–{10 * tenth + 10}%: {100 * where['predicted']:.1f}% given, "
@@ -293,7 +553,10 @@ def calibration(args: argparse.Namespace) -> None:
                           f"{abs(where['gap']) / where['se']:.1f} se" if where else "no tenth of 50")
                 print(f"  {club:<5} seed {seed}: {back['games']:>5} games, ECE {100 * cal['expected_calibration_error']:.1f}"
                       f", worst tenth {100 * gap:4.1f} points ({'met' if gap <= TARGET else 'MISSED'}; {detail}); "
-                      f"noise floor {100 * floor:.1f}, missed by chance alone in {100 * miss:.0f}% of draws", flush=True)
+                      f"noise floor {100 * floor:.1f}, missed by chance alone in {100 * miss:.0f}% of draws; "
+                      f"a worst tenth this large by chance in {100 * p_value:.1f}% of draws "
+                      f"({100 * cal['worst_gap_by_chance']:.1f}% by --backtest's formula, which says: {cal['verdict']})",
+                      flush=True)
                 pc, pw = pooled.setdefault(club, ([], []))
                 pc.extend(chances)
                 pw.extend(won)
@@ -317,6 +580,8 @@ def main() -> None:
     ap.add_argument("--calibration", action="store_true", help="measure calibration by club and seed instead")
     ap.add_argument("--clubs", default="issue,gmr,ten", help="with --calibration: " + ", ".join(CLUBS))
     ap.add_argument("--seeds", default="1,2,3,4,5", help="with --calibration")
+    ap.add_argument("--variants", action="store_true",
+                    help="with --calibration: the alternatives tried, before/after on the same games")
     args = ap.parse_args()
     if args.calibration:
         calibration(args)

@@ -409,15 +409,27 @@ def _print_backtest(data: dict[str, Any], fmt: Format) -> None:
             f"{100 * b['won']:.1f}%", f"{100 * b['gap']:+.1f} ± {100 * b['se']:.1f}",
         )
     out.print(c)
-    worst = cal["worst_gap"]
-    worst_text = (
-        f"; the largest gap in a tenth of at least {cal['worst_gap_min_predictions']} predictions: "
-        f"{100 * worst:.1f} points" if worst is not None else ""
-    )
+    out.print(Text(_calibration_summary(cal), style="bold"))
     out.print(Text(
         f"Expected calibration error {100 * cal['expected_calibration_error']:.1f} points (each tenth's gap "
-        f"|won − mean chance|, weighted by its predictions){worst_text}. Every player of every game is one "
-        "prediction; a shared first place counts 1/k of a win. ± is the tenth's own sampling noise.", style="dim"))
+        "|won − mean chance|, weighted by its predictions). Every player of every game is one prediction; a "
+        "shared first place counts 1/k of a win. ± is the tenth's own sampling noise: how far the share won "
+        "strays from the chances by luck alone when the chances are right.", style="dim"))
+
+
+def _calibration_summary(cal: dict[str, Any]) -> str:
+    """The worst tenth against the target and against its noise, in one sentence."""
+    at_least, target = cal["worst_gap_min_predictions"], 100 * cal["target"]
+    worst = cal["worst_gap"]
+    if worst is None:
+        return f"Calibration: no tenth holds {at_least} predictions yet."
+    text = (f"Calibration: the largest gap in a tenth of at least {at_least} predictions is {100 * worst:.1f} "
+            f"points, {cal['verdict']}")
+    if cal["verdict"] == "within the target":
+        return text + f" of {target:.0f}."
+    return (text + f" (the target is {target:.0f}): chances exactly right would miss by as much "
+            f"{100 * cal['worst_gap_by_chance']:.0f}% of the time on these games, and miss the target "
+            f"{100 * cal['target_missed_by_chance']:.0f}% of the time.")
 
 
 # --------------------------------------------------------------------------- picture

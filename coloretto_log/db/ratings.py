@@ -46,8 +46,11 @@ from ..core.scoring import ranks as score_ranks
 
 __all__ = [
     "BASE",
+    "CALIBRATION_MIN",
+    "CALIBRATION_TARGET",
     "DEFAULT_MODEL",
     "MODELS",
+    "NOISE_P",
     "PROVISIONAL_GAMES",
     "SCALE",
     "Backtest",
@@ -93,6 +96,10 @@ PER = ("game", "match")
 NOISE_Z = 2.0
 #: Calibration's worst gap is taken over the tenths that hold at least this many predictions.
 CALIBRATION_MIN = 50
+#: The calibration asked for (issue 21): every such tenth within 5 points of what happened.
+CALIBRATION_TARGET = 0.05
+#: A worst tenth that a perfectly calibrated predictor shows at least this often is within the noise.
+NOISE_P = 0.05
 
 
 def make_model(name: str) -> Any:
@@ -556,10 +563,18 @@ class Calibration:
     them, and the outcome 1 for a win (1/k for a first place shared by k), 0
     otherwise. A bin holds the predictions from ``k/10`` up to (not including)
     ``(k+1)/10`` (1.0 falls in the last).
+
+    The noise: were the chances exactly right, a tenth's share won would
+    differ from its mean chance by chance alone, with the standard error
+    ``sqrt(sum p (1 - p)) / n`` over its predictions (each a win with its own
+    chance p). :meth:`by_chance` turns that into the chance that a perfectly
+    calibrated predictor of the same games shows a worst tenth at least as
+    large (the tenths taken as independent, each gap normal).
     """
 
     count: list[int] = field(default_factory=lambda: [0] * 10)
     predicted: list[float] = field(default_factory=lambda: [0.0] * 10)
+    spread: list[float] = field(default_factory=lambda: [0.0] * 10)  # sum of p (1 - p)
     happened: list[float] = field(default_factory=lambda: [0.0] * 10)
 
     def add(self, probs: Sequence[float], winners: Sequence[int]) -> None:
@@ -568,6 +583,7 @@ class Calibration:
             b = min(int(p * 10), 9)
             self.count[b] += 1
             self.predicted[b] += p
+            self.spread[b] += p * (1.0 - p)
             self.happened[b] += share if i in winners else 0.0
 
     @property
@@ -575,7 +591,8 @@ class Calibration:
         return sum(self.count)
 
     def bins(self) -> list[dict[str, Any]]:
-        """Each tenth with predictions: its range, count, mean chance given, share that won, and the gap."""
+        """Each tenth with predictions: its range, count, mean chance given, share that won, the gap, and
+        the gap's standard error were the chances right."""
         out = []
         for b in range(10):
             n = self.count[b]
@@ -585,7 +602,7 @@ class Calibration:
             out.append({
                 "from": b / 10, "to": (b + 1) / 10, "predictions": n,
                 "predicted": pred, "won": won, "gap": won - pred,
-                "se": math.sqrt(max(pred * (1 - pred), 1e-12) / n),
+                "se": math.sqrt(max(self.spread[b], 1e-12)) / n,
             })
         return out
 
@@ -598,6 +615,46 @@ class Calibration:
         """The largest gap among the tenths holding at least ``at_least`` predictions (None: no such tenth)."""
         gaps = [abs(b["gap"]) for b in self.bins() if b["predictions"] >= at_least]
         return max(gaps) if gaps else None
+
+    def by_chance(self, gap: float, at_least: int = CALIBRATION_MIN) -> float | None:
+        """The chance that, were every chance right, some tenth of at least ``at_least`` predictions would
+        still miss by ``gap`` or more: ``1 - prod (1 - 2 (1 - Phi(gap / se)))`` over those tenths.
+
+        With ``gap`` the worst tenth's, a small value (under :data:`NOISE_P`) says the miss is beyond the
+        noise; with ``gap`` the target, it is how often a perfect predictor misses the target.
+        """
+        tenths = [b for b in self.bins() if b["predictions"] >= at_least]
+        if not tenths:
+            return None
+        within = 1.0
+        for b in tenths:
+            within *= 1.0 - math.erfc(gap / b["se"] / math.sqrt(2.0))
+        return 1.0 - within
+
+    def as_json(self) -> dict[str, Any]:
+        worst = self.worst()
+        return {
+            "bins": self.bins(),
+            "expected_calibration_error": self.error(),
+            "worst_gap": worst,
+            "worst_gap_min_predictions": CALIBRATION_MIN,
+            "worst_gap_by_chance": None if worst is None else self.by_chance(worst),
+            "target": CALIBRATION_TARGET,
+            "target_missed_by_chance": self.by_chance(CALIBRATION_TARGET),
+            "verdict": self.verdict(),
+        }
+
+    def verdict(self) -> str:
+        """``within the target`` (every tenth of at least :data:`CALIBRATION_MIN` predictions within
+        :data:`CALIBRATION_TARGET`), ``within the noise`` (a perfectly calibrated predictor would miss by as
+        much at least :data:`NOISE_P` of the time), ``beyond the noise``, or ``too few predictions``."""
+        worst = self.worst()
+        if worst is None:
+            return "too few predictions"
+        if worst <= CALIBRATION_TARGET:
+            return "within the target"
+        chance = self.by_chance(worst)
+        return "within the noise" if chance is not None and chance >= NOISE_P else "beyond the noise"
 
 
 @dataclass(slots=True)
@@ -663,12 +720,7 @@ class Backtest:
                 for loss, top in [self.against(b)]
             ],
             "ratings_beat_both": self.games > 0 and self.beats_baselines(),
-            "calibration": {
-                "bins": cal.bins(),
-                "expected_calibration_error": cal.error(),
-                "worst_gap": cal.worst(),
-                "worst_gap_min_predictions": CALIBRATION_MIN,
-            },
+            "calibration": cal.as_json(),
         }
 
     def beats_baselines(self) -> bool:

@@ -490,6 +490,45 @@ def test_calibration_by_hand() -> None:
     assert cal.worst(at_least=2) == pytest.approx(0.235) and cal.worst(at_least=3) is None
 
 
+def test_the_noise_of_the_calibration_by_hand() -> None:
+    """60 two-player games at 75% / 25%: the favourite wins 39 (65%), so the 70-80% tenth misses by
+    10 points and the 20-30% tenth (21 of 60 won, 35%) by 10 points the other way.
+
+    Were the chances right, a tenth's share won has the standard error sqrt(sum p (1 - p)) / n =
+    sqrt(60 x 0.1875) / 60 = 0.0559; 10 points are z = 0.10 / 0.0559 = sqrt(3.2) = 1.789 of them, missed
+    either way with chance 2 (1 - Phi(1.789)) = 0.0736 (normal table); some of the two tenths misses by as
+    much with chance 1 - (1 - 0.0736)^2 = 0.1419: within the noise. The 5-point target: z = 0.894,
+    2 (1 - Phi(0.894)) = 0.3711, 1 - 0.6289^2 = 0.6045. Ten times the games with the same shares: z = 5.66,
+    beyond the noise."""
+    def club(games: int) -> Calibration:
+        cal = Calibration()
+        for g in range(games):
+            cal.add([0.75, 0.25], [0] if g % 20 < 13 else [1])
+        return cal
+
+    cal = club(60)
+    bins = {b["from"]: b for b in cal.bins()}
+    assert bins[0.7]["gap"] == pytest.approx(-0.10) and bins[0.2]["gap"] == pytest.approx(0.10)
+    assert bins[0.7]["se"] == pytest.approx(0.0559, abs=1e-4) == bins[0.2]["se"]
+    assert cal.by_chance(0.10) == pytest.approx(0.1419, abs=5e-4)
+    assert cal.by_chance(0.05) == pytest.approx(0.6045, abs=5e-4)
+    data = cal.as_json()
+    assert data["worst_gap"] == pytest.approx(0.10) and data["worst_gap_by_chance"] == pytest.approx(0.1419, abs=5e-4)
+    assert data["verdict"] == "within the noise" and data["target_missed_by_chance"] == pytest.approx(0.6045, abs=5e-4)
+    big = club(600)
+    assert big.worst() == pytest.approx(0.10) and big.by_chance(0.10) < 1e-6
+    assert big.verdict() == "beyond the noise"
+    small = Calibration()
+    small.add([0.75, 0.25], [0])
+    assert small.verdict() == "too few predictions" and small.by_chance(0.1) is None
+    right = club(20)  # 13 of 20 is 65%, but with 20 per tenth no tenth counts
+    assert right.verdict() == "too few predictions"
+    near = Calibration()
+    for g in range(100):
+        near.add([0.75, 0.25], [0] if g % 25 < 18 else [1])  # 72%: 3 points
+    assert near.verdict() == "within the target"
+
+
 def test_a_difference_within_its_noise_is_the_same() -> None:
     """The issue's case: 67.307% against 67.293% top-1 is not "higher"."""
     # 100,000 games; the favourites differ in 3,000: ours won 1,507 of them, theirs 1,493
@@ -573,6 +612,11 @@ def test_history_predict_backtest_on_the_samples(samples_db: Path) -> None:
     assert sum(b["predictions"] for b in bj["calibration"]["bins"]) == sum(
         len(c.players) for c in _contests(samples_db))
     assert {c["baseline"] for c in bj["comparisons"]} == {"equal", "win_rate"}
+    cal = bj["calibration"]
+    if cal["worst_gap"] is None:
+        assert cal["verdict"] == "too few predictions" and "no tenth holds 50 predictions yet" in b.stdout
+    else:
+        assert f"{100 * cal['worst_gap']:.1f} points, {cal['verdict']}" in " ".join(b.stdout.split())
 
 
 def _contests(db: Path) -> list[Contest]:
@@ -738,16 +782,30 @@ def test_png_never_replaces_the_database_it_reads(samples_db: Path) -> None:
     assert samples_db.read_bytes() == before
 
 
+def test_backtest_says_whether_the_worst_tenth_is_beyond_its_noise(club_db: Path) -> None:
+    """End to end: the sentence under the calibration table carries the JSON's figures and verdict."""
+    data = json.loads(run("--db", str(club_db), "--backtest", "--json").stdout)["calibration"]
+    assert data["worst_gap"] is not None and data["verdict"] != "too few predictions"
+    text = " ".join(run("--db", str(club_db), "--backtest").stdout.split())
+    assert f"is {100 * data['worst_gap']:.1f} points, {data['verdict']}" in text
+    if data["verdict"] != "within the target":
+        assert f"would miss by as much {100 * data['worst_gap_by_chance']:.0f}% of the time" in text
+        assert f"miss the target {100 * data['target_missed_by_chance']:.0f}% of the time" in text
+
+
 def test_the_calibration_table_of_a_simulated_club(club_db: Path) -> None:
     """Every player of every game is one prediction, the wins add up to one a game, the expected
-    calibration error is small (1 to 4 points on the clubs of docs/ratings.md), and every tenth of at
-    least 50 predictions is within 5 points of what happened or, where not, within three standard errors
-    of its own sampling noise.
+    calibration error is small (1 to 4 points on the clubs of docs/ratings.md), and the worst tenth of at
+    least 50 predictions is within 5 points of what happened or within its noise: chances exactly right
+    would miss by as much at least 5% of the time on these very games (``Calibration.by_chance``); each
+    such tenth is within 5 points or three of its standard errors.
 
     The issue's bare criterion (5 points in every tenth of 50) is not asserted on one seed: on clubs of
     this size a perfectly calibrated predictor of the very same games misses it on 30 to 70% of seeds
     (``benchmarks/bench_ratings.py --calibration`` draws the outcomes from the chances themselves and
-    prints that noise floor; docs/ratings.md gives the figures); what it can be held to is the noise."""
+    prints that noise floor beside ``by_chance``; docs/ratings.md gives the figures). On this club (seed 0)
+    the worst tenth is 8.3 points, which chances exactly right show 13% of the time; on one seed of five
+    of this club the miss is beyond the noise (docs/ratings.md), so another seed may fail here."""
     with MatchStore.open(club_db, read_only=True) as store:
         data = rating_report.backtest(store, Options()).as_json()
         players = sum(len(c.players) for c in contests(store.con, Options()))
@@ -758,6 +816,8 @@ def test_the_calibration_table_of_a_simulated_club(club_db: Path) -> None:
     for b in cal["bins"]:
         assert b["from"] <= b["predicted"] < b["to"] or b["predicted"] == b["to"] == 1.0
     assert cal["expected_calibration_error"] < 0.04
+    assert cal["verdict"] in ("within the target", "within the noise"), cal["verdict"]
+    assert cal["worst_gap"] <= cal["target"] or cal["worst_gap_by_chance"] >= 0.05
     for b in cal["bins"]:
         if b["predictions"] >= cal["worst_gap_min_predictions"]:
             assert abs(b["gap"]) <= 0.05 or abs(b["gap"]) <= 3 * b["se"], b
