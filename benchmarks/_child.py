@@ -18,16 +18,46 @@ def program() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "coloretto_log"]
 
 
-def child_cpu(args: Sequence[str], repeats: int) -> float:
-    """The least CPU time (user + system) of ``repeats`` runs of ``args``, output discarded."""
+def child_cpu(args: Sequence[str], repeats: int, env: dict[str, str] | None = None) -> float:
+    """The least CPU time (user + system) of ``repeats`` runs of ``args``, output discarded.
+    ``env``: the child's environment (default: this process's); given one, ``args`` first runs once untimed
+    (with ``bytecode_env``, that run writes the bytecode the timed runs read)."""
+    if env is not None:
+        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
     best = float("inf")
     for _ in range(repeats):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         best = min(best, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
     return best
 
+
+def checkout_note() -> str:
+    """How this process's environment starts a child: with the package's bytecode or compiling it."""
+    import os
+
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return "PYTHONDONTWRITEBYTECODE is set here: a child compiles this checkout's modules at every start"
+    return "bytecode written and read as usual"
+
+
+def bytecode_env() -> dict[str, str]:
+    """The environment of a child that starts as an installed program does: every module's bytecode
+    compiled beforehand (``pip install`` compiles it), where a checkout run under PYTHONDONTWRITEBYTECODE
+    compiles each of its modules again at every start. The bytecode goes to a folder of its own
+    (PYTHONPYCACHEPREFIX, removed at exit), never into the source tree; ``child_cpu``'s untimed first run
+    writes it."""
+    import atexit
+    import os
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="bench-bytecode-")
+    atexit.register(shutil.rmtree, folder, True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = folder
+    return env
 
 
 # The command in a process of its own, counting the matches it reads: at each mark (that many matches dealt

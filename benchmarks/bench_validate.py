@@ -12,7 +12,9 @@ every run uses the same logs), then times in the same run:
     the rules.
 Then the same matches, one a line, in a temporary ``.jsonl`` file, and from
 the command line (CPU time, user + system, of the child process, best of
---repeats runs; process start included):
+--repeats runs; process start included; the child starts as an installed
+program does, its modules' bytecode compiled beforehand, and the whole file
+is timed again in this process's own environment):
   * ``coloretto-log validate FILE.jsonl`` against ``json.loads`` of every line
     of that file in this process (target: at most 8x; 4x the stretch);
   * ``coloretto-log validate ONE.jsonl`` of the first match alone: the start,
@@ -31,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _child import child_cpu, program
+from _child import bytecode_env, checkout_note, child_cpu, program
 from _logs import match_seeds, random_match
 
 from coloretto_log.log.reader import sources_from_bytes
@@ -62,16 +64,21 @@ def command_line(blobs: list[bytes], repeats: int) -> None:
                 json.loads(line)
 
         t_json = best_of(repeats, parse_lines)
-        t_cli = child_cpu([*cli, "validate", str(path)], repeats)
-        t_one = child_cpu([*cli, "validate", str(one)], repeats)
+        installed = bytecode_env()
+        t_cli = child_cpu([*cli, "validate", str(path)], repeats, installed)
+        t_one = child_cpu([*cli, "validate", str(one)], repeats, installed)
+        t_here = child_cpu([*cli, "validate", str(path)], repeats)
     games = 4 * len(blobs)
     print()
     print(f"from the command line: {' '.join(cli)} validate FILE.jsonl ({len(blobs)} matches, one a line)")
     print(f"json.loads of every line     {t_json:8.3f} s CPU")
-    print(f"validate FILE.jsonl          {t_cli:8.3f} s CPU  {games / t_cli:10.0f} games/s (process start included)")
+    print(f"validate FILE.jsonl          {t_cli:8.3f} s CPU  {games / t_cli:10.0f} games/s (process start included;"
+          " as installed: bytecode compiled)")
     print(f"validate of one match        {t_one:8.3f} s CPU  (the start)")
+    print(f"validate FILE.jsonl here     {t_here:8.3f} s CPU  ({checkout_note()})")
     print(f"ratio command line / json.loads: {t_cli / t_json:.1f}x   (target: at most 8x; stretch 4x)")
     print(f"ratio less the start:            {(t_cli - t_one) / t_json:.1f}x")
+    print(f"ratio here / json.loads:         {t_here / t_json:.1f}x")
 
 
 def main() -> None:

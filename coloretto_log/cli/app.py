@@ -4,15 +4,21 @@ Commands are imported only when they run (``coloretto-log score --hand`` never
 loads DuckDB): ``cli/__init__.py`` maps each command name to its module, and
 ``LazyGroup`` imports that module the first time the command is asked for.
 The list of commands in ``coloretto-log --help`` is read from the modules'
-docstrings without importing them.
+docstrings without importing them. Ordinary option values are converted here
+(``_quicken``), not by typer's pydantic check, so that no command loads
+pydantic to read its options.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import re
+import stat
+from enum import Enum
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -29,6 +35,11 @@ def _registry() -> dict[str, str]:
 
 class LazyGroup(TyperGroup):
     """A group whose commands are imported when first used, and listed from their source."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        for param in self.get_params(ctx):
+            _quicken(param)
+        return list(super().parse_args(ctx, args))
 
     def list_commands(self, ctx: Any) -> list[str]:
         names = list(_registry())
@@ -47,7 +58,11 @@ class LazyGroup(TyperGroup):
                 if command.name and command.name not in self.commands:
                     self.commands[command.name] = command
         found = self.commands.get(cmd_name)
-        return None if found is None else _with_words(found)
+        if found is None:
+            return None
+        for param in found.get_params(ctx):  # with its --help
+            _quicken(param)
+        return _with_words(found)
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """The command list of ``--help``: each command's first help line, without importing it."""
@@ -61,6 +76,114 @@ class LazyGroup(TyperGroup):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+
+
+# Typer checks every option's value with a pydantic TypeAdapter that it builds when the command runs, even
+# for an option left at its default: importing pydantic and building the adapters was about 70 ms of every
+# command's start (most of `simulate -n 1`'s). `_quicken` gives each parameter of a plain type (int, float,
+# str, Path, bool, a choice, a list of str) a `process_value` (click's own step for one parameter's value)
+# that converts the ordinary values itself, exactly as typer would, and hands every other value (a typo,
+# a number out of range, a path that is a directory where a file is asked for) to typer's own
+# `process_value`, which then gives typer's own message. tests/cli/test_options.py compares the two.
+_INT = re.compile(r"-?[0-9]{1,18}")
+_FLOAT = re.compile(r"-?[0-9]{1,15}(\.[0-9]{1,15})?")
+_NOT_QUICK = object()
+
+
+def _quicken(param: Any) -> None:
+    """Give ``param`` the quick conversion of ordinary values, if its type has one (see above)."""
+    desc = getattr(param, "type_descriptor", None)
+    if desc is None or getattr(param, "_quick", False):
+        return
+    param._quick = True
+    multi = bool(param.multiple or param.nargs == -1)
+    convert = _quick_converter(desc.annotation, desc.parameter_info, multi)
+    if convert is None:
+        return
+    slow = param.process_value
+
+    def process_value(ctx: Any, value: Any) -> Any:
+        if value is None:
+            got: Any = () if multi else None
+        elif multi:
+            items = [convert(v, ctx) for v in value] if isinstance(value, (list, tuple)) else [_NOT_QUICK]
+            got = _NOT_QUICK if any(v is _NOT_QUICK for v in items) else items
+        else:
+            got = convert(value, ctx)
+        if got is _NOT_QUICK or (param.required and param.value_is_missing(got)):
+            return slow(ctx, value)
+        if param.callback is not None:
+            got = param.callback(ctx, param, got)
+        return got
+
+    param.process_value = process_value
+
+
+def _quick_converter(annotation: Any, info: Any, multi: bool) -> Any:
+    """The quick conversion of one value of ``annotation``, or None where typer alone converts."""
+    if multi:
+        if get_origin(annotation) is not list or get_args(annotation) != (str,) or info.parser is not None:
+            return None
+        annotation = str
+    if info.parser is not None or get_origin(annotation) is not None and get_origin(annotation) is not Literal:
+        return None
+    if annotation is bool:
+        return lambda v, ctx: v if type(v) is bool else _NOT_QUICK
+    if annotation is str:
+        return lambda v, ctx: v if type(v) is str else _NOT_QUICK
+    if annotation is int:
+        return lambda v, ctx: _quick_number(v, int, _INT, info)
+    if annotation is float:
+        return lambda v, ctx: _quick_number(v, float, _FLOAT, info)
+    if get_origin(annotation) is Literal or isinstance(annotation, type) and issubclass(annotation, Enum):
+        choices = tuple(get_args(annotation)) if get_origin(annotation) is Literal else tuple(annotation)
+        if not info.case_sensitive:
+            return None
+        return lambda v, ctx: _quick_choice(v, choices, ctx)
+    if isinstance(annotation, type) and issubclass(annotation, Path) and info.path_type in (None, annotation):
+        if info.resolve_path or info.exists:
+            return None
+        return lambda v, ctx: _quick_path(v, annotation, info)
+    return None
+
+
+def _quick_number(value: Any, kind: type, pattern: re.Pattern[str], info: Any) -> Any:
+    if type(value) is kind:
+        number = value
+    elif type(value) is str and pattern.fullmatch(value):
+        number = kind(value)
+    else:
+        return _NOT_QUICK
+    if (info.min is not None and number < info.min) or (info.max is not None and number > info.max):
+        return _NOT_QUICK
+    return number
+
+
+def _quick_choice(value: Any, choices: tuple[Any, ...], ctx: Any) -> Any:
+    if isinstance(value, Enum) and any(value is c for c in choices):
+        return value
+    if type(value) is not str or getattr(ctx, "token_normalize_func", None) is not None:
+        return _NOT_QUICK
+    for choice in choices:
+        if (str(choice.value) if isinstance(choice, Enum) else str(choice)) == value:
+            return choice
+    return _NOT_QUICK
+
+
+def _quick_path(value: Any, kind: type[Path], info: Any) -> Any:
+    if not (isinstance(value, kind) or (type(value) is str and value)):
+        return _NOT_QUICK
+    try:
+        st = os.stat(value)
+    except OSError:
+        return kind(value)
+    except ValueError:  # a NUL in the name: typer says what it says
+        return _NOT_QUICK
+    is_file, is_dir = stat.S_ISREG(st.st_mode), stat.S_ISDIR(st.st_mode)
+    if (not info.file_okay and is_file) or (not info.dir_okay and is_dir) \
+            or (info.readable and not os.access(value, os.R_OK)) or (info.writable and not os.access(value, os.W_OK)):
+        return _NOT_QUICK
+    return value if isinstance(value, kind) else kind(value)
 
 
 #: The word help shows for a value of each type, where the option gives no metavar of its own.

@@ -248,7 +248,9 @@ def simulate(
             fail(problem, ExitCode.UNREADABLE)
     n_jobs = processes(jobs)
 
-    err = Console(stderr=True, highlight=False)
+    # markup and emoji off: a path is printed as written ("x[bold]y/:smile:.jsonl" lost its "[bold]" and
+    # became an emoji), and rich's emoji table is never loaded
+    err = Console(stderr=True, highlight=False, markup=False, emoji=False)
     show = err.is_terminal if progress is None else progress
     bar = _progress_bar(err) if show else None
     tally = Tally(plan)
@@ -265,7 +267,7 @@ def simulate(
             except OSError as e:
                 fail(f"{one_line(str(out))}: cannot write: {e.strerror or e}", ExitCode.UNREADABLE)
 
-    console = Console(highlight=False) if out is not None else err
+    console = Console(highlight=False, markup=False, emoji=False) if out is not None else err
     if chosen is Format.json:
         emit_json(tally.summary_json(), file=sys.stdout if out is not None else sys.stderr)
         return

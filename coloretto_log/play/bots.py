@@ -491,9 +491,12 @@ class _Memo(dict[int, int]):
             self.clear()
         # the pattern, order-free without a sort: how many colours hold 0, 1, ... 6 or more cards
         # (one hex digit each), and the jokers above them
-        key = (((packed >> _JOKER_BIT) & _MASK) + ((packed >> _GOLDEN_SHIFT) & _MASK)) << _JOKER_SHIFT
-        for shift, mask in _COLOUR_CHUNKS:
-            key += _QUARTERS[(packed >> shift) & mask]
+        quarters = _QUARTERS
+        key = (
+            quarters[packed & 0xFFFFFFFF]  # the first four colours (_COLOUR_CHUNKS, written out: a tenth faster)
+            + quarters[(packed >> 32) & 0xFFFFFFFF]  # the other four
+            + ((((packed >> _JOKER_BIT) & _MASK) + ((packed >> _GOLDEN_SHIFT) & _MASK)) << _JOKER_SHIFT)
+        )
         base = self.patterns.get(key)
         if base is None:
             base = self.patterns[key] = self.scores._base(packed.to_bytes(N_KINDS, "little"))
@@ -520,6 +523,7 @@ _COLOUR_CHUNKS: tuple[tuple[int, int], ...] = tuple(
 _JOKER_BIT = _BITS * JOKER_INDEX
 _PLUS2_BIT = _BITS * PLUS2_INDEX  # "+2" is the last kind (cards.KINDS): its count is what lies above
 assert PLUS2_INDEX == N_KINDS - 1 and 4 * len(_COLOUR_CHUNKS) < 16  # a digit of the pattern holds at most 15
+assert _COLOUR_CHUNKS == ((0, 0xFFFFFFFF), (32, 0xFFFFFFFF))  # as _Memo.__missing__ writes them out
 
 
 _Memos = tuple[_Memo, dict[int, int]]

@@ -248,3 +248,55 @@ def test_validate_says_a_match_is_missing_planned_games(tmp_path: Path) -> None:
     assert summary["missing_games"] == 1 and summary["warnings"] == 0
     whole = runner.invoke(app, ["validate", TWO_P])
     assert "incomplete" not in whole.stdout and "short of" not in whole.stdout
+
+
+def _typer_converts(param: Any, ctx: Any, value: Any) -> tuple[str, Any]:
+    """What typer's own step makes of ``value``: ("ok", the value) or ("error", its message)."""
+    try:
+        return "ok", type(param).process_value(param, ctx, value)
+    except click_errors() as exc:
+        return "error", exc.format_message()
+
+
+def click_errors() -> tuple[type[BaseException], ...]:
+    return (typer.BadParameter, typer.core._click.exceptions.UsageError)
+
+
+def _quick_params() -> list[tuple[str, Any, Any]]:
+    """(command, parameter, context) for each parameter given the quick conversion (cli/app.py), --help less."""
+    group = typer.main.get_command(app)
+    root = typer.Context(group)
+    group.parse_args(typer.Context(group), ["--debug", "validate"])  # quickens the group's own options
+    found = [("", p, root) for p in group.params]
+    for name in COMMANDS:
+        command = group.get_command(root, name)
+        found += [(name, p, typer.Context(command, parent=root)) for p in command.params]
+    return [(n, p, c) for n, p, c in found if "process_value" in vars(p) and p.callback is None]
+
+
+def _sample_values(tmp: Path) -> list[Any]:
+    (tmp / "a-file.json").write_text("{}", encoding="utf-8")
+    (tmp / "a-dir").mkdir(exist_ok=True)
+    words = ["0", "7", "-3", "007", "+5", "2", "5", "6", "1", "99999999999999999999", "1.5", "-0.25", "1e3", " 4",
+             "4 ", "", "x", "1_000", "٣", "nan", "inf", "table", "json", "csv", "TABLE", "classic", "Classic",
+             "greedy", "-", str(tmp / "a-file.json"), str(tmp / "a-dir"), str(tmp / "missing.json"), "a\x00b"]
+    return [None, 0, 3, 2.5, True, False, (), *words, tuple(words[:3]), [words[0]], Path(tmp / "a-file.json")]
+
+
+def test_the_quick_conversion_of_options_is_typers_own(tmp_path: Path) -> None:
+    """Every option converted without typer's pydantic check (a fast start) gets exactly what typer would give
+    it, value and type; every value typer would refuse is refused with typer's own message."""
+    params = _quick_params()
+    kinds = {repr(p.type_descriptor.annotation) for _, p, _ in params}
+    assert {"<class 'int'>", "<class 'str'>", "<class 'pathlib.Path'>", "<class 'bool'>"} <= kinds
+    checked = 0
+    for name, param, ctx in params:
+        for value in _sample_values(tmp_path):
+            want = _typer_converts(param, ctx, value)
+            try:
+                got: tuple[str, Any] = "ok", param.process_value(ctx, value)
+            except click_errors() as exc:
+                got = "error", exc.format_message()
+            assert repr(got) == repr(want) and type(got[1]) is type(want[1]), f"{name} {param.name} {value!r}: {got} != {want}"
+            checked += want[0] == "ok"
+    assert checked > 100

@@ -78,3 +78,15 @@ def test_jobs_is_capped_at_the_cores(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     assert asked == [2]
     plain = runner.invoke(app, [*BASE, "-n", "2", "--out", str(tmp_path / "b.jsonl")])
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes() and plain.exit_code == 0
+
+
+def test_the_summary_names_the_output_file_as_written(tmp_path: Path) -> None:
+    """A path with brackets and colons is printed as given: never read as rich markup ("[bold]" vanished)
+    or as an emoji code (":smile:" became a face)."""
+    folder = tmp_path / "x[bold]y"
+    folder.mkdir()
+    out = folder / "s:smile:.jsonl"
+    result = runner.invoke(app, [*BASE, "-n", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"to {out};" in result.stdout
+    assert out.stat().st_size > 0

@@ -48,7 +48,7 @@ def test_a_link_planted_at_the_old_predictable_name_is_never_written_through(tmp
 def test_a_link_at_the_chosen_name_itself_is_skipped_not_followed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Even a link at the very name drawn (a neighbour who guessed the random part) is refused by O_EXCL: the next name is used."""
     names = iter(["a" * 16, "b" * 16])
-    monkeypatch.setattr(atomic.secrets, "token_hex", lambda n: next(names))
+    monkeypatch.setattr(atomic, "_random_hex", lambda: next(names))
     victim = _victim(tmp_path)
     path = tmp_path / "kitchen.json"
     planted = tmp_path / f".kitchen.json.tmp-{'a' * 16}"
@@ -62,7 +62,7 @@ def test_a_link_at_the_chosen_name_itself_is_skipped_not_followed(tmp_path: Path
 
 def test_a_dangling_link_at_the_chosen_name_creates_nothing_at_its_target(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     names = iter(["c" * 16, "d" * 16])
-    monkeypatch.setattr(atomic.secrets, "token_hex", lambda n: next(names))
+    monkeypatch.setattr(atomic, "_random_hex", lambda: next(names))
     target = tmp_path / "created-by-the-attacker.txt"
     (tmp_path / f".out.txt.tmp-{'c' * 16}").symlink_to(target)
     atomic_write_text(tmp_path / "out.txt", "x")

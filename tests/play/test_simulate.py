@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import os
 import subprocess
@@ -19,6 +20,7 @@ from coloretto_log.core.engine import Draw, Take
 from coloretto_log.core.errors import UsageError
 from coloretto_log.core.rng import SplitMix64
 from coloretto_log.log.replay import check_match
+from coloretto_log.log.writer import dumps_line
 from coloretto_log.play import simulate as sim
 from coloretto_log.play.simulate import Outcome, Tally, make_plan, wilson
 
@@ -156,6 +158,20 @@ def test_any_seed_gives_valid_logs(seed: int, players: int, edition: str) -> Non
         bots = ["greedy", "random", "greedy", "random", "greedy"][:players]
         plan = make_plan(players=players, bots=bots, edition=edition, games=1, seed=seed, recorded=recorded)
         replayed(sim.outcome(plan, 0).line)
+
+
+@given(seed=st.integers(0, 2**64 - 1), players=st.integers(2, 5), edition=st.sampled_from(["classic", "anniversary"]),
+       recorded=st.booleans(), date=st.sampled_from([None, _dt.date(2026, 11, 1)]), index=st.integers(0, 5000))
+@settings(max_examples=25, deadline=None)
+def test_the_log_line_is_the_match_log_as_compact_json(
+    seed: int, players: int, edition: str, recorded: bool, date: _dt.date | None, index: int
+) -> None:
+    """``log_line`` (each distinct move's text made once) writes exactly ``dumps_line(match_log(...))``."""
+    bots = ["random", "greedy", "random", "greedy", "random"][:players]
+    plan = make_plan(players=players, bots=bots, edition=edition, games=2, seed=seed, recorded=recorded, date=date)
+    played = sim.play_match(plan, index)
+    assert sim.log_line(plan, played) == dumps_line(sim.match_log(plan, played))
+    assert sim.outcome(plan, index).line == sim.log_line(plan, played)
 
 
 # --------------------------------------------------------------------------- jobs
