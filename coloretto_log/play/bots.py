@@ -492,11 +492,12 @@ class _Memo(dict[int, int]):
         # the pattern, order-free without a sort: how many colours hold 0, 1, ... 6 or more cards
         # (one hex digit each), and the jokers above them
         quarters = _QUARTERS
-        key = (
-            quarters[packed & 0xFFFFFFFF]  # the first four colours (_COLOUR_CHUNKS, written out: a tenth faster)
-            + quarters[(packed >> 32) & 0xFFFFFFFF]  # the other four
-            + ((((packed >> _JOKER_BIT) & _MASK) + ((packed >> _GOLDEN_SHIFT) & _MASK)) << _JOKER_SHIFT)
-        )
+        key = (((packed >> _JOKER_BIT) & _MASK) + ((packed >> _GOLDEN_SHIFT) & _MASK)) << _JOKER_SHIFT
+        if _TWO_CHUNKS:  # five to eight colours (every shipped edition): the two chunks written out, a tenth faster
+            key += quarters[packed & _LOW_MASK] + quarters[(packed >> 32) & _HIGH_MASK]
+        else:  # an added edition's colours, whatever their number
+            for shift, mask in _COLOUR_CHUNKS:
+                key += quarters[(packed >> shift) & mask]
         base = self.patterns.get(key)
         if base is None:
             base = self.patterns[key] = self.scores._base(packed.to_bytes(N_KINDS, "little"))
@@ -523,7 +524,8 @@ _COLOUR_CHUNKS: tuple[tuple[int, int], ...] = tuple(
 _JOKER_BIT = _BITS * JOKER_INDEX
 _PLUS2_BIT = _BITS * PLUS2_INDEX  # "+2" is the last kind (cards.KINDS): its count is what lies above
 assert PLUS2_INDEX == N_KINDS - 1 and 4 * len(_COLOUR_CHUNKS) < 16  # a digit of the pattern holds at most 15
-assert _COLOUR_CHUNKS == ((0, 0xFFFFFFFF), (32, 0xFFFFFFFF))  # as _Memo.__missing__ writes them out
+_TWO_CHUNKS = len(_COLOUR_CHUNKS) == 2 and _COLOUR_CHUNKS[1][0] == 32  # as _Memo.__missing__ writes them out
+_LOW_MASK, _HIGH_MASK = _COLOUR_CHUNKS[0][1], _COLOUR_CHUNKS[-1][1]
 
 
 _Memos = tuple[_Memo, dict[int, int]]
