@@ -24,7 +24,7 @@ Everything is measured in this run, on this machine:
     0 to 3 at the defaults: the share of unforced decisions whose mark
     differs between seeds (target at most 3%), and a close decision's loss
     against a 10,000-sample reference (target: within one standard error);
-    ``--stability-games 3:11,3:12,4:7`` measures more games the same way
+    ``--stability-games 3:11,3:12,4:7,3:13,4:8,5:3`` measures more games the same way
     (players:seed of ``simulate``; bots strong, greedy, random, then greedy);
   * error rates by bot: ``--error-games`` simulated three-player games
     (strong, greedy and random, the seats rotated from game to game) with

@@ -35,9 +35,15 @@ difference can come out the same every time while either side still varies.
   the best, three standard errors ahead of every other);
 - the best choice is told apart from every other (the standard error of
   the difference at most ``max_se``, or ahead by 3 standard errors);
-- the mark is settled: the lower bound ``loss − 2 se`` that decides a mark
-  (``marks.mark_for``) is at least ``SETTLE`` standard errors away from every
-  threshold, so that another seed gives the same mark;
+- the mark is settled, so that another seed gives the same mark: the lower
+  bound ``loss − 2 se`` that decides a mark (``marks.mark_for``) is at least
+  ``SETTLE`` standard errors away from every threshold, and so is the bound
+  that ``AHEAD`` times the samples would give (``loss − 2 se √(n / AHEAD n)``,
+  at most the cap's: the bound rises towards the loss as the samples shrink
+  its standard error, so a bound below a line now may be over it later); and
+  the in-sample loss (the best mean less the played one, biased high where
+  the cross-fitted one is biased low on a few hundred samples, when a half
+  picks the wrong choice) gives the same mark, settled the same way;
 
 or until ``samples`` (the cap). The named best is the choice with the best
 mean on all samples (ties to the first: drawing, then the rows in order).
@@ -92,6 +98,9 @@ LOOK = 1.25
 #: ``EXTEND`` times the cap, while it stays that close (for the mark alone).
 NEAR = 1.5
 EXTEND = 4
+#: A bound below a threshold settles only if the bound it would have on ``AHEAD`` times the samples (at most the cap)
+#: is ``SETTLE`` standard errors below it too: the bound rises towards the loss as the samples shrink its se.
+AHEAD = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +243,14 @@ def _unsettled(loss: float, se: float, bound_se: float, within: float) -> bool:
     return any(abs(lower - t) < within * se for _, t in THRESHOLDS)
 
 
+def _reachable(loss: float, se: float, ahead_se: float) -> bool:
+    """A threshold lies within ``SETTLE`` se of the mark's bound ``loss - Z se``, or of the bound between it
+    and the one more samples would give (``loss - Z ahead_se``, higher): sampling on may carry the mark over."""
+    lower = max(0.0, loss) - marks.Z * se
+    higher = max(0.0, loss) - marks.Z * min(se, ahead_se)
+    return any(lower - SETTLE * se < t < higher + SETTLE * se for _, t in THRESHOLDS)
+
+
 def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
     """Precise enough: the loss, the best choice told apart, the mark the same under another seed."""
     n = len(tally.x[played])
@@ -251,8 +268,13 @@ def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
             for k in range(len(x)) if k != played and tally.active[k])
         if not ahead:  # the played choice clearly best needs no finer loss
             return False
-    if _unsettled(loss, se, se, SETTLE):
+    ahead_se = se * math.sqrt(n / min(cap, AHEAD * n))
+    if _reachable(loss, se, ahead_se):
         return False
+    if best != played:  # the in-sample loss (biased high where the cross-fitted one is biased low) agrees
+        naive = means[best] - means[played]
+        if marks.mark_for(naive, se) != marks.mark_for(max(0.0, loss), se) or _reachable(naive, se, ahead_se):
+            return False
     for other in range(len(x)):
         if other in (best, played) or not tally.active[other]:
             continue
