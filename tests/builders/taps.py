@@ -31,7 +31,15 @@ def tap(b: Browser, selector: str) -> None:
     assert not error, (selector, error)
 
 
+def live(b: Browser) -> None:
+    """Wait for the page's live connection: its badge ("connecting…", then "live") sits beside the heading, so
+    the heading can wrap differently when it changes and move every button below it; a tap computed before
+    that move would land beside its button (seen once in CI as a card tap lost, the OK never enabled)."""
+    b.wait_for("document.getElementById('conn').className === 'live'")
+
+
 def enter_setup(b: Browser, setup: dict[str, Any], players: list[str]) -> None:
+    live(b)
     answers = ([setup["removed"]] if setup.get("removed") else []) + [setup["starting"][p] for p in players]
     for colours in answers:
         for colour in colours:
