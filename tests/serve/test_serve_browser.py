@@ -26,7 +26,16 @@ from coloretto_log.log.writer import dumps_pretty
 
 from ..builders.browser import Browser
 from ..builders.server import Server
-from ..builders.taps import ARTIFACTS, enter_claims, enter_move, enter_setup, tap, text_of, version
+from ..builders.taps import (
+    ARTIFACTS,
+    enter_claims,
+    enter_move,
+    enter_setup,
+    live,
+    tap,
+    text_of,
+    version,
+)
 from ..conftest import ROOT
 
 pytest.importorskip("starlette")
@@ -134,6 +143,7 @@ def test_the_page_goes_on_after_the_server_is_killed_and_restarted(tmp_path: Pat
         try:
             with Server(path, *args, port=port) as server:
                 b.open(server.url, width=390, height=844, mobile=True)
+                live(b)  # tapped once connected: the badge's change can move the buttons
                 enter_setup(b, game["setup"], log["players"])
                 enter_moves(b, game["moves"][:20])
                 epoch = b.eval("document.body.dataset.epoch")
@@ -161,6 +171,7 @@ def test_names_are_shown_as_text_never_as_html(tmp_path: Path, chromium: str) ->
         try:
             with Server(tmp_path / "k.json", "--players", ",".join(names), "--games", "1") as server:
                 b.open(server.url, width=390, height=844, mobile=True)
+                live(b)  # tapped once connected: the badge's change can move the buttons
                 for colours in (["red", "green"], ["blue", "orange"], ["yellow", "brown"]):
                     for colour in colours:
                         b.click(f'#input [data-card="{colour}"]')
@@ -198,6 +209,7 @@ def test_a_new_table_on_a_phone_by_taps(tmp_path: Path, chromium: str) -> None:
         try:
             with Server(path, "--date", "2026-11-30") as server:
                 b.open(server.url, width=390, height=844, mobile=True)
+                live(b)  # tapped once connected: the badge's change can move the buttons
                 # Before the first move no empty box is drawn, and the live label keeps its own place.
                 b.wait_for("document.getElementById('conn').textContent === 'live'")
                 assert b.eval("document.getElementById('table').offsetHeight === 0 && document.getElementById('news').offsetHeight === 0")

@@ -22,7 +22,7 @@ from coloretto_log.lang import translator
 
 from ..builders.browser import Browser
 from ..builders.server import Server
-from ..builders.taps import ARTIFACTS, enter_claims, enter_move, enter_setup, tap, text_of
+from ..builders.taps import ARTIFACTS, enter_claims, enter_move, enter_setup, live, tap, text_of
 from ..conftest import ROOT
 
 pytest.importorskip("starlette")
@@ -68,9 +68,11 @@ def record(path: Path, lang: str, chromium: str, *, shot: str | None = None) -> 
         try:
             with Server(path, "--players", ",".join(SAMPLE["players"]), *ARGS) as server:
                 b.open(server.url, width=390, height=844, mobile=True)
+                live(b)  # tapped once connected: the badge's change can move the buttons
                 assert b.eval("document.body.dataset.lang") == "en"  # headless Chromium asks for English
                 choose(b, lang)
                 reload(b, server.url)  # this browser keeps its choice
+                live(b)  # tapped once connected: the badge's change can move the buttons
                 assert b.eval("document.body.dataset.lang") == lang
                 tr = translator(lang)
                 game = SAMPLE["games"][0]
@@ -132,10 +134,12 @@ def test_a_game_by_taps_in_korean_and_russian_fits_a_phone_at_every_step(tmp_pat
         try:
             with Server(tmp_path / "game.json", "--date", SAMPLE["date"], *extra) as server:
                 b.open(server.url, width=390, height=844, mobile=True)
+                live(b)  # tapped once connected: the badge's change can move the buttons
                 if lang == "ko":  # the browser asks for Korean first: the page opens in Korean
                     agent = b.eval("navigator.userAgent")
                     b.send("Network.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": "ko-KR,ko;q=0.9,en;q=0.5"})
                     reload(b, server.url)
+                    live(b)  # tapped once connected: the badge's change can move the buttons
                 b.wait_for(f"document.body.dataset.lang === '{lang}' && document.getElementById('conn').className === 'live'")
                 assert text_of(b, "#conn") == tr.gettext("live") and b.eval("document.documentElement.lang") == lang
                 assert fits(b)
