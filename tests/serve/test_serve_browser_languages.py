@@ -181,3 +181,28 @@ def test_a_game_by_taps_in_korean_and_russian_fits_a_phone_at_every_step(tmp_pat
         finally:
             b.close()
     assert json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))["players"] == players
+
+
+def test_the_connection_badge_moves_nothing_when_it_changes(tmp_path: Path, chromium: str) -> None:
+    """Connecting, live, reconnecting: the badge keeps its width in every language, so the heading beside it
+    never wraps anew and no button moves under a finger about to tap (a tap once landed beside its card)."""
+    where = ("[...document.querySelectorAll('#head, #input button, #lang')]"
+             ".map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })")
+    with tempfile.TemporaryDirectory(prefix="coloretto-badge-") as profile:
+        b = Browser(chromium, profile)
+        try:
+            with Server(tmp_path / "game.json", "--players", ",".join(SAMPLE["players"]), *ARGS) as server:
+                b.open(server.url, width=390, height=844, mobile=True)
+                for lang in ("en", "ja", "ko", "ru"):
+                    choose(b, lang)
+                    live(b)
+                    tr = translator(lang)
+                    settled = b.eval(where)
+                    assert settled and text_of(b, "#conn") == tr.gettext("live")
+                    for state, word in ((2, "reconnecting…"), (0, "connecting…"), (1, "live")):
+                        b.eval(f"showConn({state})")
+                        assert text_of(b, "#conn") == tr.gettext(word)
+                        assert b.eval(where) == settled, (lang, word)
+                server.stop()
+        finally:
+            b.close()
