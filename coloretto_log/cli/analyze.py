@@ -326,21 +326,13 @@ def _clock(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
-class _Current(dict[int, dict[str, Any]]):
-    """The page's analysis while it is written a match at a time: only the match being written (by its number
-    in the input), never the ones before it; true even before the first, since the page is an analysis."""
-
-    def __bool__(self) -> bool:
-        return True
-
-
 def _write_page(
     html: Path, path: str, done: Iterator[tuple[LoadedMatch, MatchAnalysis]], settings: Settings,
     explain_all: bool, game: int | None, langs: tuple[str, ...] = ("en",),
 ) -> None:
     """The replay viewer of the analysed matches with their analysis in it (``view.html``), written as each
     match is done: refused (exit 2, nothing written, the analysis stopped) at the match that passes the limit."""
-    current = _Current()
+    current: dict[int, dict[str, Any]] = {}  # only the match being written (by its number in the input)
 
     def timelines() -> Iterator[MatchTimeline]:
         for item, result in done:
@@ -350,8 +342,8 @@ def _write_page(
 
     start = None if game is None else {"match": 1, "game": game, "move": 0}
     try:
-        write_html(html, timelines(), title=path, start=start, analysis=current, method=settings_json(settings),
-                   langs=langs)
+        write_html(html, timelines(), title=path, start=start, analysis=current, analysed=True,
+                   method=settings_json(settings), langs=langs)
     except PageTooLarge as e:
         fail(f"{one_line(str(html))} not written: with match {e.matches} the page would pass "
              f"{e.limit / 1e6:g} MB, too big for a browser to open; choose a match with --match K", ExitCode.USAGE)

@@ -217,16 +217,15 @@ def check_match(data: Any, *, fast: bool = True, wide: bool | None = None) -> Ma
     if flood is not None:  # a million unknown keys: one finding, not a million (bounded time and memory)
         report.findings.append(flood)
         return report
-    plain = _plain_match(data) if fast else None
-    engine_moves: list[list[Move]] | None
+    engine_moves = _plain_moves(data) if fast else None
+    plain = _plain_match(data) if engine_moves is not None else None
     if plain is not None:
         report._match_unbuilt = True
-        players, seed, rules, engine_moves = plain
+        players, seed, rules = plain
         games: Sequence[GameFields] = [_PlainGame(game.get("moves", [])) for game in data["games"]]
         raw_games: list[Any] = [None] * len(games)
         errors_by_game: dict[int, list[ErrorDetails]] = {}
     else:
-        engine_moves = _plain_moves(data) if fast else None
         match, raw_games, errors_by_game, engine_moves = _validate(data, engine_moves, report)
         if match is None:
             return report
@@ -378,12 +377,13 @@ _GAME_FIELDS = frozenset({"setup", "moves", "notes"})
 _DATE = re.compile(DATE_PATTERN.removeprefix("^").removesuffix("$"))
 
 
-def _plain_match(data: dict[str, Any]) -> tuple[tuple[str, ...], int | None, RuleSet, list[list[Move]]] | None:
-    """Players, seed, rules and every game's engine moves of a plain match, else None.
+def _plain_match(data: dict[str, Any]) -> tuple[tuple[str, ...], int | None, RuleSet] | None:
+    """Players, seed and rules of a plain match, else None; asked only of a match whose moves are plain
+    (``_plain_moves``).
 
     Plain is the common seeded log: the models would accept it as it is
     (every field of a known kind, type and size), no game gives a setup
-    field or claims, and every move is plain (``_plain_moves``). Checked
+    field or claims, and every move is plain. Checked
     here without the models: the ``validate`` command then never imports
     pydantic for it, and ``MatchReport.match`` builds the model on first use.
     The test is sufficient, not exact: what it does not accept goes through
@@ -416,10 +416,7 @@ def _plain_match(data: dict[str, Any]) -> tuple[tuple[str, ...], int | None, Rul
             return None
         if not _plain_notes(game):
             return None
-    engine_moves = _plain_moves(data)
-    if engine_moves is None:
-        return None
-    return tuple(players), seed, RuleSet.of(**rules), engine_moves
+    return tuple(players), seed, RuleSet.of(**rules)
 
 
 _EMPTY: dict[str, Any] = {}

@@ -277,19 +277,15 @@ def _play_greedy(
             add(_new(Draw, (seat, i + 1, card, last_round)))
             continue
         got = rowp[i]
-        if GOLDEN_JOKER not in rows[i]:
+        up = _turned_up(cards, table.turned - base) if GOLDEN_JOKER in rows[i] else None
+        if up is None:  # no golden joker, or no card left for its extra
             take_row(seat, i, None, False)
             add(_new(Take, (seat, i + 1, None, None)))
         else:
-            up = _turned_up(cards, table.turned - base)
-            if up is None:
-                take_row(seat, i, None, False)  # no card left for the golden joker's extra
-                add(_new(Take, (seat, i + 1, None, None)))
-            else:
-                extra, last_round = up
-                take_row(seat, i, extra, last_round)
-                got += unit_of[extra]
-                add(_new(Take, (seat, i + 1, extra, last_round)))
+            extra, last_round = up
+            take_row(seat, i, extra, last_round)
+            got += unit_of[extra]
+            add(_new(Take, (seat, i + 1, extra, last_round)))
         packed[seat] = me + got
         if done[seat]:
             rowp[i] = 0
@@ -354,7 +350,7 @@ UNIT_OF: dict[str, int] = {name: UNITS[k] for k, name in enumerate(KINDS)}
 _GOLDEN_SHIFT = _BITS * GOLDEN_INDEX
 _MASK = (1 << _BITS) - 1
 _N_COLOURS = len(ALL_COLOURS)  # colours come first in cards.KINDS
-#: A count's digit in the pattern key (``Scores.add``): 16 ** min(count, 6), a hex digit a count.
+#: A count's digit in the pattern key (``_Memo.__missing__``): 16 ** min(count, 6), a hex digit a count.
 _DIGIT: tuple[int, ...] = tuple(1 << (4 * min(n, 6)) for n in range(256))
 _JOKER_SHIFT = 4 * 7
 
@@ -417,7 +413,7 @@ class Scores:
 
     ``scores[packed]`` looks a score up, computing it if it is missing;
     ``memo`` is the dictionary behind it, for the bots' hot loops: a
-    ``dict`` whose ``__missing__`` computes a missing score (``add``), so a
+    ``dict`` whose ``__missing__`` computes a missing score, so a
     hit costs a plain look-up and a miss raises nothing.
 
     A score depends only on the multiset of the colour counts in play
@@ -442,15 +438,10 @@ class Scores:
         self.memo, self.patterns = _memos(self, limit)
 
     def __getitem__(self, packed: int) -> int:
-        value = self.memo.get(packed)
-        return self.add(packed) if value is None else value
+        return self.memo[packed]  # a miss computes it (``_Memo.__missing__``)
 
     def __len__(self) -> int:
         return len(self.memo)
-
-    def add(self, packed: int) -> int:
-        """Compute and keep the score of ``packed`` (``_Memo.__missing__``)."""
-        return self.memo.__missing__(packed)
 
     def _base(self, raw: bytes) -> int:
         """The score of ``raw`` without its "+2" cards, by ``best_from_counts`` on the pattern laid out on this
@@ -465,7 +456,7 @@ class Scores:
 
 
 class _Memo(dict[int, int]):
-    """The packed memo: a plain ``dict`` whose miss computes the score (``Scores.add``) instead of raising.
+    """The packed memo: a plain ``dict`` whose miss computes the score instead of raising.
 
     A lookup that hits costs what a plain ``dict``'s does; a miss in a bot's
     hot loop no longer raises a ``KeyError`` that makes the bot think its

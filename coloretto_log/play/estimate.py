@@ -237,18 +237,23 @@ def _bound_se(se: float, n: int, cap: int) -> float:
     return se * math.sqrt(n / cap) if n > cap else se
 
 
+def _near_line(loss: float, se: float, width: float, ahead_se: float | None = None) -> bool:
+    """A threshold lies within ``width`` of the mark's bound ``loss - Z se``, or (``ahead_se``: the standard
+    error more samples would give) of any bound between it and ``loss - Z ahead_se``, higher: sampling on may
+    carry the mark over."""
+    lower = max(0.0, loss) - marks.Z * se
+    higher = lower if ahead_se is None else max(0.0, loss) - marks.Z * min(se, ahead_se)
+    return any(lower - width < t < higher + width for _, t in THRESHOLDS)
+
+
 def _unsettled(loss: float, se: float, bound_se: float, within: float) -> bool:
-    """The mark's bound ``loss - Z bound_se`` lies within ``within`` standard errors of a threshold."""
-    lower = max(0.0, loss) - marks.Z * bound_se
-    return any(abs(lower - t) < within * se for _, t in THRESHOLDS)
+    """The mark's bound ``loss - Z bound_se`` lies within ``within`` standard errors (``se``) of a threshold."""
+    return _near_line(loss, bound_se, within * se)
 
 
 def _reachable(loss: float, se: float, ahead_se: float) -> bool:
-    """A threshold lies within ``SETTLE`` se of the mark's bound ``loss - Z se``, or of the bound between it
-    and the one more samples would give (``loss - Z ahead_se``, higher): sampling on may carry the mark over."""
-    lower = max(0.0, loss) - marks.Z * se
-    higher = max(0.0, loss) - marks.Z * min(se, ahead_se)
-    return any(lower - SETTLE * se < t < higher + SETTLE * se for _, t in THRESHOLDS)
+    """``_near_line`` within ``SETTLE`` standard errors, looking ahead to ``ahead_se``."""
+    return _near_line(loss, se, SETTLE * se, ahead_se)
 
 
 def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:

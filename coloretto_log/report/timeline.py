@@ -126,8 +126,8 @@ def _value_text(value: Value) -> str:
     if isinstance(value, Cards):
         return JOINS[value.join].join(card_name(c) for c in value.cards)
     if isinstance(value, Hands):
-        return ", ".join(HAND.format(player=player, cards=" and ".join(card_name(c) for c in cards))
-                         for player, cards in value.hands)  # fmt: skip
+        return JOINS["comma"].join(HAND.format(player=player, cards=_value_text(Cards(cards, "and")))
+                                   for player, cards in value.hands)  # fmt: skip
     return str(value)
 
 

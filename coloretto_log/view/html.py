@@ -340,20 +340,32 @@ def page_chunks(
     analysis: Analysis | None = None,
     method: Mapping[str, Any] | None = None,
     langs: tuple[str, ...] = (DEFAULT,),
+    analysed: bool | None = None,
 ) -> Iterator[str]:
     """The page of ``render_html``, in pieces: the head, then each match's data, then the tail.
 
-    ``timelines`` is consumed lazily, one match at a time.
+    ``timelines`` is consumed lazily, one match at a time. ``analysed``: the page is an analysis (by default,
+    when ``analysis`` is given and not empty; a caller filling ``analysis`` as the matches come says so).
     """
-    before, after = _frame(title, start, analysed=bool(analysis), method=method, langs=langs)
+    before, after = _frame(title, start, analysed=bool(analysis) if analysed is None else analysed, method=method,
+                           langs=langs)
     said: set[str | tuple[str, str]] = set()
     yield before
+    for _, _, chunk in _matches(timelines, analysis, said):
+        yield chunk
+    yield _words_end(langs, said) + after
+
+
+def _matches(
+    timelines: Iterable[MatchTimeline], analysis: Analysis | None, said: set[str | tuple[str, str]]
+) -> Iterator[tuple[MatchTimeline, Mapping[str, Any] | None, str]]:
+    """Each match of the page: its timeline, its analysis if any (``analysis_of``) and its data chunk; the
+    messages its explanations use are added to ``said`` (for ``_words_end``)."""
     for k, t in enumerate(timelines, start=1):
         found = analysis_of(k, t, analysis)
         if found is not None:
             said.update(_said({k: found}))
-        yield _match_chunk(k, t, found)
-    yield _words_end(langs, said) + after
+        yield t, found, _match_chunk(k, t, found)
 
 
 def render_html(
@@ -413,16 +425,18 @@ def write_html(
     analysis: Analysis | None = None,
     method: Mapping[str, Any] | None = None,
     langs: tuple[str, ...] = (DEFAULT,),
+    analysed: bool | None = None,
 ) -> PageWritten:
-    """Write the page of ``timelines`` (and ``analysis``: see ``render_html``) to ``path`` atomically,
-    a match at a time.
+    """Write the page of ``timelines`` (and ``analysis``, ``analysed``: see ``render_html`` and
+    ``page_chunks``) to ``path`` atomically, a match at a time.
 
     Raises ``PageTooLarge`` (and leaves ``path`` as it was) as soon as the page
     passes ``limit`` bytes (default ``PAGE_LIMIT``); ``OSError`` when the file
     cannot be written.
     """
     cap = PAGE_LIMIT if limit is None else limit
-    before, after = _frame(title, start, analysed=bool(analysis), method=method, langs=langs)
+    before, after = _frame(title, start, analysed=bool(analysis) if analysed is None else analysed, method=method,
+                           langs=langs)
     count = {"size": _size(before) + _size(after), "matches": 0, "games": 0, "analysed": 0}
     said: set[str | tuple[str, str]] = set()
 
@@ -430,14 +444,10 @@ def write_html(
         if count["size"] > cap:
             raise PageTooLarge(cap, 0)
         yield before
-        for t in timelines:
+        for t, found, chunk in _matches(timelines, analysis, said):
             count["matches"] += 1
             count["games"] += len(t.games)
-            found = analysis_of(count["matches"], t, analysis)
             count["analysed"] += found is not None
-            if found is not None:
-                said.update(_said({count["matches"]: found}))
-            chunk = _match_chunk(count["matches"], t, found)
             count["size"] += _size(chunk)
             if count["size"] > cap:
                 raise PageTooLarge(cap, count["matches"])

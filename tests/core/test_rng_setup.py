@@ -113,14 +113,20 @@ def test_explicit_removed_is_used_in_later_steps_but_draws_are_still_consumed(se
     assert forced.deck is not None and other not in forced.deck
 
 
+def _shuffled_by_below(rng: SplitMix64, n: int) -> list[int]:
+    """``range(n)`` shuffled as docs/format.md §4 writes it, one ``below`` a step (the reference)."""
+    out = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = rng.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
 @given(seed=st.integers(0, MASK64), n=st.integers(0, 80))
 def test_inlined_shuffle_equals_below_step_by_step(seed: int, n: int) -> None:
     # shuffle() inlines next() and below() for speed; it must stay docs/format.md §4 to the letter
     a, b = SplitMix64(seed), SplitMix64(seed)
-    expected = list(range(n))
-    for i in range(n - 1, 0, -1):
-        j = b.below(i + 1)
-        expected[i], expected[j] = expected[j], expected[i]
+    expected = _shuffled_by_below(b, n)
     assert a.shuffle(range(n)) == expected
     assert a.state == b.state
 
@@ -142,10 +148,7 @@ def test_shuffle_one_draw_at_a_time_when_a_side_by_side_draw_may_be_rejected(see
     from coloretto_log.core import rng as rng_module
 
     a, b = SplitMix64(seed), SplitMix64(seed)
-    expected = list(range(n))
-    for i in range(n - 1, 0, -1):
-        j = b.below(i + 1)
-        expected[i], expected[j] = expected[j], expected[i]
+    expected = _shuffled_by_below(b, n)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(rng_module, "_NEVER_REJECTED", 1 << 63)
         assert a.shuffle(range(n)) == expected
