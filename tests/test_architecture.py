@@ -24,14 +24,15 @@ ALLOWED: dict[str, set[str]] = {
     "core": {"core"},
     "lang": {"lang"},  # languages: the standard library and Babel only; core stays pure and never imports it
     "log": {"core", "log"},
+    "club": {"core", "club"},  # club nights and tournaments: who sits where, Swiss rounds (pure, like core)
     "play": {"core", "log", "lang", "play"},
     "report": {"core", "log", "report"},
     "db": {"core", "log", "report", "db"},
     "view": {"core", "log", "lang", "report", "view"},
     "serve": {"core", "log", "lang", "play", "serve"},  # the web recorder: the session of play.record behind a page
     "site": {"core", "log", "lang", "report", "db", "view", "site"},  # the club's static site: db's figures drawn as pages
-    "cli": {"core", "log", "lang", "play", "report", "db", "view", "serve", "site", "cli", ""},
-    "": {"core", "log", "lang", "play", "report", "db", "view", "serve", "site", "cli", ""},  # the package's __init__ and __main__
+    "cli": {"core", "log", "lang", "play", "report", "db", "view", "serve", "site", "club", "cli", ""},
+    "": {"core", "log", "lang", "play", "report", "db", "view", "serve", "site", "club", "cli", ""},  # the package's __init__ and __main__
 }
 
 #: The layers in which each third-party package may be imported.

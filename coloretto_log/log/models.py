@@ -36,6 +36,8 @@ from .limits import (
     MAX_CLAIM_COLOURS,
     MAX_CLAIM_SCORE,
     MAX_DECK,
+    MAX_EVENT_NAME,
+    MAX_EVENT_NUMBER,
     MAX_GAME_OBJECTS,
     MAX_GAMES,
     MAX_ID,
@@ -153,6 +155,14 @@ class Game(_Model):
 MOVES_CHECKED: dict[str, bool] = {"moves_checked": True}
 
 
+class Event(_Model):
+    """The club night or tournament a match was played at: its name, and the round and table there."""
+
+    name: Annotated[str, StringConstraints(min_length=1, max_length=MAX_EVENT_NAME)]
+    round: Annotated[int, Field(ge=1, le=MAX_EVENT_NUMBER)] = None  # type: ignore[assignment]
+    table: Annotated[int, Field(ge=1, le=MAX_EVENT_NUMBER)] = None  # type: ignore[assignment]
+
+
 class Match(_Model):
     """One match: rules, players in seat order, and its games in order."""
 
@@ -165,6 +175,7 @@ class Match(_Model):
     seed: Annotated[int, Field(ge=0, lt=SEED_LIMIT)] = None  # type: ignore[assignment]
     games: Annotated[list[Game], Field(max_length=MAX_GAME_OBJECTS)]
     notes: Notes = None  # type: ignore[assignment]
+    event: Event = None  # type: ignore[assignment]
 
     @field_validator("version", mode="before")
     @classmethod

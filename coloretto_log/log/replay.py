@@ -27,6 +27,8 @@ from ..core.setup import Setup as DealtSetup
 from ..core.setup import canonical_deck, seeded_setup
 from .limits import (
     DATE_PATTERN,
+    MAX_EVENT_NAME,
+    MAX_EVENT_NUMBER,
     MAX_GAME_OBJECTS,
     MAX_GAMES,
     MAX_ID,
@@ -371,7 +373,8 @@ class _PlainGame(NamedTuple):
     claims: None = None
 
 
-_MATCH_FIELDS = frozenset({"format", "version", "id", "date", "rules", "players", "seed", "games", "notes"})
+_MATCH_FIELDS = frozenset({"format", "version", "id", "date", "rules", "players", "seed", "games", "notes", "event"})
+_EVENT_FIELDS = frozenset({"name", "round", "table"})
 _RULES_FIELDS = frozenset({"edition", "scoring", "games", "under_last_round"})
 _GAME_FIELDS = frozenset({"setup", "moves", "notes"})
 _DATE = re.compile(DATE_PATTERN.removeprefix("^").removesuffix("$"))
@@ -443,7 +446,7 @@ def _plain_notes(obj: dict[str, Any]) -> bool:
 
 
 def _plain_extras(data: dict[str, Any]) -> bool:
-    """The match's optional ``id``, ``date`` and ``notes``, when each is one the models accept as it is."""
+    """The match's optional ``id``, ``date``, ``notes`` and ``event``, when each is one the models accept as it is."""
     if "id" in data and not (type(data["id"]) is str and 0 < len(data["id"]) <= MAX_ID):
         return False
     if "date" in data:
@@ -454,7 +457,21 @@ def _plain_extras(data: dict[str, Any]) -> bool:
             _dt.date.fromisoformat(date)
         except ValueError:
             return False
+    if "event" in data and not _plain_event(data["event"]):
+        return False
     return _plain_notes(data)
+
+
+def _plain_event(event: Any) -> bool:
+    """An ``event`` object the models accept as it is: a name, and a round and a table when given."""
+    if type(event) is not dict or not event.keys() <= _EVENT_FIELDS:
+        return False
+    name = event.get("name")
+    if type(name) is not str or not 0 < len(name) <= MAX_EVENT_NAME:
+        return False
+    return all(
+        type(event[key]) is int and 1 <= event[key] <= MAX_EVENT_NUMBER for key in ("round", "table") if key in event
+    )
 
 
 def _validate(

@@ -66,8 +66,9 @@ def match_json(
     match_id: str | None = None,
     date: str | None = None,
     notes: str | None = None,
+    event: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A whole match object in the format's field order."""
+    """A whole match object in the format's field order (``event``: the event object, docs/format.md §1)."""
     out: dict[str, Any] = {"format": FORMAT_NAME, "version": FORMAT_VERSION}
     if match_id is not None:
         out["id"] = match_id
@@ -80,6 +81,8 @@ def match_json(
     out["games"] = games
     if notes is not None:
         out["notes"] = notes
+    if event is not None:
+        out["event"] = dict(event)
     return out
 
 

@@ -43,6 +43,23 @@ MATCH_VALUES: dict[str, list[Any]] = {
     "date": ["2024-01-01", "2024-02-30", "2024-1-01", "2024-01-01\n", "\uff12024-01-01", "2024-01-01T10:00", None, 20240101],
     "notes": ["", "ok", "n" * 100_000, "n" * 100_001, None, 3],
     "seed": [0, 7, 2**64 - 1, 2**64, -1, True, 1.0, None, "7"],
+    "event": [
+        {"name": "Autumn open", "round": 2, "table": 3},
+        {"name": "Club night"},
+        {"name": "e" * 100, "round": 1000, "table": 1},
+        {"name": "e" * 101},
+        {"name": ""},
+        {"round": 1},
+        {"name": "x", "round": 0},
+        {"name": "x", "table": 1001},
+        {"name": "x", "round": True},
+        {"name": "x", "round": 1.0},
+        {"name": "x", "round": None},
+        {"name": "x", "seat": 1},
+        {"name": 5},
+        "Club night",
+        None,
+    ],
     "extra": [None, 1],
 }
 RULES_VALUES: dict[str, list[Any]] = {

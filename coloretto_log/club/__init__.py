@@ -1,0 +1,12 @@
+"""Club nights and tournaments: who sits at which table, who starts, and Swiss rounds (docs/tournament.md).
+
+Pure, like ``core``: no I/O, no printing; names in, tables out. The history a
+choice looks at (who met whom, who started, ratings, results) is read by
+``db`` and handed in as plain values.
+
+- ``split``: table sizes for a number of people, the search for the split
+  that least repeats recent meetings (optionally grouped or mixed by
+  rating), and each table's starting player.
+- ``swiss``: a tournament's placing points, standings with their
+  tie-breaks, and the pairing of a round by standing.
+"""
