@@ -27,6 +27,7 @@ from ..core.editions import edition_choice
 from ..core.errors import UnreadableFileError, one_line
 from ..core.ruleset import EDITIONS, TABLES, RuleSet
 from ..lang import ENGLISH, LANGUAGES, N_, Translator, from_environment, translator
+from ..log.limits import MAX_EVENT_NAME, MAX_EVENT_NUMBER
 from ..log.logfile import LockedError, LogFile, NotALogError
 from ..play.record import (
     Caution,
@@ -290,6 +291,35 @@ def _fail(message: str, code: ExitCode) -> NoReturn:
     fail(one_line(message), code)
 
 
+#: ``--event``, ``--round``, ``--at-table``: the log's event object (docs/format.md §1), for record and serve.
+EventOption = Annotated[
+    str | None,
+    typer.Option(metavar="NAME", help="The club night or tournament the match is played at (the log's event.name, "
+                 "1 to 100 characters).", show_default=False),
+]  # fmt: skip
+RoundOption = Annotated[int | None, typer.Option("--round", metavar="N", help="The event's round (1 to 1000; with --event).", show_default=False)]
+AtTableOption = Annotated[
+    int | None, typer.Option(metavar="N", help="The table within the round or evening (1 to 1000; with --event).", show_default=False)
+]
+
+
+def check_event(name: str | None, round_: int | None, at_table: int | None) -> dict[str, Any] | None:
+    """``--event``, ``--round`` and ``--at-table`` as the log's event object (usage errors exit 2), or None."""
+    if name is None:
+        if round_ is not None or at_table is not None:
+            raise _bad("--event", "--round and --at-table need --event (the event's name)")
+        return None
+    if not 1 <= len(name) <= MAX_EVENT_NAME:
+        raise _bad("--event", f"the name must have 1 to {MAX_EVENT_NAME} characters")
+    event: dict[str, Any] = {"name": name}
+    for option, key, value in (("--round", "round", round_), ("--at-table", "table", at_table)):
+        if value is not None:
+            if not 1 <= value <= MAX_EVENT_NUMBER:
+                raise _bad(option, f"must be 1 to {MAX_EVENT_NUMBER}")
+            event[key] = value
+    return event
+
+
 @app.command()
 def record(
     file: Annotated[
@@ -304,6 +334,9 @@ def record(
     table: Annotated[str | None, typer.Option(metavar="TABLE", help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(metavar="N", help="Games in the match (default 4).", show_default=False)] = None,
     date: Annotated[str | None, typer.Option(metavar="DATE", help="The date played, YYYY-MM-DD (default: today).", show_default=False)] = None,
+    event: EventOption = None,
+    round_: RoundOption = None,
+    at_table: AtTableOption = None,
     lang: Annotated[
         str | None,
         typer.Option(metavar="LANG", help="Language of prompts, help and messages: en, ja, ko or ru (default: the locale, "
@@ -327,8 +360,10 @@ def record(
     stopped by SIGHUP/Ctrl-C/SIGTERM after saving.
 
     Example: coloretto-log record kitchen.json --players "Aiko,Boris,Chloe,Dae"
+    Example: coloretto-log record t2.json --players "Aiko,Boris,Chloe" --event "Autumn open" --round 1 --at-table 2
     """
     names = check_options(file, players, edition, table, games, date)
+    event_object = check_event(event, round_, at_table)
     tr = translator(choose_language(lang))
     log, strays = lock_log(file)
     try:
@@ -337,7 +372,9 @@ def record(
             ui.message(tr.nt("Removed {n} temporary file left by a crash: {names}",
                              "Removed {n} temporary files left by a crash: {names}", len(strays),
                              names=", ".join(p.name for p in strays)))  # fmt: skip
-        rec, resumed = open_session(log, names, edition, table, games, date, interactive=isinstance(ui, _Terminal), tr=tr)
+        rec, resumed = open_session(
+            log, names, edition, table, games, date, interactive=isinstance(ui, _Terminal), tr=tr, event=event_object
+        )
         if isinstance(ui, _Terminal) and not resumed and names is not None and games is None:
             ui.note(tr.nt("A match of {n} game: type games N to change it, until the first game ends.",
                           "A match of {n} games: type games N to change it, until the first game ends.", rec.rules.games))  # fmt: skip
@@ -407,6 +444,7 @@ def open_session(
     *,
     interactive: bool = True,
     tr: Translator = ENGLISH,
+    event: dict[str, Any] | None = None,
 ) -> tuple[Recorder, bool]:
     """The session: a new one, or the log's resumed (``True``).
 
@@ -427,7 +465,7 @@ def open_session(
     if data is None:
         when = date or _dt.date.today().isoformat()
         rules = RuleSet.of(edition=edition or "classic", scoring=table or "standard", games=games or 4)
-        rec = Recorder(rules=rules, players=names, match_id=f"{when}-{log.path.stem}", date=when,
+        rec = Recorder(rules=rules, players=names, match_id=f"{when}-{log.path.stem}", date=when, event=event,
                        ask_games=games is None and interactive, confirm_last_round=interactive, tr=tr)  # fmt: skip
         if rec.data is not None:
             _save(log, rec)
@@ -443,6 +481,7 @@ def open_session(
             ("--edition", edition, rec.rules.edition.name),
             ("--table", table, rec.rules.table.name),
             ("--date", date, data.get("date")),
+            ("--event", event, data.get("event")),
         )
         if given is not None and given != have
     ]

@@ -19,7 +19,16 @@ from ..core.errors import one_line
 from ..lang import LANGUAGES
 from .app import app
 from .common import ExitCode, fail, install_hint
-from .record import SIGNAL_WORDS, check_options, lock_log, open_session
+from .record import (
+    SIGNAL_WORDS,
+    AtTableOption,
+    EventOption,
+    RoundOption,
+    check_event,
+    check_options,
+    lock_log,
+    open_session,
+)
 
 
 @app.command()
@@ -36,6 +45,9 @@ def serve(
     table: Annotated[str | None, typer.Option(metavar="TABLE", help="Scoring table: standard (default) or alternative.", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(metavar="N", help="Games in the match (default 4).", show_default=False)] = None,
     date: Annotated[str | None, typer.Option(metavar="DATE", help="The date played, YYYY-MM-DD (default: today).", show_default=False)] = None,
+    event: EventOption = None,
+    round_: RoundOption = None,
+    at_table: AtTableOption = None,
     host: Annotated[
         str | None,
         typer.Option(metavar="ADDRESS", help="Where to listen (default 127.0.0.1, this machine only). 0.0.0.0 lets the phones on your network in.", show_default=False),
@@ -71,6 +83,7 @@ def serve(
     Example: coloretto-log serve kitchen.json --players "Aiko,Boris,Chloe,Dae" --host 0.0.0.0
     """
     names = check_options(file, players, edition, table, games, date)
+    event_object = check_event(event, round_, at_table)
     if lang is not None and lang.lower() not in LANGUAGES:
         raise typer.BadParameter(f"must be one of {', '.join(LANGUAGES)}", param_hint="--lang")
     if not 0 <= port <= 65535:
@@ -88,7 +101,7 @@ def serve(
         fail(one_line(str(e)), ExitCode.UNREADABLE)
     log, strays = lock_log(file)
     try:
-        rec, resumed = open_session(log, names, edition, table, games, date)
+        rec, resumed = open_session(log, names, edition, table, games, date, event=event_object)
         try:
             token = run.saved_token(log.real)
         except OSError as e:

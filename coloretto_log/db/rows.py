@@ -14,7 +14,7 @@ from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa  # type: ignore[import-untyped]
 
@@ -23,6 +23,9 @@ from ..core.engine import Take
 from ..log.load import LoadedMatch
 from ..report.scorecard import score_match
 from .schema import ARROW_SCHEMAS, I32, STR, TABLES
+
+if TYPE_CHECKING:
+    from ..log.models import Event
 
 __all__ = ["Batch", "Moves", "Rows", "append_match", "match_identity"]
 
@@ -184,7 +187,15 @@ def append_match(batch: Batch, item: LoadedMatch, match_id: str, digest: str, *,
         players=players, n_players=n, seed=match.seed, source_file=source_file, source_line=item.line,
         games_played=len(report.games), games_complete=counted, complete=complete_match,
         winners=scored.winners() if complete_match else None,
+        **_event_values(match.event),
     )
+
+
+def _event_values(event: Event | None) -> dict[str, Any]:
+    """The ``event`` columns of a match row (NULL without an event)."""
+    if event is None:
+        return {}
+    return {"event": event.name, "event_round": event.round, "event_table": event.table}
 
 
 def _append_moves(mv: Moves, item: LoadedMatch, match_id: str, n: int) -> None:

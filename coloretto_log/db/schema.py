@@ -16,6 +16,7 @@ from ..core.cards import ALL_COLOURS
 from ..core.ruleset import EDITIONS
 
 __all__ = [
+    "ADDED_COLUMNS",
     "APP",
     "ARROW_SCHEMAS",
     "CHILD_TABLES",
@@ -55,6 +56,13 @@ def _colour_columns(prefix: str, doc: str) -> tuple[Column, ...]:
     return tuple(Column(f"{prefix}{c}", "INTEGER", I32, doc.format(colour=c)) for c in ALL_COLOURS)
 
 
+#: The match's event (docs/format.md, "The event object"), columns of ``matches``.
+EVENT_COLUMNS = (
+    Column("event", "VARCHAR", STR, "the log's `event.name` (a club night or tournament); NULL when absent"),
+    Column("event_round", "INTEGER", I32, "the log's `event.round`; NULL when absent"),
+    Column("event_table", "INTEGER", I32, "the log's `event.table`; NULL when absent"),
+)
+
 #: Every table, its columns in order. docs/database.md documents each one.
 TABLES: dict[str, tuple[Column, ...]] = {
     "matches": (
@@ -74,6 +82,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("games_complete", "INTEGER NOT NULL", I32, "games finished (the ones scored)"),
         Column("complete", "BOOLEAN NOT NULL", BOOL, "every planned game is present and finished"),
         Column("winners", "VARCHAR[]", STRS, "players with the highest total over the complete games; NULL unless the match is complete"),
+        *EVENT_COLUMNS,
     ),
     "games": (
         Column("match_id", "VARCHAR NOT NULL", STR, "the match"),
@@ -146,6 +155,10 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("last_round", "BOOLEAN NOT NULL", BOOL, "the last-round card came out just before this card"),
     ),
 }
+
+#: Columns added to a table after its schema version was set: nullable, so a database made before
+#: them gains them (``ALTER TABLE ... ADD COLUMN``) when it is first opened for writing.
+ADDED_COLUMNS: dict[str, tuple[Column, ...]] = {"matches": EVENT_COLUMNS}
 
 #: The Arrow tables ingest builds: the tables' own columns, except for moves, whose
 #: action / card / extra are derived in SQL from a ``take`` flag and the card turned over.

@@ -40,6 +40,7 @@ from .paths import DEFAULT_DB, ENV_DB, default_db_path, no_database
 from .reading import Known
 from .rows import Batch
 from .schema import (
+    ADDED_COLUMNS,
     APP,
     CHILD_TABLES,
     INSERT_SELECT,
@@ -140,6 +141,20 @@ class MatchStore:
         missing = [t for t in TABLES if t not in names]
         if missing:
             raise DatabaseError(f"{self.path}: the database lacks table {missing[0]}; it is damaged; {REBUILD_HINT}")
+        if not self.read_only:
+            self._add_columns()
+
+    def _add_columns(self) -> None:
+        """Give a database made before them the columns added since (``schema.ADDED_COLUMNS``), in one transaction."""
+        try:
+            have = set(self.con.execute("SELECT table_name, column_name FROM duckdb_columns()").fetchall())
+            to_add = [(t, c) for t, cols in ADDED_COLUMNS.items() for c in cols if (t, c.name) not in have]
+            if to_add:
+                with self.transaction() as con:
+                    for table, col in to_add:
+                        con.execute(f'ALTER TABLE {table} ADD COLUMN "{col.name}" {col.sql}')
+        except duckdb.Error as e:
+            raise db_error(self.path, e, writing=True) from None
 
     _check_schema = check_schema  # the name it had
 

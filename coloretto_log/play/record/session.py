@@ -95,11 +95,13 @@ class Recorder:
         players: Sequence[str] | None = None,
         match_id: str | None = None,
         date: str | None = None,
+        event: dict[str, Any] | None = None,
         ask_games: bool = False,
         confirm_last_round: bool = True,
         tr: Translator = ENGLISH,
     ) -> None:
-        """``ask_games``: ask how many games after the names (when they are asked; default ``rules.games``).
+        """``event``: the log's event object (docs/format.md §1), when the match is played at one.
+        ``ask_games``: ask how many games after the names (when they are asked; default ``rules.games``).
         ``confirm_last_round``: ask before recording a misplaced last-round card (else only warn)."""
         self.rules = rules
         self.tr = tr  # the language of prompts, help and messages (the log is the same in every language)
@@ -107,6 +109,7 @@ class Recorder:
         self.data: dict[str, Any] | None = None
         self._match_id = match_id
         self._date = date
+        self._event = event  # the log's event object (docs/format.md §1), or None
         self._states: list[list[GameState]] = []  # per game: the state before each move, and the current one
         self._moves: list[list[Move]] = []  # per game: resolved moves
         self._setups: list[Setup] = []
@@ -166,7 +169,9 @@ class Recorder:
 
     def _set_players(self, players: tuple[str, ...]) -> None:
         self.players = players
-        self.data = match_json(rules=self.rules, players=players, games=[], match_id=self._match_id, date=self._date)
+        self.data = match_json(
+            rules=self.rules, players=players, games=[], match_id=self._match_id, date=self._date, event=self._event
+        )
         self._start_setup()
 
     # ----------------------------------------------------------------- views
