@@ -27,10 +27,10 @@ ALLOWED: dict[str, set[str]] = {
     "club": {"core", "club"},  # club nights and tournaments: who sits where, Swiss rounds (pure, like core)
     "play": {"core", "log", "lang", "play"},
     "report": {"core", "log", "report"},
-    "db": {"core", "log", "report", "db"},
+    "db": {"core", "log", "report", "club", "db"},
     "view": {"core", "log", "lang", "report", "view"},
     "serve": {"core", "log", "lang", "play", "serve"},  # the web recorder: the session of play.record behind a page
-    "site": {"core", "log", "lang", "report", "db", "view", "site"},  # the club's static site: db's figures drawn as pages
+    "site": {"core", "log", "lang", "report", "db", "view", "club", "site"},  # the club's static site: db's figures drawn as pages
     "cli": {"core", "log", "lang", "play", "report", "db", "view", "serve", "site", "club", "cli", ""},
     "": {"core", "log", "lang", "play", "report", "db", "view", "serve", "site", "club", "cli", ""},  # the package's __init__ and __main__
 }

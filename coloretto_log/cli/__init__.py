@@ -33,6 +33,8 @@ COMMANDS.update({
     "export": "export",
     "ratings": "ratings",
     "site": "site",
+    "tables": "tables",
+    "tournament": "tournament",
 })
 
 __all__ = ["COMMANDS", "app", "main"]

@@ -62,6 +62,7 @@ def parse_points(text: str | None) -> Points:
     last, none below 0 and none above the place before. ``ValueError`` with
     the reason otherwise.
     """
+    base: Sequence[float]
     if text is None or not text.strip():
         base = DEFAULT_POINTS
         return {n: scaled_points(base, n) for n in range(2, 6)}
@@ -97,9 +98,9 @@ def _place_points(text: str) -> tuple[float, ...]:
     return points
 
 
-def points_text(points: Points) -> str:
-    """``points`` as ``--points`` reads it back (sizes 3 to 5, and 2 when it differs from the scaled one)."""
-    return ",".join(f"{n}:{'-'.join(_num(x) for x in points[n])}" for n in sorted(points))
+def points_text(points: Points, sizes: Sequence[int] | None = None) -> str:
+    """``points`` as ``--points`` reads it back: per table size (``sizes``, default every size)."""
+    return ",".join(f"{n}:{'-'.join(_num(x) for x in points[n])}" for n in sorted(points) if sizes is None or n in sizes)
 
 
 def _num(x: float) -> str:
@@ -171,7 +172,7 @@ def standings(players: Sequence[str], results: Sequence[TableResult], points: Po
     opp = {p: sum(pts.get(q, 0.0) for q in met.get(p, [])) for p in pts}
     key = {p: (-round(pts[p], 6), -round(against[p], 6), -round(opp[p], 6)) for p in pts}
     order = sorted(pts, key=lambda p: (key[p], p))
-    out = []
+    out: list[Standing] = []
     for i, p in enumerate(order):
         place = out[-1].place if out and key[out[-1].player] == key[p] else i + 1
         out.append(Standing(place, p, pts[p], round(against[p], 6), opp[p], played[p]))

@@ -1,0 +1,223 @@
+"""``tournament``: a Swiss tournament for tables of 3 to 5, kept in the club's database (docs/tournament.md)."""
+
+from __future__ import annotations
+
+import csv
+import enum
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from ..club.swiss import Standing, points_text
+from ..core.errors import UsageError, one_line
+from ..db import tournaments as tour_db
+from ..db.errors import DatabaseError
+from ..db.store import MatchStore
+from .app import app
+from .common import ExitCode, Format, FormatOption, JsonOption, emit_json, fail, output_format
+from .database import DbOption, db_path, out_console
+from .tables import parse_people, parse_sizes
+
+
+class Action(str, enum.Enum):
+    new = "new"
+    pair = "pair"
+    result = "result"
+    add = "add"
+    standings = "standings"
+    show = "show"
+
+
+@app.command()
+def tournament(
+    action: Annotated[Action, typer.Argument(help="new, pair, result, add, standings or show.", show_default=False)],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The tournament's name: the event name its logs carry.", show_default=False)],
+    files: Annotated[list[Path] | None, typer.Argument(metavar="[LOGS]...", help="add: the tables' match logs.", show_default=False)] = None,
+    db: DbOption = None,
+    players: Annotated[str | None, typer.Option(metavar="NAMES", help="new: the players, separated by commas.", show_default=False)] = None,
+    rounds: Annotated[int, typer.Option(metavar="N", help="new: rounds to play.")] = 4,
+    points: Annotated[str | None, typer.Option(metavar="POINTS", help="new: placing points, 4-2-1-0 for a table of four (three and five scaled), or per size: 3:3-1-0,4:4-2-1-0,5:5-3-2-1-0 (default 4-2-1-0).", show_default=False)] = None,
+    sizes: Annotated[str, typer.Option(metavar="SIZES", help="new: table sizes allowed, separated by commas (4 preferred).")] = "3,4,5",
+    first_round: Annotated[str, typer.Option(metavar="HOW", help="new: round 1 by rating (every table a mix of ratings) or random.")] = "rating",
+    seed: Annotated[int, typer.Option(metavar="N", help="new: the seed of every draw.")] = 0,
+    round_: Annotated[int | None, typer.Option("--round", metavar="N", help="pair: the round expected (refused when it is paired already); result: the round.", show_default=False)] = None,
+    table: Annotated[int | None, typer.Option(metavar="N", help="result: the table.", show_default=False)] = None,
+    scores: Annotated[str | None, typer.Option(metavar="SCORES", help='result: each player\'s match total: "Aiko=31,Boris=24,Chloe=18".', show_default=False)] = None,
+    fmt: FormatOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Run a Swiss tournament for tables of 3 to 5: make it, pair rounds, take results, show standings.
+
+    new NAME --players ... --rounds N: store the tournament in the database.
+    pair NAME: pair the next round (round 1 by rating or at random; later
+    rounds by standing, avoiding rematches, balancing who starts). Record each
+    table with record/serve --event NAME --round R --at-table T; then
+    add NAME LOGS...: check the logs (this event, a paired table, its
+    players, complete) and ingest them; or result NAME --round R --table T
+    --scores "A=31,B=24,...": a table that did not record. standings NAME:
+    placing points, then points against the table, then opponents' placing
+    points (table, json or csv). show NAME: every round's tables and results.
+    See docs/tournament.md.
+
+    Exit codes: 0 ok, 2 usage error (nothing written: a name twice, fewer
+    players than a table, a round paired twice, a result or log for a table
+    not paired, a log of another event), 3 a database that cannot be read
+    or written.
+
+    Example: coloretto-log tournament new "Autumn open" --db club.duckdb --players "Aiko,Boris,Chloe,Dae,Emil,Fay,Gus" --rounds 3
+    Example: coloretto-log tournament pair "Autumn open" --db club.duckdb
+    Example: coloretto-log tournament standings "Autumn open" --db club.duckdb --format csv
+    """
+    chosen = output_format(fmt, json_out)
+    path = db_path(db)
+    try:
+        if action is Action.new:
+            if players is None:
+                raise UsageError("new needs --players")
+            if files:
+                raise UsageError("new takes no log files")
+            allowed = parse_sizes(sizes)
+            with MatchStore.open(path) as store:
+                made = tour_db.create(store, name, parse_people(players), rounds=rounds, points=points, sizes=allowed,
+                                      first_round=first_round, seed=seed)  # fmt: skip
+            out_console().print(Text(one_line(
+                f"Tournament {made.name!r}: {len(made.players)} players, {made.rounds} rounds, placing points "
+                f"{points_text(made.points, made.sizes)}; stored in {path}. Next: tournament pair {made.name!r}"
+            )))  # fmt: skip
+            return
+        if not path.exists():
+            raise DatabaseError(f"{path}: no such database (make the tournament with: tournament new)")
+        if action is Action.pair:
+            with MatchStore.open(path) as store:
+                number, tables = tour_db.pair_next(store, name, round_)
+            show_round(name, number, tables, chosen)
+        elif action is Action.result:
+            if round_ is None or table is None or scores is None:
+                raise UsageError("result needs --round, --table and --scores")
+            totals = parse_scores(scores)
+            with MatchStore.open(path) as store:
+                tour_db.enter_result(store, name, round_, table, totals)
+            out_console().print(Text(one_line(f"{name}: round {round_}, table {table}: result stored.")))
+        elif action is Action.add:
+            if not files:
+                raise UsageError("add needs the log files")
+            with MatchStore.open(path) as store:
+                found = tour_db.add_logs(store, name, files)
+            for r, t, match_id in found:
+                out_console().print(Text(one_line(f"{name}: round {r}, table {t}: {match_id}")))
+        elif action is Action.standings:
+            with MatchStore.open(path, read_only=True) as store:
+                tour, lines = tour_db.tournament_standings(store, name)
+            show_standings(tour, lines, chosen)
+        else:
+            with MatchStore.open(path, read_only=True) as store:
+                tour = tour_db.load(store, name)
+            show_tournament(tour, chosen)
+    except UsageError as e:
+        fail(one_line(str(e)), ExitCode.USAGE)
+    except DatabaseError as e:
+        fail(one_line(str(e)), ExitCode.UNREADABLE)
+
+
+def parse_scores(text: str) -> dict[str, int]:
+    """``--scores "Aiko=31,Boris=24"``: each player's match total (``UsageError`` otherwise)."""
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        who, sep, value = part.rpartition("=")
+        who = who.strip()
+        if not sep or not who:
+            raise UsageError(f"--scores: {part.strip()!r} is not NAME=TOTAL")
+        try:
+            total = int(value.strip())
+        except ValueError:
+            raise UsageError(f"--scores: {value.strip()!r} is not a whole number") from None
+        if who in out:
+            raise UsageError(f"--scores names {who!r} twice")
+        if abs(total) > 100_000:
+            raise UsageError(f"--scores: {total} is not a match total")
+        out[who] = total
+    return out
+
+
+def show_round(name: str, number: int, tables: list[tuple[str, ...]], chosen: Format) -> None:
+    if chosen is not Format.table:
+        emit_json({"tournament": name, "round": number,
+                   "tables": [{"table": t, "players": list(p), "starter": p[0]} for t, p in enumerate(tables, 1)]})  # fmt: skip
+        return
+    grid = Table(title=Text(one_line(f"{name}: round {number}")), header_style="bold")
+    grid.add_column("table", justify="right")
+    grid.add_column("starts")
+    grid.add_column("then clockwise")
+    for t, p in enumerate(tables, 1):
+        grid.add_row(str(t), Text(one_line(p[0]), style="bold"), Text(", ".join(one_line(x) for x in p[1:])))
+    console = out_console()
+    console.print(grid)
+    console.print(Text(one_line(f'Record each table with: coloretto-log record FILE --event "{name}" --round {number} --at-table N')))
+
+
+def standing_json(s: Standing) -> dict[str, Any]:
+    return {"place": s.place, "player": s.player, "points": s.points, "against": s.against,
+            "opponents": s.opponents, "played": s.played}  # fmt: skip
+
+
+def show_standings(tour: tour_db.Tournament, lines: list[Standing], chosen: Format) -> None:
+    if chosen is Format.json:
+        emit_json({"tournament": tour.name, "rounds": tour.rounds, "paired": tour.paired,
+                   "results": len(tour.results), "tie_breaks": ["points", "against", "opponents"],
+                   "standings": [standing_json(s) for s in lines], "ignored": tour.ignored})  # fmt: skip
+        return
+    if chosen is Format.csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["place", "player", "points", "against", "opponents", "played"])
+        for s in lines:
+            writer.writerow([s.place, s.player, _num(s.points), _num(s.against), _num(s.opponents), s.played])
+        return
+    grid = Table(title=Text(one_line(f"{tour.name}: standings after {len(tour.results)} table results, "
+                                     f"round {tour.paired} of {tour.rounds} paired")), header_style="bold")  # fmt: skip
+    for col in ("place", "player", "points", "against", "opponents", "played"):
+        grid.add_column(col, justify="left" if col == "player" else "right")
+    for s in lines:
+        grid.add_row(str(s.place), Text(one_line(s.player)), _num(s.points), _num(s.against), _num(s.opponents), str(s.played))
+    console = out_console()
+    console.print(grid)
+    console.print(Text("Tie-breaks: placing points, then points against the table, then opponents' placing points."))
+    for why in tour.ignored:
+        console.print(Text(one_line(f"Not counted: {why}"), style="yellow"))
+
+
+def show_tournament(tour: tour_db.Tournament, chosen: Format) -> None:
+    rounds: list[dict[str, Any]] = [
+        {"round": r, "tables": [
+            {"table": t, "players": list(p), "starter": p[0],
+             "result": None if (r, t) not in tour.results else
+             {"totals": tour.results[r, t].totals, "source": tour.results[r, t].source}}
+            for t, p in enumerate(tour.tables[r], 1)
+        ]}
+        for r in sorted(tour.tables)
+    ]  # fmt: skip
+    if chosen is not Format.table:
+        emit_json({"tournament": tour.name, "players": list(tour.players), "rounds": tour.rounds,
+                   "points": points_text(tour.points, tour.sizes), "sizes": list(tour.sizes), "first_round": tour.first_round,
+                   "seed": tour.seed, "paired": rounds, "ignored": tour.ignored})  # fmt: skip
+        return
+    console = out_console()
+    console.print(Text(one_line(f"{tour.name}: {len(tour.players)} players, {tour.rounds} rounds, "
+                                f"placing points {points_text(tour.points, tour.sizes)}")))  # fmt: skip
+    for rnd in rounds:
+        grid = Table(title=Text(f"round {rnd['round']}"), header_style="bold")
+        grid.add_column("table", justify="right")
+        grid.add_column("players (starter first)")
+        grid.add_column("result")
+        for row in rnd["tables"]:
+            res = row["result"]
+            said = "-" if res is None else ", ".join(f"{one_line(p)} {v}" for p, v in res["totals"].items()) + f" ({one_line(res['source'])})"
+            grid.add_row(str(row["table"]), Text(", ".join(one_line(p) for p in row["players"])), Text(said))
+        console.print(grid)
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{x:.2f}".rstrip("0")
