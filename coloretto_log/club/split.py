@@ -32,6 +32,7 @@ __all__ = [
     "pair_key",
     "repeated_pairs",
     "seat_tables",
+    "starts_penalty",
     "table_sizes",
 ]
 
@@ -121,6 +122,7 @@ def best_split(
     grouping: Grouping = "none",
     repeat_weight: float = 1.0,
     restarts: int = 12,
+    extra: Callable[[Sequence[str]], float] | None = None,
 ) -> Split:
     """The split of ``players`` into tables of ``sizes`` with the lowest cost found.
 
@@ -129,6 +131,7 @@ def best_split(
     ``group``: its rank range less its size minus one (0 for a block of
     neighbouring ranks); ``mix``: the distance in ranks of its average rank
     from the room's. ``ranks`` (0 the strongest) is needed for both.
+    ``extra``: a further cost of a table (the tournament's starts).
     """
     if sum(sizes) != len(players):
         raise ValueError("the table sizes do not add up to the number of people")
@@ -151,6 +154,8 @@ def best_split(
             total += max(rs) - min(rs) - (len(table) - 1)
         elif grouping == "mix":
             total += abs(sum(rank[p] for p in table) / len(table) - mean_rank)
+        if extra is not None:
+            total += extra(table)
         return total
 
     best: Split | None = None
@@ -241,6 +246,25 @@ def choose_starters(
             min(table, key=lambda p: (starts.get(p, 0) - shares.get(p, 0.0) - 1 / n, starts.get(p, 0), tie[p]))
         )
     return out
+
+
+def starts_penalty(starts: Mapping[str, float], shares: Mapping[str, float]) -> Callable[[Sequence[str]], float]:
+    """A table's cost for starts: how far, beyond one, anyone there would stray from their share once it starts.
+
+    The starter is the one :func:`choose_starters` picks (ties aside); after
+    the table, the starter's starts less share must stay at most 1, and every
+    other player's at least -1. The cost is the sum of the overshoots (0 for
+    a table where everyone stays within one of their share).
+    """
+
+    def cost(table: Sequence[str]) -> float:
+        n = len(table)
+        after = {p: starts.get(p, 0) - shares.get(p, 0.0) - 1 / n for p in table}
+        starter = min(table, key=lambda p: (after[p], starts.get(p, 0)))
+        over = max(0.0, after[starter] + 1 - 1)
+        return over + sum(max(0.0, -1 - after[p]) for p in table if p != starter)
+
+    return cost
 
 
 def seat_tables(tables: Sequence[Sequence[str]], starters: Sequence[str], rng: random.Random) -> list[tuple[str, ...]]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from .split import best_split, choose_starters, seat_tables, table_sizes
+from .split import best_split, choose_starters, seat_tables, starts_penalty, table_sizes
 
 __all__ = [
     "DEFAULT_POINTS",
@@ -207,9 +207,10 @@ def pair_round(
     weight = float(n * n)  # one repeat outweighs any difference in grouping (at most about n per table)
     if grouping not in ("group", "mix", "none"):
         raise ValueError(f"unknown grouping {grouping!r}")
+    starts_cost = starts_penalty(starts, shares)
     split = best_split(
         list(order), table_size, rng, met=met, ranks=ranks, grouping=grouping,  # type: ignore[arg-type]
-        repeat_weight=weight, restarts=restarts,
+        repeat_weight=weight, restarts=restarts, extra=lambda table: n * starts_cost(table),
     )  # fmt: skip
     tables = sorted(split.tables, key=lambda t: min(ranks[p] for p in t))
     starters = choose_starters(tables, starts, shares, rng)

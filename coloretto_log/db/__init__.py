@@ -6,8 +6,10 @@ rows, built by column name), ``ingest`` (deciding and batching matches),
 ``ingest_files`` (ingest into a file, ``--rebuild``), ``sandbox`` (the
 read-only ``query``), ``export`` (Parquet, BG Stats), ``stats`` (the
 registry of reports), ``errors`` (every DuckDB error as one line) and
-``paths`` (where the database is: free of duckdb, for a fast start).
+``paths`` (where the database is: free of duckdb, for a fast start);
+``club_history`` (who met whom, who started: tonight's tables) and
+``tournaments`` (the Swiss tournaments kept beside the matches).
 
-May import: the standard library, duckdb, pyarrow, ``core``, ``log`` and
-``report``. duckdb and pyarrow are used nowhere else in the package.
+May import: the standard library, duckdb, pyarrow, ``core``, ``log``,
+``report`` and ``club``. duckdb and pyarrow are used nowhere else in the package.
 """

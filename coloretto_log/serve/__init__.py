@@ -2,7 +2,8 @@
 
 Owns the small web app (``app``: Starlette routes over one recording
 session), the JSON view of the table a page draws (``snapshot``), the QR code
-of the address (``qr``) and the page itself (``assets/page.html``: HTML, CSS
+of the address (``qr``), the printable page of tonight's tables with a QR
+code a table (``table_cards``, for ``coloretto-log tables --html``) and the page itself (``assets/page.html``: HTML, CSS
 and JavaScript in one file, nothing loaded from elsewhere). The session is
 ``play.record``'s and the log file ``log.logfile``'s, as for ``record``.
 

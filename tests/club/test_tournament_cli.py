@@ -15,9 +15,9 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
+from coloretto_log import score_match
 from coloretto_log.cli import app
 from coloretto_log.club.swiss import TableResult, parse_points, standings
-from coloretto_log import score_match
 
 from ..builders.tournament import ROSTER, table_match
 
@@ -123,7 +123,7 @@ def test_standings_as_csv_and_a_table(club_day: Any) -> None:
     table = cli("tournament", "standings", NAME, "--db", str(db))
     assert table.exit_code == 0 and "Tie-breaks" in table.output
     shown = ok_json("tournament", "show", NAME, "--db", str(db))
-    assert [t["result"]["source"] for t in shown["paired"][1]["tables"]][0] == "by hand"
+    assert next(t["result"]["source"] for t in shown["paired"][1]["tables"]) == "by hand"
 
 
 def test_every_player_starts_within_one_of_their_share(club_day: Any) -> None:
