@@ -82,7 +82,7 @@ def tables(
     name twice), 3 a database or page that cannot be read or written.
 
     Example: coloretto-log tables --db club.duckdb "Aiko,Boris,Chloe,Dae,Emil,Fay,Gus"
-    Example: coloretto-log tables --db club.duckdb "Aiko,Boris,Chloe,Dae,Emil,Fay,Gus" --mix --html tonight.html
+    Example: coloretto-log tables --db club.duckdb "Aiko,Boris,Chloe,Dae,Emil,Fay,Gus" --html tonight.html
     """
     chosen = output_format(fmt, json_out)
     if mix and by_rating:

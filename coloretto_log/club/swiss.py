@@ -210,7 +210,7 @@ def pair_round(
     starts_cost = starts_penalty(starts, shares)
     split = best_split(
         list(order), table_size, rng, met=met, ranks=ranks, grouping=grouping,  # type: ignore[arg-type]
-        repeat_weight=weight, restarts=restarts, extra=lambda table: n * starts_cost(table),
+        repeat_weight=weight, restarts=restarts, extra=lambda table: n * weight * starts_cost(table),
     )  # fmt: skip
     tables = sorted(split.tables, key=lambda t: min(ranks[p] for p in t))
     starters = choose_starters(tables, starts, shares, rng)
