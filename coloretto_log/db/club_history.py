@@ -26,7 +26,7 @@ from ..core.errors import UsageError
 from .errors import DatabaseError, first_line
 from .store import MatchStore
 
-__all__ = ["UNRATED", "ClubHistory", "Tonight", "club_history", "player_ratings", "tonight_tables"]
+__all__ = ["UNRATED", "ClubHistory", "Tonight", "club_history", "player_ratings", "seated_sizes", "tonight_tables"]
 
 #: The rating of a person with no rated game (the start of the scale, docs/ratings.md).
 UNRATED = 1000.0
@@ -93,6 +93,21 @@ class Tonight:
     seed: int
 
 
+def seated_sizes(people: Sequence[str], sizes: Sequence[int]) -> tuple[int, ...]:
+    """The table sizes for ``people`` (``club.split.table_sizes``); ``UsageError`` for an empty name, a name twice, a count no size fits."""
+    seen: set[str] = set()
+    for name in people:
+        if not name:
+            raise UsageError("a name is empty")
+        if name in seen:
+            raise UsageError(f"{name!r} is named twice")
+        seen.add(name)
+    try:
+        return table_sizes(len(people), sizes)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
 def tonight_tables(
     db: Path | None,
     people: Sequence[str],
@@ -108,17 +123,7 @@ def tonight_tables(
     drawn). ``UsageError`` for a name given twice, a count no table sizes
     fit, or grouping by rating without a database.
     """
-    seen: set[str] = set()
-    for name in people:
-        if not name:
-            raise UsageError("a name is empty")
-        if name in seen:
-            raise UsageError(f"{name!r} is named twice")
-        seen.add(name)
-    try:
-        table_size = table_sizes(len(people), sizes)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
+    table_size = seated_sizes(people, sizes)
     if db is not None and db.exists():
         with MatchStore.open(db, read_only=True) as store:
             history = club_history(store, people, evenings=evenings, ratings=grouping != "none")

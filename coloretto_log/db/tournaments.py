@@ -24,7 +24,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..club.split import meetings_of, table_sizes
+from ..club.split import meetings_of
 from ..club.swiss import (
     Points,
     Standing,
@@ -36,6 +36,7 @@ from ..club.swiss import (
 )
 from ..core.errors import UsageError
 from ..log.limits import MAX_EVENT_NAME, MAX_EVENT_NUMBER
+from .club_history import UNRATED, player_ratings, seated_sizes
 from .errors import DatabaseError, first_line
 from .ingest import digest_key
 from .rows import match_identity
@@ -134,15 +135,8 @@ def create(
         raise UsageError(f"--first-round must be {' or '.join(FIRST_ROUND)}")
     if not 0 <= seed < 1 << 64:
         raise UsageError("--seed must be 0 to 2^64 - 1")
-    seen: set[str] = set()
-    for p in players:
-        if not p:
-            raise UsageError("a player's name is empty")
-        if p in seen:
-            raise UsageError(f"{p!r} is named twice")
-        seen.add(p)
+    plan = seated_sizes(players, sizes)
     try:
-        plan = table_sizes(len(players), sizes)
         parsed = parse_points(points)
     except ValueError as e:
         raise UsageError(str(e)) from None
@@ -270,8 +264,6 @@ def pair_next(store: MatchStore, name: str, round_: int | None = None) -> tuple[
             rng.shuffle(order)
             grouping = "none"
         else:
-            from .club_history import UNRATED, player_ratings
-
             rating = player_ratings(store)
             entry = {p: i for i, p in enumerate(tour.players)}
             order = sorted(tour.players, key=lambda p: (-rating.get(p, UNRATED), entry[p]))
