@@ -17,8 +17,9 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from html import escape
 from typing import Any
+
+from markupsafe import escape as _escape
 
 from ..core.cards import ALL_COLOURS, CARD_HEX, SHORT_LABELS, card_name
 from ..core.errors import one_line
@@ -99,6 +100,11 @@ CHART_PLAYERS = 8
 EVENINGS = 5
 #: Best and worst games on a player's page.
 BEST = 5
+
+
+def escape(text: str, quote: bool = True) -> str:
+    """Markup escaped as the templates escape it (markupsafe: ``&#34;``, ``&#39;``)."""
+    return str(_escape(text))
 
 
 def name(text: str) -> str:
@@ -191,11 +197,11 @@ class Site:
 
     def html_t(self, message: str, /, **values: str) -> str:
         """``message`` translated and escaped for a page, its placeholders filled with HTML (escaped already)."""
-        return escape(self.tr.gettext(message), quote=False).format(**values)
+        return escape(self.tr.gettext(message)).format(**values)
 
     def html_nt(self, singular: str, plural: str, n: int, /, **values: str) -> str:
         """A counted message for a page (``{n}`` is the count in the locale's digits)."""
-        text = escape(self.tr.ngettext(singular, plural, n), quote=False)
+        text = escape(self.tr.ngettext(singular, plural, n))
         return text.format(n=self.tr.format_number(n), **values)
 
     def num(self, x: float, digits: int = 0, *, sign: bool = False) -> str:
