@@ -51,6 +51,8 @@ THIRD_PARTY: dict[str, set[str]] = {
     "uvicorn": {"serve"},
     "segno": {"serve"},
     "babel": {"lang"},
+    "jinja2": {"site"},  # the site's pages are drawn from templates
+    "markupsafe": {"site"},  # jinja2's escaping
 }
 
 

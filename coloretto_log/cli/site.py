@@ -11,6 +11,7 @@ import typer
 from ..core.errors import one_line
 from ..db.store import DatabaseError
 from ..site.build import SiteError, build_site
+from ..site.pages import TemplateProblem
 from .app import app
 from .common import ExitCode, emit_json, fail, page_languages, plural
 from .database import DbOption, db_path
@@ -38,6 +39,12 @@ def site(
     force: Annotated[
         bool, typer.Option("--force", help="Build into a folder that holds other files (never the database's).")
     ] = False,
+    templates: Annotated[
+        Path | None,
+        typer.Option("--templates", metavar="DIR", file_okay=False, show_default=False,
+                     help="A folder of templates (and site.css) replacing the package's of the same name: "
+                     "a club's own style (docs/site.md)."),
+    ] = None,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print what was built (files written, unchanged, removed) as JSON.")
     ] = False,
@@ -57,6 +64,7 @@ def site(
     Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
     Example: coloretto-log site --db club.duckdb --out site/
     Example: coloretto-log site --db club.duckdb --out site/ --lang ja,en
+    Example: coloretto-log site --db club.duckdb --out site/ --templates club-style/
     """
     langs = page_languages(lang)
     path = db_path(db)
@@ -69,11 +77,11 @@ def site(
     try:
         try:
             built = build_site(path, out, force=force, title=title, progress=progress if tty else None,
-                               langs=langs)
+                               langs=langs, templates=templates)
         finally:
             if tty:
                 progress("")  # the progress line is cleared before any other word
-    except SiteError as e:
+    except (SiteError, TemplateProblem) as e:
         fail(str(e), ExitCode.USAGE)
     except DatabaseError as e:
         fail(str(e), ExitCode.UNREADABLE)

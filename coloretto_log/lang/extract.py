@@ -2,7 +2,8 @@
 
 Finds every message the package translates (calls of ``t``, ``nt``,
 ``gettext``, ``ngettext`` and ``N_`` with literal strings, in the modules
-that use a ``Translator``), writes the template ``locales/coloretto.pot``,
+that use a ``Translator``, and in the site's Jinja2 templates: ``t`` and ``nt``
+inside ``{{ }}`` and ``{% %}``), writes the template ``locales/coloretto.pot``,
 and updates each language's ``.po``: new messages are added untranslated
 (the catalogue tests then fail until someone translates them), messages no
 longer used are dropped. Translations already there are kept.
@@ -10,6 +11,8 @@ longer used are dropped. Translations already there are kept.
 
 from __future__ import annotations
 
+import io
+import re
 import sys
 from pathlib import Path
 
@@ -33,13 +36,34 @@ def _users() -> list[Path]:
     ]
 
 
+_TEMPLATE_CODE = re.compile(r"\{\{-?(.*?)-?\}\}|\{%-?(.*?)-?%\}|\{#.*?#\}", re.DOTALL)
+
+
+def _template_code(text: str) -> bytes:
+    """A template's expressions and statements as Python-like lines, each on the line it has in the template
+    (the text between them dropped), for Babel's Python extractor."""
+    out: list[str] = []
+    line = 1
+    for m in _TEMPLATE_CODE.finditer(text):
+        start = text.count("\n", 0, m.start()) + 1
+        out.append("\n" * (start - line))
+        line = start
+        code = m.group(1) if m.group(1) is not None else m.group(2)
+        if code is not None:
+            out.append(code.strip() + "\n")
+            line += 1 + code.strip().count("\n")
+    return "".join(out).encode("utf-8")
+
+
 def messages() -> dict[str | tuple[str, str], list[tuple[str, int]]]:
     """Every message the code translates (a counted one as its (singular, plural)), with where it is used."""
     from babel.messages.extract import extract
 
     found: dict[str | tuple[str, str], list[tuple[str, int]]] = {}
-    for path in _users():
-        with path.open("rb") as f:
+    templates = sorted(PACKAGE.glob("*/templates/*.html"))
+    for path in [*_users(), *templates]:
+        with path.open("rb") as raw:
+            f = io.BytesIO(_template_code(raw.read().decode("utf-8"))) if path.suffix == ".html" else raw
             for lineno, message, _comments, _context in extract("python", f, keywords=KEYWORDS):
                 if isinstance(message, tuple):
                     if len(message) < 2 or not isinstance(message[0], str) or not isinstance(message[1], str):

@@ -40,7 +40,7 @@ from ..log.atomic import atomic_write_bytes, atomic_write_lines
 from ..log.load import LoadedMatch, load
 from ..report.timeline import from_loaded
 from ..view.html import Analysis, page_chunks
-from .pages import CSS, Site, match_slug, page_file, player_slug
+from .pages import Site, match_slug, page_file, stylesheet
 
 __all__ = ["MANIFEST", "Built", "SiteError", "build_site"]
 
@@ -194,25 +194,29 @@ def _loaded(wanted: list[MatchRow]) -> Iterator[tuple[MatchRow, LoadedMatch]]:
 def build_site(
     db: Path, out: Path, *, force: bool = False, title: str | None = None,
     progress: Callable[[str], None] | None = None, langs: tuple[str, ...] = (DEFAULT,),
+    templates: Path | None = None,
 ) -> Built:
     """Build (or bring up to date) the site in ``out`` from the database ``db``, in each of ``langs`` (the
     first one's pages without a language in their names); see the module's docstring. Without ``title``, each
-    language's own words for "Our Coloretto club"."""
+    language's own words for "Our Coloretto club". ``templates``: a folder whose files replace the package's
+    templates (``site/templates``) of the same name."""
     check_out(out, db, force=force)
     collecting = gc.isenabled()
     gc.disable()  # the pages make no reference cycles; the collector's passes over the club's data were a third
     try:  # of the build's time (each replay's JSON is millions of small objects)
-        return _build(db, out, title=title, progress=progress, langs=langs)
+        return _build(db, out, title=title, progress=progress, langs=langs, templates=templates)
     finally:
         if collecting:
             gc.enable()
 
 
 def _build(
-    db: Path, out: Path, *, title: str | None, progress: Callable[[str], None] | None, langs: tuple[str, ...]
+    db: Path, out: Path, *, title: str | None, progress: Callable[[str], None] | None, langs: tuple[str, ...],
+    templates: Path | None = None,
 ) -> Built:
     with MatchStore.open(db, read_only=True) as store:
         data = club_data(store)
+    Site(data, replays=set(), title=title, tr=translator(langs[0]), langs=langs, templates=templates).check()
     out.mkdir(parents=True, exist_ok=True)
     old = _read_manifest(out)
     writer = _Writer(out, old)
@@ -221,19 +225,11 @@ def _build(
     def html(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
 
-    writer.put("site.css", CSS.lstrip().encode())
+    writer.put("site.css", stylesheet(templates).lstrip().encode())
     for lang in langs:
-        site = Site(data, replays=replays, title=title, tr=translator(lang), langs=langs)
-
-        def put(rel: str, text: str, lang: str = lang) -> None:
+        site = Site(data, replays=replays, title=title, tr=translator(lang), langs=langs, templates=templates)
+        for rel, text in site.pages():
             writer.put(page_file(rel, lang, langs[0]), html(text))
-
-        put("index.html", site.index())
-        put("matches.html", site.matches())
-        for player in data.players:
-            put(f"players/{player_slug(player)}.html", site.player(player))
-        for m in data.matches:
-            put(f"matches/{match_slug(m.match_id)}.html", site.match(m))
     removed = 0
     for rel in sorted(set(old) - set(writer.pages)):
         path = out / rel

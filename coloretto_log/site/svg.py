@@ -12,7 +12,8 @@ import datetime as _dt
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape as _escape
+
+from markupsafe import escape as _escape
 
 from ..core.errors import one_line
 
@@ -39,7 +40,7 @@ class Line:
 
 def escape(text: str) -> str:
     """Text for the chart: control characters shown as escapes, markup escaped, its direction isolated."""
-    return _escape("\u2068" + one_line(text) + "\u2069")
+    return str(_escape("\u2068" + one_line(text) + "\u2069"))
 
 
 def _fmt(x: float) -> str:
