@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 from coloretto_log.cli import COMMANDS, app
 from coloretto_log.cli.common import OLD_SHORT_OPTIONS, SHORT_OPTIONS
 
-from ..conftest import ROOT, SAMPLES
+from ..conftest import GENEROUS, ROOT, SAMPLES
 
 runner = CliRunner()
 TWO_P = str(SAMPLES / "classic-2p-recorded-game.json")
@@ -131,7 +131,7 @@ def _invocation(name: str, db: Path, tmp: Path) -> list[str] | None:
         "deal": ["deal", "--seed", "42", "--player-count", "3"],
         "ingest": ["ingest", TWO_P, "--db", str(db)],
         "stats": ["stats", "--db", str(db)],
-        "query": ["query", "--db", str(db), "SELECT player, avg(score) AS mean FROM game_players GROUP BY player"],
+        "query": ["query", *GENEROUS, "--db", str(db), "SELECT player, avg(score) AS mean FROM game_players GROUP BY player"],
         "ratings": ["ratings", "--db", str(db)],
     }.get(name)
 
@@ -225,13 +225,13 @@ def test_one_placeholder_for_each_option_across_commands() -> None:
 
 def test_query_rounds_floats_for_people_and_keeps_them_for_programs(club: Path) -> None:
     sql = "SELECT 94.685::DOUBLE / 3 AS x, 2.0::DOUBLE AS two, 0.00001::DOUBLE AS tiny"
-    table = runner.invoke(app, ["query", "--db", str(club), sql])
+    table = runner.invoke(app, ["query", *GENEROUS, "--db", str(club), sql])
     assert table.exit_code == 0, table.output
     assert "31.5617" in table.stdout and "31.56166" not in table.stdout
     assert " 2.0" in table.stdout and "1e-05" in table.stdout
-    exact = json.loads(runner.invoke(app, ["query", "--db", str(club), sql, "--json"]).stdout)
+    exact = json.loads(runner.invoke(app, ["query", *GENEROUS, "--db", str(club), sql, "--json"]).stdout)
     assert exact == [{"x": 94.685 / 3, "two": 2.0, "tiny": 0.00001}]
-    rows = list(csv.reader(io.StringIO(runner.invoke(app, ["query", "--db", str(club), sql, "-f", "csv"]).stdout)))
+    rows = list(csv.reader(io.StringIO(runner.invoke(app, ["query", *GENEROUS, "--db", str(club), sql, "-f", "csv"]).stdout)))
     assert float(rows[1][0]) == 94.685 / 3 and rows[1][0] == repr(94.685 / 3)
 
 
