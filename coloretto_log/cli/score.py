@@ -333,7 +333,7 @@ def score(
             "--hand",
             metavar="CARDS",
             help='Score one hand instead of logs: "green=6 yellow=4 red=3 blue=2 joker=1 +2=1" '
-            "(also gray, j, golden/gj, +2; a bare name is one card).",
+            "(also gray, j, golden/gj, +2; a bare name is one card: j j j, 3j and 3 jokers are three).",
             show_default=False,
         ),
     ] = None,
