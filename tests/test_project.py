@@ -143,7 +143,7 @@ def test_deal_counts_games_from_1_and_takes_names() -> None:
         ["deal", "--seed", "1"],
         ["simulate", "-n", "1", "--first-match", "0"],
         ["simulate", "-n", "1", "--players", "Aiko,Boris"],
-        ["score", "--hand", "j", "--format", "csv"],
+        ["score", "--hand", "j j j j"],  # four jokers: the classic edition has three
         ["no-such-command"],
     ],
 )

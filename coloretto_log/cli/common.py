@@ -148,6 +148,10 @@ def with_old_short(value: Any, old: Any, meaning: str, letter: str, *, default: 
         return value
     if value is not None and value != default and value != old:
         raise typer.BadParameter(f"{letter} (the old spelling of {meaning}) and {meaning} disagree", param_hint=meaning)
+    others = sorted({long for short, long in SHORT_OPTIONS.items() if short == letter})
+    elsewhere = f" ({letter} is {others[0]} in other commands)" if others else ""
+    typer.secho(f"Note: {letter} {old} is the old spelling of {meaning} {old}{elsewhere}; write {meaning} {old}",
+                err=True, fg=typer.colors.YELLOW)
     return old
 
 

@@ -89,7 +89,8 @@ def replay(
     moves: Annotated[
         bool,
         typer.Option(
-            "--moves", help="Print the game as a narrative, one line a move, then the scores."
+            "--moves", help="Print the game as a narrative, one line a move, then the scores (with --format "
+            "csv: a row a move; --json holds each move's narrative already)."
         ),
     ] = False,
     fmt: FormatOption = None,
@@ -140,8 +141,6 @@ def replay(
     Example: coloretto-log replay sample_logs/classic-2p-recorded-game.json --game 1 --moves
     """
     chosen = output_format(fmt, json_out)
-    if moves and chosen is not Format.table:
-        fail(f"--moves and --format {chosen.value} cannot be used together", ExitCode.USAGE)
     for name, value in (("--game", game), ("--match", match)):
         if value is not None and value < 1:
             fail(f"{name} counts from 1", ExitCode.USAGE)
@@ -154,7 +153,9 @@ def replay(
         fail("--analysis goes with --html OUT.html: it puts the analysis in the page", ExitCode.USAGE)
     analysed, method = _read_analysis(analysis) if analysis is not None else (None, None)
 
-    kind = chosen.value if chosen is not Format.table else "moves" if moves else "table" if html is None else None
+    # --moves --json is the JSON (it holds every move's narrative); --moves --format csv one row a move
+    kind = ("moves-csv" if moves and chosen is Format.csv else chosen.value) if chosen is not Format.table \
+        else "moves" if moves else "table" if html is None else None
     out = _Printer(kind, move)
     run = _Run()
     shown_progress = html is not None and kind is None and sys.stderr.isatty()
@@ -332,6 +333,10 @@ class _Printer:
                 if not self.count:
                     self.csv.writerow(CSV_COLUMNS)
                 self.csv.writerows(_csv_rows(t, games, self.move))
+            elif self.kind == "moves-csv":
+                if not self.count:
+                    self.csv.writerow(MOVES_CSV_COLUMNS)
+                self.csv.writerows(_moves_csv_rows(t, games, self.move))
             else:
                 if self.count:
                     typer.echo()
@@ -416,6 +421,22 @@ def _json(t: MatchTimeline, games: list[GameTimeline], move: int | None) -> dict
 
 #: The columns of ``--format csv``: the players' table after the move shown, one row a player.
 CSV_COLUMNS = ("file", "line", "game", "move", "round", "seat", "player", "to_play", "took_row", "score", *KINDS)
+
+
+#: The columns of ``--moves --format csv``: one row a move (move 0: the setup), its narrative in English.
+MOVES_CSV_COLUMNS = ("file", "line", "game", "move", "round", "seat", "player", "narrative")
+
+
+def _moves_csv_rows(t: MatchTimeline, games: list[GameTimeline], move: int | None) -> Iterator[list[Any]]:
+    """The narrative of each game shown, a row a move up to ``move``: seat and player of the one who moved."""
+    for g in games:
+        for step in g.steps[: None if move is None else move + 1]:
+            before = step.before
+            seat = None if before is None else before.current
+            yield [
+                t.file or "", t.line or "", g.number, step.number, (before or step.state).round,
+                "" if seat is None else seat + 1, "" if seat is None else t.players[seat], step.narrative,
+            ]
 
 
 def _csv_rows(t: MatchTimeline, games: list[GameTimeline], move: int | None) -> Iterator[list[Any]]:

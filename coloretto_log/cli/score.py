@@ -247,6 +247,27 @@ CSV_COLUMNS = (
 )  # fmt: skip
 
 
+#: The columns of ``--hand --format csv``: one row per kind of card the hand holds; the points add up to the score.
+HAND_CSV_COLUMNS = ("card", "cards", "jokers", "counted", "sign", "points")
+
+
+def hand_csv_rows(h: HandScore) -> list[list[object]]:
+    """The calculator's answer as rows: each colour held or given a joker (sign 1 positive, -1 negative), then +2."""
+    data = h.as_json()
+    rows: list[list[object]] = []
+    shown = {b["colour"] for b in data["breakdown"]}
+    for b in data["breakdown"]:
+        rows.append([b["colour"], b["cards"], b["jokers"], b["effective"], b["sign"], b["points"]])
+    for colour in h.colours:
+        n = data["cards"].get(colour, 0)
+        if n and colour not in shown:  # a colour the optimum leaves out of the breakdown
+            rows.append([colour, n, 0, n, 0, 0])
+    plus2 = data["cards"].get("plus2", 0)
+    if plus2:
+        rows.append(["plus2", plus2, 0, plus2, 1, data["plus2_points"]])
+    return rows
+
+
 def csv_rows(m: MatchScore) -> list[list[object]]:
     """A scored match as rows of ``CSV_COLUMNS`` (exact data: names as the log has them)."""
     rows: list[list[object]] = []
@@ -333,7 +354,7 @@ def score(
             "--hand",
             metavar="CARDS",
             help='Score one hand instead of logs: "green=6 yellow=4 red=3 blue=2 joker=1 +2=1" '
-            "(also gray, j, golden/gj, +2; a bare name is one card).",
+            "(also gray, j, golden/gj, +2; a bare name is one card: j j j, 3j and 3 jokers are three).",
             show_default=False,
         ),
     ] = None,
@@ -363,7 +384,7 @@ def score(
     the log records (agrees, under- or over-claimed, an illegal choice or one that cannot
     reach the optimum). Invalid logs are reported as validate reports them and not scored.
     --format json: the shape in docs/score.md, written a match at a time; --format csv:
-    one row per player per game (logs only). On a terminal, a progress bar on standard
+    one row per player per game (with --hand: one row per card held). On a terminal, a progress bar on standard
     error follows large inputs.
 
     Exit codes: 0 every claim agrees (or there are none), 1 an invalid log, 2 usage error
@@ -385,8 +406,6 @@ def score(
         return
     if paths:
         fail("give either log files or --hand, not both", ExitCode.USAGE)
-    if chosen is Format.csv:
-        fail("--format csv is for logs; a hand prints as a table or json", ExitCode.USAGE)
     try:
         result = calculate(
             hand, edition=edition or "classic", table=table or "standard", removed=removed or ()
@@ -395,6 +414,11 @@ def score(
         fail(one_line(str(e)), ExitCode.USAGE)
     if chosen is Format.json:
         emit_json(result.as_json())
+        return
+    if chosen is Format.csv:
+        table = csv.writer(TerminalSafe(sys.stdout, kind="text"), lineterminator="\n")
+        table.writerow(HAND_CSV_COLUMNS)
+        table.writerows(hand_csv_rows(result))
         return
     show = _printer()
     for line in hand_lines(result):

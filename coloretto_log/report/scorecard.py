@@ -376,45 +376,125 @@ def parse_removed(names: Sequence[str], *, edition: Edition) -> tuple[str, ...]:
 def parse_hand(text: str, *, edition: Edition, removed: Sequence[str] = ()) -> tuple[int, ...]:
     """Counts by kind (``cards.KINDS``) of a typed hand such as ``"green=6 joker=1 +2=1"``.
 
-    Items are ``name=count``, ``name:count`` or a bare ``name`` (one card),
-    separated by spaces or commas; names are case-insensitive and may be the
-    log format's (``grey``, ``joker``, ``golden_joker``, ``plus2``) or what
-    people type (``gray``, ``j``, ``golden``/``gold``/``gj``, ``+2``/``p2``,
+    Items are separated by spaces or commas. ``name=count`` (or
+    ``name:count``) says how many cards of a kind the hand holds; a bare
+    ``name`` is one card, so ``j j j`` is three jokers, as are ``3j``,
+    ``j3``, ``3xj``, ``3 j`` and ``3 jokers``; cards given one at a time add
+    up. Names are case-insensitive and may be the log format's (``grey``,
+    ``joker``, ``golden_joker``, ``plus2``) or what people type (``gray``,
+    ``j``, ``golden``/``gold``/``gj``, ``+2``/``p2``, a plural ``jokers``,
     the recorder's short forms: ``cards.CARD_ALIASES``).
     Raises :class:`HandError` with one line for a hand no game can produce:
-    an unknown name, a name given twice, more than 9 of a colour, a colour
-    not of the edition or removed, more jokers, golden jokers or "+2" cards
-    than the edition has.
+    an unknown name, a kind given twice in ways that disagree (``green=3
+    green=2``, or ``joker=2 j``: the line says both readings), more than 9
+    of a colour, a colour not of the edition or removed, more jokers, golden
+    jokers or "+2" cards than the edition has.
     """
     if not text.strip():
         raise HandError('the hand is empty; give cards as name=count, e.g. "green=6 yellow=4 joker=1 +2=1"')
-    counts = [0] * N_KINDS
-    given: dict[str, str] = {}
+    exact: dict[str, list[tuple[int, str]]] = {}  # kind -> (count, item) of each name=count
+    added: dict[str, list[tuple[int, str]]] = {}  # kind -> (count, item) of each card given by itself
     normalised = re.sub(r"\s*([=:])\s*", r"\1", text.strip())
-    for item in (w for w in re.split(r"[\s,;]+", normalised) if w):
+    words = [w for w in re.split(r"[\s,;]+", normalised) if w]
+    pending: tuple[int, str] | None = None  # a number typed before its card: "3 j"
+    for item in words:
+        if _COUNT.fullmatch(item):
+            if pending is not None:
+                raise HandError(f'"{pending[1]} {item}": two counts in a row; give a card after a count, e.g. "3 j"')
+            pending = (int(item), item)
+            continue
         m = _TOKEN.fullmatch(item)
         assert m is not None  # the pattern matches any text
         word, raw = m.group("name"), m.group("count")
         if not word:
             raise HandError(f'"{item}": a card name is missing before the count')
-        kind = typed_card(word)
-        if kind is None:
-            meant = sorted({name for name in _FULL_NAMES if name.startswith(word.lower())})
-            if len(meant) > 1:
-                raise HandError(f'"{word}" is ambiguous ({" or ".join(meant)}): give more letters, e.g. {_short_names(meant)}')
-            raise HandError(f'"{word}" is not a card name; use {_NAME_HELP}')
-        if kind in given:
-            raise HandError(f'{kind} is given twice ("{given[kind]}" and "{item}"); give each card once')
-        given[kind] = item
-        if raw is None:
-            n = 1
-        elif _COUNT.fullmatch(raw):
-            n = int(raw)
-        else:
-            raise HandError(f'"{item}": the count must be a whole number, 0 or more')
-        counts[KIND_INDEX[kind]] = n
+        if raw is not None:
+            if pending is not None:
+                raise HandError(f'"{pending[1]} {item}": a count before name=count; give one count')
+            kind = _card_of(word)
+            if not _COUNT.fullmatch(raw):
+                raise HandError(f'"{item}": the count must be a whole number, 0 or more')
+            exact.setdefault(kind, []).append((int(raw), item))
+            continue
+        kind, n = _card_and_count(word)
+        shown = item
+        if pending is not None:
+            n, shown = pending[0] * n, f"{pending[1]} {item}"
+            pending = None
+        added.setdefault(kind, []).append((n, shown))
+    if pending is not None:
+        raise HandError(f'"{pending[1]}": a count with no card after it; write e.g. "{pending[1]} j" or "j={pending[1]}"')
+    counts = [0] * N_KINDS
+    for kind in dict.fromkeys([*exact, *added]):
+        counts[KIND_INDEX[kind]] = _one_count(kind, exact.get(kind, []), added.get(kind, []))
     _check_possible(counts, edition, removed)
     return tuple(counts)
+
+
+#: ``3j``, ``3xj``, ``3*j``, ``2x+2``: a count before a name, written as one word.
+_COUNT_FIRST = re.compile(r"(?P<count>[0-9]{1,6})\s*[x*]?(?P<name>\D.*)")
+#: ``j3``: a name and its count as one word (``+2`` and ``p2`` are names: the longest name is read first).
+_COUNT_LAST = re.compile(r"(?P<name>.*?\D)(?P<count>[0-9]{1,6})")
+
+
+def _card_and_count(word: str) -> tuple[str, int]:
+    """The kind and the number of cards of one word given without ``=``: ``j`` (one), ``3j``, ``j3``."""
+    if _known(word) is not None:
+        return _card_of(word), 1
+    first = _COUNT_FIRST.fullmatch(word)
+    if first is not None and _known(first.group("name")) is not None:
+        return _card_of(first.group("name")), int(first.group("count"))
+    last = _COUNT_LAST.fullmatch(word)
+    if last is not None and _known(last.group("name")) is not None:
+        return _card_of(last.group("name")), int(last.group("count"))
+    return _card_of(word), 1  # the line that says why the word is no card
+
+
+def _known(word: str) -> str | None:
+    """The kind ``word`` names, a plural too (``jokers``, ``reds``), or None."""
+    kind = typed_card(word)
+    if kind is None and len(word) > 2 and word.lower().endswith("s"):
+        kind = typed_card(word[:-1])
+    return kind
+
+
+def _card_of(word: str) -> str:
+    """The kind ``word`` names, or the line that says it names none (or several)."""
+    kind = _known(word)
+    if kind is None:
+        meant = sorted({name for name in _FULL_NAMES if name.startswith(word.lower())})
+        if len(meant) > 1:
+            raise HandError(f'"{word}" is ambiguous ({" or ".join(meant)}): give more letters, e.g. {_short_names(meant)}')
+        raise HandError(f'"{word}" is not a card name; use {_NAME_HELP}')
+    return kind
+
+
+def _one_count(kind: str, exact: list[tuple[int, str]], added: list[tuple[int, str]]) -> int:
+    """How many cards of ``kind`` the hand holds: its ``name=count`` items agree, or its cards add up."""
+    total = sum(n for n, _ in added)
+    if not exact:
+        return total
+    said = {n for n, _ in exact}
+    if len(said) > 1:
+        first, second = exact[0], next(e for e in exact if e[0] != exact[0][0])
+        raise HandError(
+            f'{_typed(kind)} is given twice, as "{first[1]}" and as "{second[1]}": give one count, '
+            f"e.g. {first[1]} for {_shown(kind, first[0])} or {second[1]} for {_shown(kind, second[0])}"
+        )
+    if added:
+        n, item = exact[0]
+        more = n + total
+        cards = " ".join(f'"{i}"' for _, i in added)
+        raise HandError(
+            f'{_typed(kind)} is given as "{item}" and also as {cards}: did you mean {_shown(kind, more)} '
+            f"({_typed(kind)}={more}) or {_shown(kind, n)} ({item})? give the {_typed(kind)} cards once"
+        )
+    return exact[0][0]
+
+
+def _typed(kind: str) -> str:
+    """How the calculator's lines write ``kind`` for typing: ``+2``, ``joker``, ``golden``, ``green``."""
+    return {PLUS2: "+2", GOLDEN_JOKER: "golden"}.get(kind, kind)
 
 
 def _check_possible(counts: Sequence[int], edition: Edition, removed: Sequence[str]) -> None:

@@ -43,7 +43,7 @@ def _high(fd: int) -> int:
 class Browser:
     """Headless Chromium over the DevTools protocol on a pipe (fd 3: commands in, fd 4: replies out)."""
 
-    TIMEOUT = 30.0
+    TIMEOUT = 120.0
 
     def __init__(self, binary: str, profile: str) -> None:
         to_chrome_r, self._to_chrome = os.pipe()

@@ -52,7 +52,7 @@ class Server:
         url = self.base + route + (f"?t={use}" if use is not None else "")
         req = urllib.request.Request(url, data=body, method=method, headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(req, timeout=30) as answer:
+            with urllib.request.urlopen(req, timeout=120) as answer:
                 status, raw = answer.status, answer.read()
         except urllib.error.HTTPError as e:
             status, raw = e.code, e.read()
@@ -65,7 +65,7 @@ class Server:
     def send(self, method: str, route: str, headers: dict[str, str], body: bytes | None = None) -> tuple[int, Any]:
         """Status and parsed JSON (or text) of one request with exactly these ``headers`` (``Host`` included)."""
         host, _, port = self.base.removeprefix("http://").rpartition(":")
-        conn = http.client.HTTPConnection(host.strip("[]"), int(port), timeout=30)
+        conn = http.client.HTTPConnection(host.strip("[]"), int(port), timeout=120)
         try:
             conn.putrequest(method, route, skip_host=True, skip_accept_encoding=True)
             for name, value in headers.items():
@@ -115,7 +115,7 @@ class Server:
         """Stop it with ``sig``; its standard error."""
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
-        _, err = self.proc.communicate(timeout=30)
+        _, err = self.proc.communicate(timeout=120)
         return err
 
     def __enter__(self) -> Self:
@@ -124,4 +124,4 @@ class Server:
     def __exit__(self, *exc: object) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
-            self.proc.communicate(timeout=30)
+            self.proc.communicate(timeout=120)

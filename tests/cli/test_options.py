@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 from coloretto_log.cli import COMMANDS, app
 from coloretto_log.cli.common import OLD_SHORT_OPTIONS, SHORT_OPTIONS
 
-from ..conftest import ROOT, SAMPLES
+from ..conftest import GENEROUS, ROOT, SAMPLES
 
 runner = CliRunner()
 TWO_P = str(SAMPLES / "classic-2p-recorded-game.json")
@@ -95,7 +95,11 @@ def test_the_readme_lists_every_short_option_and_old_spelling() -> None:
 def test_old_short_spellings_still_work(old: list[str], new: list[str]) -> None:
     a, b = runner.invoke(app, old), runner.invoke(app, new)
     assert a.exit_code == b.exit_code == 0, a.output
-    assert a.output == b.output
+    assert a.stdout == b.stdout
+    # one line says the spelling to use (issue 30): -n means --matches in simulate
+    assert a.stderr == "Note: -n 3 is the old spelling of --player-count 3 (-n is --matches in other commands); " \
+        "write --player-count 3\n"
+    assert b.stderr == ""
 
 
 def test_an_old_spelling_that_disagrees_with_the_long_option_is_a_usage_error() -> None:
@@ -108,7 +112,8 @@ def test_analyze_old_samples_spelling_reaches_the_analysis() -> None:
     args = ["analyze", TWO_P, "--game", "1", "--player", "Aiko", "--max-se", "0", "--json"]
     old = runner.invoke(app, [*args, "-n", "2"])
     assert old.exit_code == 0, old.output
-    assert json.loads(old.output)["samples"] == 2
+    assert json.loads(old.stdout)["samples"] == 2
+    assert "Note: -n 2 is the old spelling of --samples 2" in old.stderr
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +136,7 @@ def _invocation(name: str, db: Path, tmp: Path) -> list[str] | None:
         "deal": ["deal", "--seed", "42", "--player-count", "3"],
         "ingest": ["ingest", TWO_P, "--db", str(db)],
         "stats": ["stats", "--db", str(db)],
-        "query": ["query", "--db", str(db), "SELECT player, avg(score) AS mean FROM game_players GROUP BY player"],
+        "query": ["query", *GENEROUS, "--db", str(db), "SELECT player, avg(score) AS mean FROM game_players GROUP BY player"],
         "ratings": ["ratings", "--db", str(db)],
     }.get(name)
 
@@ -171,6 +176,44 @@ def test_help_lists_exactly_the_formats_that_work(name: str, club: Path, tmp_pat
             assert "┃" not in out and "│" not in out  # no table drawing in csv
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["score", "--hand", "blue=4 brown=4 j j j +2 +2"], ["replay", TWO_P, "--moves"], ["replay", TWO_P, "--move", "3"]],
+    ids=["score --hand", "replay --moves", "replay --move"],
+)
+def test_every_format_help_lists_works_in_each_mode(args: list[str]) -> None:
+    """A mode of a command (a hand instead of logs, the narrative instead of the table) takes every format its
+    --help lists: before, score --hand and replay --moves refused csv (issue 30)."""
+    listed = _help_formats(args[0])
+    assert listed == list(FORMATS)
+    for fmt in listed:
+        result = runner.invoke(app, [*args, "--format", fmt])
+        assert result.exit_code == 0, (args, fmt, result.output)
+        if fmt == "json":
+            json.loads(result.stdout)
+        elif fmt == "csv":
+            rows = list(csv.reader(io.StringIO(result.stdout)))
+            assert len(rows) >= 2 and all(len(r) == len(rows[0]) for r in rows), rows[:3]
+
+
+def test_hand_csv_adds_up_to_the_score() -> None:
+    hand = ["score", "--hand", "blue=4 brown=4 j j j +2 +2"]
+    rows = list(csv.DictReader(io.StringIO(runner.invoke(app, [*hand, "-f", "csv"]).stdout)))
+    assert [(r["card"], r["counted"], r["points"]) for r in rows] == [("blue", "6", "21"), ("brown", "5", "15"),
+                                                                      ("plus2", "2", "4")]
+    assert sum(int(r["points"]) for r in rows) == json.loads(runner.invoke(app, [*hand, "--json"]).stdout)["score"] == 40
+
+
+def test_moves_csv_is_the_narrative_a_row_a_move() -> None:
+    rows = list(csv.DictReader(io.StringIO(runner.invoke(app, ["replay", TWO_P, "--moves", "-f", "csv"]).stdout)))
+    told = runner.invoke(app, ["replay", TWO_P, "--moves"]).stdout
+    assert [int(r["move"]) for r in rows] == list(range(len(rows)))
+    for r in rows:
+        assert f"{int(r['move']):>2}. {r['narrative']}\n" in told
+        assert r["player"] == "" if r["move"] == "0" else f"{r['player']} draws" in r["narrative"] or \
+            f"{r['player']} takes" in r["narrative"]
+
+
 def test_deal_csv_is_the_deal_the_table_shows() -> None:
     table = runner.invoke(app, ["deal", "--seed", "42", "--players", "Aiko,Boris,Chloe"]).output
     rows = list(csv.DictReader(io.StringIO(runner.invoke(app, ["deal", "--seed", "42", "--player-count", "3",
@@ -205,7 +248,6 @@ def test_replay_csv_is_the_players_table_after_the_move() -> None:
         assert r["player"] == p["player"] and int(r["score"]) == p["score"]
         assert {k: int(r[k]) for k in p["collection"]} == p["collection"]
         assert int(r["took_row"]) == p["taken"]
-    assert runner.invoke(app, ["replay", TWO_P, "--moves", "-f", "csv"]).exit_code == 2
 
 
 def test_one_placeholder_for_each_option_across_commands() -> None:
@@ -225,13 +267,13 @@ def test_one_placeholder_for_each_option_across_commands() -> None:
 
 def test_query_rounds_floats_for_people_and_keeps_them_for_programs(club: Path) -> None:
     sql = "SELECT 94.685::DOUBLE / 3 AS x, 2.0::DOUBLE AS two, 0.00001::DOUBLE AS tiny"
-    table = runner.invoke(app, ["query", "--db", str(club), sql])
+    table = runner.invoke(app, ["query", *GENEROUS, "--db", str(club), sql])
     assert table.exit_code == 0, table.output
     assert "31.5617" in table.stdout and "31.56166" not in table.stdout
     assert " 2.0" in table.stdout and "1e-05" in table.stdout
-    exact = json.loads(runner.invoke(app, ["query", "--db", str(club), sql, "--json"]).stdout)
+    exact = json.loads(runner.invoke(app, ["query", *GENEROUS, "--db", str(club), sql, "--json"]).stdout)
     assert exact == [{"x": 94.685 / 3, "two": 2.0, "tiny": 0.00001}]
-    rows = list(csv.reader(io.StringIO(runner.invoke(app, ["query", "--db", str(club), sql, "-f", "csv"]).stdout)))
+    rows = list(csv.reader(io.StringIO(runner.invoke(app, ["query", *GENEROUS, "--db", str(club), sql, "-f", "csv"]).stdout)))
     assert float(rows[1][0]) == 94.685 / 3 and rows[1][0] == repr(94.685 / 3)
 
 

@@ -54,7 +54,7 @@ def spawn(path: Path, *args: str, stdin: Any = subprocess.PIPE) -> subprocess.Po
     )
 
 
-def wait_for(predicate: Any, what: str, limit: float = 20.0) -> None:
+def wait_for(predicate: Any, what: str, limit: float = 120.0) -> None:
     """Poll until ``predicate()`` holds (a generous limit: only a hung process reaches it)."""
     end = time.monotonic() + limit
     while not predicate():
@@ -242,7 +242,7 @@ def test_a_second_recorder_on_the_same_file_is_refused(tmp_path: Path) -> None:
             f"Error: {path} is being recorded by another recorder (process {first.pid}); close that one first"
         )
     finally:
-        _, err = first.communicate("q\n", timeout=30)
+        _, err = first.communicate("q\n", timeout=120)
     assert first.returncode == 0, err
     assert not (tmp_path / ".kitchen.json.lock").exists()
     assert run_cli(path, ["q"]).exit_code == 0
@@ -271,7 +271,7 @@ def test_signals_save_and_exit_with_one_line(tmp_path: Path, signum: int, code: 
     proc.stdin.flush()
     wait_for(lambda: moves_on_disk(path) == 3, "three moves on disk")
     proc.send_signal(signum)
-    out, err = proc.communicate(timeout=30)
+    out, err = proc.communicate(timeout=120)
     assert proc.returncode == code
     assert err == f"{word}: {path} is saved (game 1 of 4, 3 moves); run the same command to resume.\n"
     assert out == ""
@@ -304,7 +304,7 @@ def test_sigkill_at_random_points_leaves_a_prefix_that_resumes(tmp_path: Path, s
             wait_for(lambda p=proc: lock.exists() or p.poll() is not None, "the recorder to start")
             time.sleep(r.uniform(0.0, 0.12))
             proc.kill()
-            proc.communicate(timeout=30)
+            proc.communicate(timeout=120)
         if not path.exists():  # killed before its first save
             assert counts == [0] * len(counts)
             counts.append(0)
@@ -339,7 +339,7 @@ def test_interactive_session_in_a_pseudo_terminal(tmp_path: Path) -> None:
         encoding="utf-8",
         dimensions=(40, 100),
         env=env,
-        timeout=20,
+        timeout=120,
     )
     child.logfile_read = screen_log
     for prompt, answer in [("Aiko's starting card", "blue"), ("Boris's starting card", "red"),
@@ -390,7 +390,7 @@ def test_interactive_end_of_game_claims_and_quit(tmp_path: Path) -> None:
     last = script.move_lines[-1]
     assert run_cli_players(path, ("Ann", "Ben"), script.lines[: last[0]], "--games", "1").exit_code == 0
     child = pexpect.spawn(sys.executable, ["-m", "coloretto_log", "record", str(path)], encoding="utf-8",
-                          dimensions=(40, 100), env=dict(os.environ, TERM="xterm-256color"), timeout=20)  # fmt: skip
+                          dimensions=(40, 100), env=dict(os.environ, TERM="xterm-256color"), timeout=120)  # fmt: skip
     out = io.StringIO()
     child.logfile_read = out
     child.expect_exact("'s move")
@@ -467,7 +467,7 @@ def test_a_symbolic_link_is_saved_through_and_locked_on_its_target(tmp_path: Pat
         second = runner.invoke(app, ["record", str(target)], input="q\n")
         assert second.exit_code == 3
         assert "is being recorded by another recorder" in second.stderr
-        _, err = first.communicate("d bl 2\nq\n", timeout=30)
+        _, err = first.communicate("d bl 2\nq\n", timeout=120)
     finally:
         if first.poll() is None:
             first.kill()
@@ -519,7 +519,7 @@ def test_control_characters_in_names_are_escaped_on_every_piped_line(tmp_path: P
 def _pty(pexpect: Any, *args: str) -> tuple[Any, io.StringIO]:
     child = pexpect.spawn(
         sys.executable, ["-m", "coloretto_log", "record", *args], encoding="utf-8", dimensions=(40, 100),
-        env=dict(os.environ, TERM="xterm-256color"), timeout=20,
+        env=dict(os.environ, TERM="xterm-256color"), timeout=120,
     )  # fmt: skip
     out = io.StringIO()
     child.logfile_read = out

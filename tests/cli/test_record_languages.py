@@ -129,7 +129,7 @@ REFUSED = {
 def _pty(pexpect: Any, *args: str) -> tuple[Any, io.StringIO]:
     env = dict(os.environ, TERM="xterm-256color", LC_ALL="C.UTF-8")
     child = pexpect.spawn(sys.executable, ["-m", "coloretto_log", "record", *args], encoding="utf-8",
-                          dimensions=(40, 120), env=env, timeout=30)  # fmt: skip
+                          dimensions=(40, 120), env=env, timeout=120)  # fmt: skip
     out = io.StringIO()
     child.logfile_read = out
     return child, out

@@ -176,7 +176,6 @@ def test_usage_errors(tmp_path: Path) -> None:
         ((str(two), "--move", "11"), "--move 11: game 1 of "),
         ((str(two), "--move", "-1"), "--move must be 0 or more"),
         ((str(bad), "--move", "2"), "--move needs --game"),
-        ((str(two), "--moves", "--json"), "cannot be used together"),
         ((str(two), "--match", "2"), "--match 2: "),
     ]
     for args, message in cases:

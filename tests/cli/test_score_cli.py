@@ -393,7 +393,6 @@ def test_calculator_options() -> None:
         (["x.json", "--hand", "red=1"], "give either log files or --hand, not both"),
         (["--hand", "b=1"], '"b" is ambiguous (blue or brown): give more letters, e.g. bl or br'),
         (["--hand", "red=2 p"], '"p" is ambiguous (plus2 or purple): give more letters, e.g. +2 or pu'),
-        (["--hand", "red=1", "--format", "csv"], "--format csv is for logs; a hand prints as a table or json"),
         (["x.json", "--table", "alternative"], "--table goes with --hand only; a log states its own rules"),
         (
             ["x.json", "--edition", "classic", "--removed", "red"],

@@ -24,7 +24,7 @@ import pytest
 from coloretto_log.core.errors import BIDI_CONTROLS, json_for_terminal, one_line
 
 from ..builders.terminal import drain
-from ..conftest import ROOT
+from ..conftest import GENEROUS, ROOT
 
 NAME = "Ai\u009bko\u007f\u2028\u202eevil\u2066x\u2067y\u2068z\u2069"
 RAW = ("\u009b", "\u007f", "\u2028", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069")
@@ -106,16 +106,16 @@ def test_query_on_a_terminal(hostile: Path) -> None:
                           capture_output=True, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
     sql = "SELECT DISTINCT player FROM game_players ORDER BY 1"
-    table = on_terminal("query", sql, "--db", str(db), cwd=hostile.parent)
+    table = on_terminal("query", *GENEROUS, sql, "--db", str(db), cwd=hostile.parent)
     assert_nothing_raw(table)
     assert SHOWN in table
-    as_json = on_terminal("query", sql, "--db", str(db), "--json", cwd=hostile.parent)
+    as_json = on_terminal("query", *GENEROUS, sql, "--db", str(db), "--json", cwd=hostile.parent)
     assert_nothing_raw(as_json)
     assert NAME in [row["player"] for row in json.loads(as_json.replace("\r\n", "\n"))]
-    as_csv = on_terminal("query", sql, "--db", str(db), "--format", "csv", cwd=hostile.parent)
+    as_csv = on_terminal("query", *GENEROUS, sql, "--db", str(db), "--format", "csv", cwd=hostile.parent)
     assert_nothing_raw(as_csv)
     assert SHOWN in as_csv.splitlines()
-    piped = subprocess.run([sys.executable, "-m", "coloretto_log", "query", sql, "--db", str(db), "--format", "csv"],
+    piped = subprocess.run([sys.executable, "-m", "coloretto_log", "query", *GENEROUS, sql, "--db", str(db), "--format", "csv"],
                            capture_output=True, check=False)  # fmt: skip
     assert NAME in piped.stdout.decode("utf-8").split("\n")  # exact data for programs
 
@@ -136,7 +136,7 @@ def test_record_on_a_terminal(tmp_path: Path) -> None:
     path = tmp_path / "kitchen.json"
     child = pexpect.spawn(
         sys.executable, ["-m", "coloretto_log", "record", str(path), "--players", f"{NAME},Ben", "--games", "1"],
-        encoding="utf-8", dimensions=(40, 200), env=dict(os.environ, TERM="xterm-256color"), timeout=30,
+        encoding="utf-8", dimensions=(40, 200), env=dict(os.environ, TERM="xterm-256color"), timeout=120,
     )  # fmt: skip
     out = io.StringIO()
     child.logfile_read = out

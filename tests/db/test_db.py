@@ -30,7 +30,7 @@ from coloretto_log.log.writer import dumps_line
 from coloretto_log.play.simulate import make_plan, match_log, play_match
 from coloretto_log.report.scorecard import MatchScore, score_match
 
-from ..conftest import ROOT
+from ..conftest import GENEROUS, ROOT
 
 DATA = ROOT / "tests" / "data" / "db"
 EXAMPLES = sorted(p for p in DATA.glob("*.json") if p.name != "seed-42-4p-classic-game0.json")
@@ -410,12 +410,12 @@ def test_a_database_locked_by_another_process(tmp_path: Path) -> None:
     with MatchStore.open(db):
         pass
     holder = subprocess.Popen(
-        [sys.executable, "-c", f"import duckdb, time; c = duckdb.connect({str(db)!r}); print('held', flush=True); time.sleep(30)"],
+        [sys.executable, "-c", f"import duckdb, time; c = duckdb.connect({str(db)!r}); print('held', flush=True); time.sleep(600)"],
         stdout=subprocess.PIPE, text=True,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        for args in (["ingest", str(EXAMPLES[0])], ["stats"], ["query", "SELECT 1"], ["export", "--bgstats", str(tmp_path / "b.json")]):
+        for args in (["ingest", str(EXAMPLES[0])], ["stats"], ["query", *GENEROUS, "SELECT 1"], ["export", "--bgstats", str(tmp_path / "b.json")]):
             result = runner.invoke(app, [*args, "--db", str(db)])
             assert result.exit_code == 3, (args, result.output)
             line = one_error_line(result)
@@ -446,7 +446,7 @@ def test_a_foreign_or_corrupt_file_says_what_to_do(tmp_path: Path) -> None:
         tmp_path / "missing.duckdb": "no such database",
     }
     for path, words in cases.items():
-        for args in (["stats"], ["query", "SELECT count(*) FROM matches"], ["export", "--bgstats", str(tmp_path / "p.json")]):
+        for args in (["stats"], ["query", *GENEROUS, "SELECT count(*) FROM matches"], ["export", "--bgstats", str(tmp_path / "p.json")]):
             result = runner.invoke(app, [*args, "--db", str(path)])
             assert result.exit_code == 3, (path, args, result.output)
             line = one_error_line(result)

@@ -29,7 +29,7 @@ from coloretto_log.log.replay import check_match
 from coloretto_log.view.tabular import CHUNK
 
 from ..builders.terminal import drain
-from ..conftest import ROOT, SAMPLES
+from ..conftest import GENEROUS, ROOT, SAMPLES
 
 DATA = ROOT / "tests" / "data" / "db"
 EXAMPLES = sorted(p for p in DATA.glob("*.json") if p.name != "seed-42-4p-classic-game0.json")
@@ -173,14 +173,14 @@ def hostile_db(tmp_path: Path) -> Path:
 
 def test_stats_and_query_tables_escape_control_characters(hostile_db: Path) -> None:
     stats = cli("stats", "--db", str(hostile_db))
-    query = cli("query", "SELECT player, players FROM game_players JOIN matches USING (match_id)", "--db", str(hostile_db))
+    query = cli("query", *GENEROUS, "SELECT player, players FROM game_players JOIN matches USING (match_id)", "--db", str(hostile_db))
     for done in (stats, query):
         assert done.returncode == 0, done.stderr
         assert b"\x1b" not in done.stdout and b"\x07" not in done.stdout
         assert b"Ai\\x1b[31mko\\x1b]0;pwned\\x07" in done.stdout
     as_json = cli("stats", "--db", str(hostile_db), "--json")
     assert HOSTILE in [p["player"] for p in json.loads(as_json.stdout)["players"]]
-    as_csv = cli("query", "SELECT DISTINCT player FROM game_players ORDER BY 1", "--db", str(hostile_db), "--format", "csv")
+    as_csv = cli("query", *GENEROUS, "SELECT DISTINCT player FROM game_players ORDER BY 1", "--db", str(hostile_db), "--format", "csv")
     assert HOSTILE in as_csv.stdout.decode("utf-8").splitlines()
 
 
@@ -216,7 +216,7 @@ def test_a_file_name_that_is_not_utf8_is_stored_and_shown_escaped(tmp_path: Path
 
 def test_the_memory_bound_holds_for_a_huge_string(club: Path) -> None:
     sql = "SELECT length(repeat('x', 1000000000) || repeat('y', 1000000000))"
-    result = runner.invoke(app, ["query", sql, "--db", str(club)])
+    result = runner.invoke(app, ["query", *GENEROUS, sql, "--db", str(club)])
     assert result.exit_code == 2
     assert error_lines(result) == [
         ("Error: the query needed more than the 1024 MB memory bound and was stopped (the memory bound); "
@@ -225,17 +225,17 @@ def test_the_memory_bound_holds_for_a_huge_string(club: Path) -> None:
 
 
 def test_the_size_bound_holds_for_big_rows(club: Path) -> None:
-    result = runner.invoke(app, ["query", "SELECT repeat('x', 1000000) FROM range(100)", "--db", str(club)])
+    result = runner.invoke(app, ["query", *GENEROUS, "SELECT repeat('x', 1000000) FROM range(100)", "--db", str(club)])
     assert result.exit_code == 2
     assert len(error_lines(result)) == 1 and "(the size bound)" in result.output
 
 
 def test_limit_has_an_upper_bound(club: Path) -> None:
     for limit in ("100001", "-1"):
-        result = runner.invoke(app, ["query", "SELECT 1", "--limit", limit, "--db", str(club)])
+        result = runner.invoke(app, ["query", *GENEROUS, "SELECT 1", "--limit", limit, "--db", str(club)])
         assert result.exit_code == 2
         assert error_lines(result) == [f"Error: --limit must be from 0 to 100,000, not {int(limit):,}"]
-    result = runner.invoke(app, ["query", "SELECT range FROM range(200000)", "--limit", "100000", "--format", "csv", "--db", str(club)])
+    result = runner.invoke(app, ["query", *GENEROUS, "SELECT range FROM range(200000)", "--limit", "100000", "--format", "csv", "--db", str(club)])
     assert result.exit_code == 0 and len(result.stdout.splitlines()) == 100_001
     assert "(the row bound, --limit)" in result.stderr
 
@@ -259,17 +259,17 @@ def test_printing_stops_at_the_deadline_and_says_so(capsys: pytest.CaptureFixtur
 
 def test_query_reads_sql_from_standard_input(club: Path) -> None:
     sql = "SELECT count(*) AS n FROM matches -- " + "x" * 200_000  # longer than an argument may be
-    done = cli("query", "-", "--db", str(club), "--json", stdin=sql.encode())
+    done = cli("query", *GENEROUS, "-", "--db", str(club), "--json", stdin=sql.encode())
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [{"n": 3}]
 
 
 def test_pivot_and_other_read_only_statements_are_allowed(club: Path) -> None:
-    result = runner.invoke(app, ["query", "PIVOT game_players ON n_players USING count(*) GROUP BY player ORDER BY player", "--db", str(club), "--json"])
+    result = runner.invoke(app, ["query", *GENEROUS, "PIVOT game_players ON n_players USING count(*) GROUP BY player ORDER BY player", "--db", str(club), "--json"])
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
     assert {"player", "3", "4"} <= set(rows[0])
-    result = runner.invoke(app, ["query", "PRAGMA table_info('games')", "--db", str(club)])
+    result = runner.invoke(app, ["query", *GENEROUS, "PRAGMA table_info('games')", "--db", str(club)])
     assert result.exit_code == 2
     assert error_lines(result) == [
         ("Error: PRAGMA is not allowed here; read the same through its table function, "
@@ -346,7 +346,7 @@ def test_parquet_onto_a_symbolic_link_or_a_file_says_what_is_wrong(club: Path, t
 
 @pytest.mark.parametrize(
     "args",
-    [["ingest", str(EXAMPLES[0])], ["stats"], ["query", "SELECT 1"], ["export", "--bgstats", "plays.json"]],
+    [["ingest", str(EXAMPLES[0])], ["stats"], ["query", *GENEROUS, "SELECT 1"], ["export", "--bgstats", "plays.json"]],
     ids=["ingest", "stats", "query", "export"],
 )
 def test_a_db_that_is_a_folder_exits_3_in_one_line(tmp_path: Path, args: list[str]) -> None:
@@ -380,7 +380,7 @@ def test_a_log_given_as_the_database_is_refused_and_kept(tmp_path: Path) -> None
     log.write_bytes((SAMPLES / "classic-2p-recorded-game.json").read_bytes())
     before = log.read_bytes()
     for command in (["ingest", str(log), "--db", str(log)], ["ingest", "--rebuild", str(log), "--db", str(log)],
-                    ["stats", "--db", str(log)], ["query", "SELECT 1", "--db", str(log)]):
+                    ["stats", "--db", str(log)], ["query", *GENEROUS, "SELECT 1", "--db", str(log)]):
         result = runner.invoke(app, command)
         assert result.exit_code == 3, (command, result.output)
         assert "not a DuckDB database" in result.output

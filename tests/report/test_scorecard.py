@@ -152,10 +152,41 @@ def test_anniversary_golden_joker_and_removed_colours() -> None:
         ("p2=1 red", {"plus2": 1, "red": 1}),
         ("red=0 blue=1", {"blue": 1}),
         ("red=09", {"red": 9}),
+        # issue 30: cards typed one at a time add up, as at a table
+        ("blue=4 brown=4 j j j +2 +2", {"blue": 4, "brown": 4, "joker": 3, "plus2": 2}),
+        ("joker joker joker", {"joker": 3}),
+        ("3j", {"joker": 3}),
+        ("j3", {"joker": 3}),
+        ("3xj", {"joker": 3}),
+        ("3 j", {"joker": 3}),
+        ("3 jokers", {"joker": 3}),
+        ("2x+2", {"plus2": 2}),
+        ("2+2 p2", {"plus2": 3}),
+        ("2 reds, red", {"red": 3}),
+        ("green=3 green=3", {"green": 3}),  # the same count twice: no disagreement
+        ("j=1 joker=1", {"joker": 1}),
     ],
 )
 def test_parse_hand_accepts_what_people_type(text: str, expected: dict[str, int]) -> None:
     assert parse_hand(text, edition=CLASSIC) == counts(**expected)
+
+
+@given(st.lists(st.sampled_from(["red", "r", "blue", "bl", "j", "joker", "+2", "p2"]), max_size=12), st.randoms())
+def test_cards_typed_one_at_a_time_add_up(words: list[str], rnd: random.Random) -> None:
+    """A hand typed card by card, in any order, is the hand typed as name=count (issue 30)."""
+    kinds = {"r": "red", "bl": "blue", "j": "joker", "+2": "plus2", "p2": "plus2"}
+    tally: dict[str, int] = {}
+    for w in words:
+        tally[kinds.get(w, w)] = tally.get(kinds.get(w, w), 0) + 1
+    rnd.shuffle(words)
+    if tally.get("joker", 0) > CLASSIC.jokers:
+        with pytest.raises(HandError, match="jokers: the classic edition has only 3"):
+            parse_hand(" ".join(words), edition=CLASSIC)
+        return
+    if not words:
+        return
+    as_counts = " ".join(f"{k}={n}" for k, n in tally.items())
+    assert parse_hand(" ".join(words), edition=CLASSIC) == parse_hand(as_counts, edition=CLASSIC) == counts(**tally)
 
 
 @pytest.mark.parametrize("name", ["golden", "gj", "GJ", "gold", "golden_joker", "golden-joker", "goldenjoker"])
@@ -193,8 +224,15 @@ def test_parse_hand_golden_joker_names(name: str) -> None:
             "grey is not a colour of the anniversary edition (orange, blue, brown, yellow, green, red, purple)",
         ),
         ("pink=2", CLASSIC, (), '"pink" is not a card name; use a colour, joker (j), golden (gj) or +2 (plus2)'),
-        ("green=3 green=2", CLASSIC, (), 'green is given twice ("green=3" and "green=2"); give each card once'),
-        ("j=1 joker=1", CLASSIC, (), 'joker is given twice ("j=1" and "joker=1"); give each card once'),
+        ("green=3 green=2", CLASSIC, (), ('green is given twice, as "green=3" and as "green=2": give one count, '
+         "e.g. green=3 for 3 green or green=2 for 2 green")),
+        ("joker=2 j", CLASSIC, (), ('joker is given as "joker=2" and also as "j": did you mean 3 jokers (joker=3) '
+         "or 2 jokers (joker=2)? give the joker cards once")),
+        ("+2=1 2x+2", CLASSIC, (), ('+2 is given as "+2=1" and also as "2x+2": did you mean 3 "+2" cards (+2=3) '
+         'or 1 "+2" card (+2=1)? give the +2 cards once')),
+        ("j j j j", CLASSIC, (), "4 jokers: the classic edition has only 3"),
+        ("3", CLASSIC, (), '"3": a count with no card after it; write e.g. "3 j" or "j=3"'),
+        ("3 4 j", CLASSIC, (), '"3 4": two counts in a row; give a card after a count, e.g. "3 j"'),
         ("green=x", CLASSIC, (), '"green=x": the count must be a whole number, 0 or more'),
         ("green=-1", CLASSIC, (), '"green=-1": the count must be a whole number, 0 or more'),
         ("green=2.5", CLASSIC, (), '"green=2.5": the count must be a whole number, 0 or more'),

@@ -151,7 +151,7 @@ def test_every_page_hears_each_move_as_a_server_sent_event(tmp_path: Path, scrip
     path = tmp_path / "kitchen.json"
     with Server(path, *ARGS) as server:
         server.feed(script.lines[:6])
-        with urllib.request.urlopen(f"{server.base}/api/events?t={server.token}", timeout=30) as stream:
+        with urllib.request.urlopen(f"{server.base}/api/events?t={server.token}", timeout=120) as stream:
             first = json.loads(stream.readline().decode().removeprefix("data: "))
             assert stream.readline() == b"\n"
             status, answer = server.line(script.lines[6], first["version"])

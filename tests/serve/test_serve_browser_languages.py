@@ -108,7 +108,7 @@ def test_the_same_game_by_taps_in_japanese_and_in_english_writes_the_same_bytes(
 
 def server_text(server: Server, key: str, lang: str) -> str:
     """A text of the table as the server gives it to a page in ``lang``."""
-    with urllib.request.urlopen(f"{server.base}/api/state?t={server.token}&lang={lang}", timeout=30) as answer:
+    with urllib.request.urlopen(f"{server.base}/api/state?t={server.token}&lang={lang}", timeout=120) as answer:
         return str(json.loads(answer.read())[key])
 
 

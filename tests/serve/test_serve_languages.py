@@ -38,7 +38,7 @@ def get(server: Server, route: str, lang: str | None = None, accept: str | None 
     headers = {"Accept-Language": accept} if accept else {}
     req = urllib.request.Request(server.base + route + query, headers=headers)
     try:
-        with urllib.request.urlopen(req, timeout=30) as answer:
+        with urllib.request.urlopen(req, timeout=120) as answer:
             status, raw = answer.status, answer.read()
     except urllib.error.HTTPError as e:
         status, raw = e.code, e.read()
@@ -53,7 +53,7 @@ def post(server: Server, line: str, lang: str, version: int | None = None) -> tu
     req = urllib.request.Request(f"{server.base}/api/line?t={server.token}&lang={lang}", data=body, method="POST",
                                  headers={"Content-Type": "application/json"})  # fmt: skip
     try:
-        with urllib.request.urlopen(req, timeout=30) as answer:
+        with urllib.request.urlopen(req, timeout=120) as answer:
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read())
