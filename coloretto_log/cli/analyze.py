@@ -40,7 +40,7 @@ from ..play.analyze import (
     worker_pool,
 )
 from ..play.exact import EXACT_SLOTS
-from ..play.explain import choice_name, explain, listed, render, top_choices
+from ..play.explain import choice_name, explain_decision, listed, plus_minus, render, top_choices
 from ..report.timeline import MatchTimeline, from_loaded
 from ..view.html import PageTooLarge, write_html
 from ..view.safe_text import TerminalSafe
@@ -356,20 +356,22 @@ def _write_page(
 
 
 def _print_header(console: Console, settings: Settings, *, short: bool = False) -> None:
-    marks = ", ".join(f"{k} ≥ {t:g}" for k, t in reversed(THRESHOLDS))
+    marks = ", ".join(f"{k} ≥ {100 * t:g}%" for k, t in reversed(THRESHOLDS))
     console.print(Text(
         f"playouts: the {POLICY} bot for every seat · {_how_many(settings)} · exact (every order, best "
         f"play) in the last round with at most {EXACT_SLOTS} places left in the rows · seed {settings.seed}",
         style="dim",
     ))
-    console.print(Text(f"marks by loss − 2 × se (margin points; past the {settings.samples}-sample cap, the se at "
-                       f"it): {marks}", style="dim"))
+    console.print(Text(f"marks by the chance of winning the game lost against the best choice: {marks}; none "
+                       f"where the played and the best choice are about equal (within 2 standard errors or 0.1 "
+                       f"point)", style="dim"))
     if not short:
         console.print(Text(
             "loss: the best choice's expected margin less the played one's, measured on samples apart from those "
             "that picked the best · win %: the chance of winning the game after the played choice (→ after the "
-            "best one) · accuracy: 100 × 2^(−loss/3) a decision, averaged · luck: what the cards turned over did "
-            "to the expected margin · skill: minus the sum of the losses",
+            "best one) · chance lost: the best one's chance less the played one's · accuracy: 100 × 2^(−loss/3) a "
+            "decision, averaged · start + luck + skill + others = margin: the expected margin before any card, what "
+            "the cards turned over moved, minus the player's losses, what the other players' decisions moved",
             style="dim",
         ), soft_wrap=True)
 
@@ -402,7 +404,7 @@ def _decision_words(d: Decision, tr: Translator = ENGLISH) -> str:
 def _loss_text(d: Decision) -> str:
     if d.evaluation.exact:
         return f"{d.loss:.1f} exact"
-    return f"{d.loss:.1f} ± {d.loss_se:.1f}"
+    return plus_minus(d.loss, d.loss_se)
 
 
 def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = False, tr: Translator = ENGLISH) -> None:
@@ -412,7 +414,8 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
         console.print(Text(f"game {number}", style="bold"))
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
         for name, justify in (("move", "right"), ("player", "left"), ("decision", "left"), ("played", "left"),
-                              ("best", "left"), ("loss ± se", "right"), ("win %", "right"), ("mark", "left")):
+                              ("best", "left"), ("loss ± se", "right"), ("win %", "right"), ("lost", "right"),
+                              ("mark", "left")):
             table.add_column(name, justify=justify, no_wrap=name != "player",  # type: ignore[arg-type]
                              min_width=6 if name == "player" else None)
         explained: list[Decision] = []
@@ -420,6 +423,7 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
             if d.game != number:
                 continue
             ev = d.evaluation
+            lost = ""
             if d.forced:
                 loss, win, note = "0", "", Text("forced", style="dim")
             else:
@@ -427,11 +431,14 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
                 loss = _loss_text(d)
                 win = _pct(played.win_prob) if ev.best == ev.played else (
                     f"{_pct(played.win_prob)}→{_pct(best.win_prob)}")
-                note = Text(d.mark or "", style=_MARK_STYLE.get(d.mark or "", ""))
+                lost = f"{100 * d.chance_loss:.0f}%" if d.chance_loss > 0 else ""
+                note = Text(d.mark or ("about equal" if d.about_equal else ""),
+                            style=_MARK_STYLE.get(d.mark or "", "dim"))
                 if d.mark or explain_all:
                     explained.append(d)
+            shown_best = "≈" if d.about_equal and d.best != d.played else "" if d.best == d.played else _short(d.best)
             table.add_row(str(d.move), _name(players, d.seat), _decision_words(d), _short(d.played),
-                          "" if d.best == d.played else _short(d.best), loss, win, note)
+                          shown_best, loss, win, lost, note)
         console.print(table)
         for d in explained:
             _print_why(console, d, players, tr)
@@ -454,8 +461,7 @@ def _print_why(console: Console, d: Decision, players: tuple[str, ...], tr: Tran
     if d.mark:
         head.append(f" · {tr.t(d.mark)}", style=_MARK_STYLE[d.mark])
     console.print(head, soft_wrap=True)
-    why = explanation_of(d, players) if tr is ENGLISH else render(
-        explain(d.evaluation, d.state, d.card, d.seat, players, d.loss, d.loss_se).parts, tr)
+    why = explanation_of(d, players) if tr is ENGLISH else render(explain_decision(d, players).parts, tr)
     console.print(Text("  " + one_line(why)), soft_wrap=True)
     best = listed([
         tr.t("{choice} {margin} ({win}%)", choice=choice_name(c.choice, tr), margin=tr.decimal(f"{c.margin:+.1f}"),
@@ -481,9 +487,9 @@ def _print_summary(console: Console, r: MatchAnalysis) -> None:
         summary.add_row(_name(players, s.seat), str(s.decisions), str(s.forced), f"{s.mean_loss:.2f}",
                         str(s.marks["inaccuracy"]), str(s.marks["mistake"]), str(s.marks["blunder"]))
     console.print(summary)
-    standing = Table(title="error rate, accuracy, luck and skill", title_justify="left", box=box.SIMPLE_HEAD,
-                     pad_edge=False)
-    for name in ("game", "player", "error rate", "accuracy", "luck", "skill", "margin"):
+    standing = Table(title="error rate, accuracy, luck and skill (start + luck + skill + others = margin)", title_justify="left",
+                     box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("game", "player", "error rate", "accuracy", "start", "luck", "skill", "others", "margin"):
         standing.add_column(name, justify="left" if name == "player" else "right", no_wrap=name != "player")
     for s in shown:
         rows = [(str(number), st) for number, st in s.games] if len(s.games) > 1 else []
@@ -491,7 +497,8 @@ def _print_summary(console: Console, r: MatchAnalysis) -> None:
             rows.append(("all" if rows else str(s.games[0][0]), s.standing))
         for label, st in rows:
             standing.add_row(label, _name(players, s.seat), f"{100 * st.error_rate:.0f}%", f"{st.accuracy:.0f}%",
-                             f"{st.luck:+.1f}", f"{st.skill:+.1f}", "" if st.margin is None else f"{st.margin:+.1f}")
+                             f"{st.start:+.1f}", f"{st.luck:+.1f}", f"{st.skill:+.1f}", f"{st.others:+.1f}",
+                             "" if st.margin is None else f"{st.margin:+.1f}")
     console.print(standing)
 
 
@@ -500,7 +507,9 @@ _MARK_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
 
 def _costly_line(d: Decision) -> Text:
     what = "draw or take" if d.card is None else f"the row for {card_name(d.card)}"
-    text = Text(f"  game {d.game}, move {d.move} ({what}): played {d.played}, best {d.best}: loss {_loss_text(d)}")
+    best = "about equal" if d.about_equal else f"best {d.best}"
+    text = Text(f"  game {d.game}, move {d.move} ({what}): played {d.played}, {best}: loss {_loss_text(d)}, "
+                f"chance lost {100 * d.chance_loss:.0f}%")
     if d.mark:
         text.append(f" · {d.mark}", style=_MARK_STYLE[d.mark])
     return text

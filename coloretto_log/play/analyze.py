@@ -28,8 +28,12 @@ Choices that lead to the same position (two rows with the same cards and the
 same limit) are one choice, valued once. A decision with one choice is
 *forced*: loss 0, no mark, no playouts.
 
-Marks (``marks.mark_for``) go on the lower bound ``loss - 2 * mark_se`` (``loss_se``, or for a decision
-sampled past the cap the standard error it had at the cap: ``estimate``).
+Every value comes from one source, ``VALUE`` (a ``ValueSource``: today ``playouts``, the exact search
+at the end and the sampled playouts elsewhere); another evaluator is swapped in there.
+
+Marks (``marks.mark_for``) go by the winning chance lost (``chance_loss``), as lichess marks by the
+win % lost; a decision whose played and best choices are within their noise is ``about_equal`` and
+unmarked (``judge``).
 Why, in words: ``explain``; error rate, accuracy, luck and skill: ``luck``.
 ``best_choice`` gives the best choice of any position (for a bot).
 
@@ -47,7 +51,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.pool import Pool
-from typing import Any
+from typing import Any, Protocol
 
 from ..core.cards import KINDS
 from ..core.engine import Draw, GameState, Move, Take
@@ -58,9 +62,9 @@ from ..log.replay import MatchReport
 from . import bots
 from . import exact as exact_search
 from .estimate import BATCH, EXTEND, MIN_SAMPLES, ChoiceValue, Evaluation, sample
-from .explain import explain
+from .explain import explain_decision
 from .luck import Standing, final_margins, standings
-from .marks import THRESHOLDS, mark_for
+from .marks import THRESHOLDS, about_equal, mark_for
 from .playout import Choice, Start
 
 __all__ = [
@@ -71,6 +75,7 @@ __all__ = [
     "MIN_SAMPLES",
     "POLICY",
     "THRESHOLDS",
+    "VALUE",
     "ChoiceValue",
     "Decision",
     "Evaluation",
@@ -80,6 +85,7 @@ __all__ = [
     "Progress",
     "Settings",
     "Task",
+    "ValueSource",
     "analyze",
     "analyze_match",
     "best_choice",
@@ -89,7 +95,9 @@ __all__ = [
     "evaluate",
     "explanation_of",
     "game_outcomes",
+    "judge",
     "mark_for",
+    "playouts",
     "settings_json",
     "summarise",
     "summary_json",
@@ -165,6 +173,9 @@ class Decision:
     loss_se: float
     mark: str | None
     evaluation: Evaluation
+    chance_loss: float = 0.0  # the winning chance lost (0 to 1): 0 when forced, best, or about equal
+    about_equal: bool = False  # the played choice and the best (or the runner-up) within their noise
+    last_round: bool = False  # the row decision: the last-round card came out first
 
     @property
     def forced(self) -> bool:
@@ -258,19 +269,22 @@ def best_choice(
     return reps[ev.best], ev
 
 
-def _evaluate(start: Start, played_choice: Choice, seed: int, settings: Settings) -> tuple[Evaluation, list[Choice]]:
-    all_choices = start.choices()
-    if played_choice not in all_choices:  # a legal move always is; keep going if the deck is odd
-        all_choices.append(played_choice)
-    reps, cls = _distinct(start.state, all_choices)
-    played = cls[played_choice]
-    players = start.state.players
-    seat = start.state.current
-    labels = [choice_label(c) for c in reps]
-    if len(reps) == 1:
-        zero = ChoiceValue(labels[0], math.nan, 0.0, math.nan, 0.0, ())
-        return Evaluation((zero,), 0, 0, 0.0, 0.0, 0, False), reps
+class ValueSource(Protocol):
+    """Where the value of a position comes from: every (distinct) choice ``reps`` of the decision at ``start``
+    valued for every seat (expected final margin, chance of winning), the played one ``played`` (an index of
+    ``reps``), with the loss and the chance lost against the best (``estimate.Evaluation``)."""
+
+    def __call__(self, start: Start, reps: list[Choice], labels: list[str], played: int, seed: int,
+                 settings: Settings) -> Evaluation: ...
+
+
+def playouts(start: Start, reps: list[Choice], labels: list[str], played: int, seed: int,
+             settings: Settings) -> Evaluation:
+    """Today's values: the exact search at the end of a game (``exact``), elsewhere sampled orders of the unseen
+    cards played out greedily (``estimate``)."""
     if settings.exact and exact_search.applies(start):
+        players = start.state.players
+        seat = start.state.current
         vectors = exact_search.choice_values(start, reps)
         best = exact_search.best_index(vectors, seat)  # on exact values: ties by the rule, not by rounding
         values = tuple(
@@ -279,8 +293,27 @@ def _evaluate(start: Start, played_choice: Choice, seed: int, settings: Settings
             for k, v in enumerate(vectors)
         )
         loss = float(vectors[best][seat] - vectors[played][seat])
-        return Evaluation(values, played, best, loss, 0.0, 0, True), reps
-    return sample(start, reps, labels, played, seed, samples=settings.samples, max_se=settings.max_se), reps
+        chance = float(vectors[best][players + seat] - vectors[played][players + seat])
+        return Evaluation(values, played, best, loss, 0.0, 0, True, None, chance, 0.0)
+    return sample(start, reps, labels, played, seed, samples=settings.samples, max_se=settings.max_se)
+
+
+#: The one source of every value the analysis reads (a decision's choices, luck and skill, the explanations):
+#: swap in another evaluator here.
+VALUE: ValueSource = playouts
+
+
+def _evaluate(start: Start, played_choice: Choice, seed: int, settings: Settings) -> tuple[Evaluation, list[Choice]]:
+    all_choices = start.choices()
+    if played_choice not in all_choices:  # a legal move always is; keep going if the deck is odd
+        all_choices.append(played_choice)
+    reps, cls = _distinct(start.state, all_choices)
+    played = cls[played_choice]
+    labels = [choice_label(c) for c in reps]
+    if len(reps) == 1:
+        zero = ChoiceValue(labels[0], math.nan, 0.0, math.nan, 0.0, ())
+        return Evaluation((zero,), 0, 0, 0.0, 0.0, 0, False), reps
+    return VALUE(start, reps, labels, played, seed, settings), reps
 
 
 # --------------------------------------------------------------------------- a game's decisions
@@ -308,14 +341,29 @@ def tasks_of_game(
     return out
 
 
+def judge(ev: Evaluation) -> tuple[float, bool, str | None]:
+    """A valued decision's chance lost, whether it is about equal, and its mark (``marks``): the played choice
+    against the best, or where it is the best, against the runner-up (about equal only)."""
+    if ev.forced:
+        return 0.0, False, None
+    played = ev.choices[ev.played]
+    if ev.best != ev.played:
+        equal = about_equal(ev.loss, ev.loss_se, ev.chance, ev.chance_se)
+        chance = 0.0 if equal else max(0.0, ev.chance)
+        return chance, equal, mark_for(chance)
+    runner = max((k for k in range(len(ev.choices)) if k != ev.played), key=lambda k: (ev.choices[k].margin, -k))
+    other = ev.choices[runner]
+    equal = about_equal(played.margin - other.margin, ev.loss_se, played.win_prob - other.win_prob, ev.chance_se)
+    return 0.0, equal, None
+
+
 def _decision(task: Task, ev: Evaluation) -> Decision:
-    loss = ev.loss
-    mark = None if ev.forced or ev.best == ev.played else mark_for(loss, ev.mark_se)
+    chance, equal, mark = judge(ev)
     played = choice_label(task.played)
     return Decision(
         task.game, task.move, task.seat, task.decision, task.state, task.card, played,
         ev.choices[ev.best].choice if ev.best != ev.played else played,
-        loss, ev.loss_se, mark, ev,
+        ev.loss, ev.loss_se, mark, ev, chance, equal, task.last_round,
     )
 
 
@@ -405,28 +453,30 @@ class GameOutcome:
 
 
 def summarise(
-    decisions: list[Decision], players: int, *, costliest: int = 3, games: dict[int, GameOutcome] | None = None
+    decisions: list[Decision], players: int, *, costliest: int = 3, games: dict[int, GameOutcome] | None = None,
+    seats: set[int] | None = None,
 ) -> list[PlayerSummary]:
     """Per seat: decisions (forced ones apart), mean loss, marks by kind, the costliest decisions; with
-    ``games``, each game's error rate, accuracy, luck and skill (``luck.standings``) and their sum."""
+    ``games``, each game's error rate, accuracy, start, luck, skill and others (``luck.standings``: they add
+    up to the margin) and their sum; ``seats``: the seats whose decisions were valued (None: all)."""
     per_game: dict[int, list[Standing]] = {}
     for number, outcome in sorted((games or {}).items()):
         mine = [d for d in decisions if d.game == number]
-        per_game[number] = standings(mine, players, outcome.moves, outcome.final)
+        per_game[number] = standings(mine, players, outcome.moves, outcome.final, seats)
     out: list[PlayerSummary] = []
     for seat in range(players):
         mine = [d for d in decisions if d.seat == seat]
         real = [d for d in mine if not d.forced]
         total = sum(d.loss for d in real)
         marks = {kind: sum(1 for d in real if d.mark == kind) for kind, _ in reversed(THRESHOLDS)}
-        worst = sorted(real, key=lambda d: (-d.loss, d.game, d.move, d.decision))[:costliest]
+        worst = sorted(real, key=lambda d: (-d.chance_loss, -d.loss, d.game, d.move, d.decision))[:costliest]
         rows = tuple((number, st[seat]) for number, st in per_game.items())
         whole = None
         for _, st in rows:
             whole = st if whole is None else whole + st
         out.append(PlayerSummary(
             seat, len(real), len(mine) - len(real), total / len(real) if real else 0.0, total, marks,
-            tuple(d for d in worst if d.loss > 0), whole, rows,
+            tuple(d for d in worst if d.loss > 0 or d.chance_loss > 0), whole, rows,
         ))
     return out
 
@@ -471,7 +521,9 @@ def decision_json(d: Decision, players: tuple[str, ...], *, explain_all: bool = 
         "best": d.best,
         "loss": round(d.loss, 3),
         "loss_se": round(d.loss_se, 3),
-        "mark_se": round(ev.mark_se, 3),
+        "chance_loss": round(d.chance_loss, 3),
+        "chance_se": round(ev.chance_se, 3),
+        "about_equal": d.about_equal,
         "mark": d.mark,
         "forced": d.forced,
         "exact": ev.exact,
@@ -493,13 +545,13 @@ def decision_json(d: Decision, players: tuple[str, ...], *, explain_all: bool = 
             for k in order
         ],
         "explanation": why,
-        "explanation_parts": None if why is None else list(explain(ev, d.state, d.card, d.seat, players, d.loss, d.loss_se).parts),
+        "explanation_parts": None if why is None else list(explain_decision(d, players).parts),
     }
 
 
 def explanation_of(d: Decision, players: tuple[str, ...]) -> str:
     """Why, in words (``explain.explain``), for an unforced decision."""
-    return explain(d.evaluation, d.state, d.card, d.seat, players, d.loss, d.loss_se).text
+    return explain_decision(d, players).text
 
 
 def _standing_json(st: Standing) -> dict[str, Any]:
@@ -508,9 +560,12 @@ def _standing_json(st: Standing) -> dict[str, Any]:
         "errors": st.errors,
         "error_rate": round(st.error_rate, 3),
         "accuracy": round(st.accuracy, 1),
+        "start": round(st.start, 2),
         "luck": round(st.luck, 2),
         "skill": round(st.skill, 2),
+        "others": round(st.others, 2),
         "margin": None if st.margin is None else round(st.margin, 2),
+        "end": round(st.end, 2),
     }
 
 
@@ -525,9 +580,12 @@ def summary_json(s: PlayerSummary, players: tuple[str, ...]) -> dict[str, Any]:
         "marks": dict(s.marks),
         "error_rate": whole.get("error_rate"),
         "accuracy": whole.get("accuracy"),
+        "start": whole.get("start"),
         "luck": whole.get("luck"),
         "skill": whole.get("skill"),
+        "others": whole.get("others"),
         "margin": whole.get("margin"),
+        "end": whole.get("end"),
         "games": [{"game": number, **_standing_json(st)} for number, st in s.games],
         "costliest": [
             {
@@ -538,6 +596,8 @@ def summary_json(s: PlayerSummary, players: tuple[str, ...]) -> dict[str, Any]:
                 "best": d.best,
                 "loss": round(d.loss, 3),
                 "loss_se": round(d.loss_se, 3),
+                "chance_loss": round(d.chance_loss, 3),
+                "about_equal": d.about_equal,
                 "mark": d.mark,
                 "table": table_json(d.state, d.card, players),
             }
@@ -619,7 +679,7 @@ def analyze_match(
     decisions = list(analyze(tasks, settings, jobs=jobs, pool=pool, progress=progress))
     return MatchAnalysis(
         item.label, item.file, item.line, match, players, settings, decisions,
-        summarise(decisions, len(players), games=game_outcomes(report, game)) if players else [],
+        summarise(decisions, len(players), games=game_outcomes(report, game), seats=seats) if players else [],
         item.findings(), report.valid,
     )
 

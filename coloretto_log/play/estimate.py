@@ -84,7 +84,7 @@ __all__ = ["BATCH", "DROP", "LOOK", "MIN_SAMPLES", "SETTLE", "ChoiceValue", "Eva
 #: Samples are drawn in batches of this many; at least ``MIN_SAMPLES`` before stopping.
 BATCH = 32
 MIN_SAMPLES = 64
-#: Sampling goes on while the lower bound of a loss is within this many standard errors of a threshold.
+#: Sampling goes on while the winning chance lost is within this many standard errors of a threshold of the marks.
 SETTLE = 2.5
 #: A choice (neither played nor best) this many standard errors behind the best is no longer played out.
 DROP = 4.0
@@ -94,13 +94,10 @@ STRATIFY = True
 _PHI = 0x9E3779B97F4A7C15  # 2^64 / the golden ratio
 #: The stopping rule is checked when the samples have grown by this factor since the last check.
 LOOK = 1.25
-#: A decision whose mark's bound is within ``NEAR`` standard errors of a threshold at the cap samples on, up to
+#: A decision whose chance lost is within ``NEAR`` standard errors of a threshold at the cap samples on, up to
 #: ``EXTEND`` times the cap, while it stays that close (for the mark alone).
 NEAR = 1.5
 EXTEND = 4
-#: A bound below a threshold settles only if the bound it would have on ``AHEAD`` times the samples (at most the cap)
-#: is ``SETTLE`` standard errors below it too: the bound rises towards the loss as the samples shrink its se.
-AHEAD = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +125,8 @@ class Evaluation:
     samples: int  # 0 when exact or forced
     exact: bool
     raw_loss: float | None = None  # the cross-fitted estimate before a negative one is reported as 0 (at the cap)
-    bound_se: float | None = None  # the standard error the mark's bound takes off (``loss_se`` when None)
+    chance: float = 0.0  # the winning chance the played choice lost against the best (cross-fitted; may be < 0)
+    chance_se: float = 0.0
 
     @property
     def unbiased_loss(self) -> float:
@@ -136,12 +134,6 @@ class Evaluation:
         decision sampled past the cap, as it came out at the cap (sampling on is decided on that estimate:
         its later samples, kept where it lay near a line and not elsewhere, would tilt the sum)."""
         return self.loss if self.raw_loss is None else self.raw_loss
-
-    @property
-    def mark_se(self) -> float:
-        """The standard error the mark's bound takes off (``marks.mark_for``): ``loss_se``, or past the cap
-        the standard error the loss had at the cap (see ``sample``)."""
-        return self.loss_se if self.bound_se is None else self.bound_se
 
     @property
     def forced(self) -> bool:
@@ -157,6 +149,7 @@ class Tally:
     def __init__(self, choices: int, players: int, kinds: int) -> None:
         self.x: list[list[float]] = [[] for _ in range(choices)]  # the decider's margin, per sample
         self.wins = [0] * choices
+        self.w: list[list[int]] = [[] for _ in range(choices)]  # the decider's win (1) or not (0), per sample
         self.seat_sums = [[0.0] * players for _ in range(choices)]
         self.card_sums = [[0] * kinds for _ in range(choices)]
         self.active = [True] * choices
@@ -172,19 +165,40 @@ class Tally:
         x = self.x
         means = self.means()
         best = _argmax(means)
-        live = self.active
-        picks = tuple(_argmax([m if live[k] else -math.inf for k, m in enumerate(self.means(1 - f))])
-                      for f in (0, 1))  # for the even samples (fold 0), the choice picked on the odd ones
+        picks = self.picks()
         mine = x[played]
         d = [x[picks[i & 1]][i] - mine[i] for i in range(len(mine))]
         loss = sum(d) / len(d)
-        # the strongest rival of the played choice still in the race (one dropped keeps its last word)
+        se = max(_se(d), _paired_se(x[self.rival(played)], mine))
+        return loss, se, best
+
+    def rival(self, played: int) -> int:
+        """The strongest rival of the played choice still in the race (one dropped keeps its last word)."""
+        live = self.active
+        means = self.means()
         rivals = [m if k != played and live[k] else -math.inf for k, m in enumerate(means)]
         if max(rivals) == -math.inf:
             rivals = [m if k != played else -math.inf for k, m in enumerate(means)]
-        rival = _argmax(rivals)
-        se = max(_se(d), _paired_se(x[rival], mine))
-        return loss, se, best
+        return _argmax(rivals)
+
+    def picks(self) -> tuple[int, int]:
+        """For the even samples, the choice picked (best mean margin) on the odd ones, and the other way round."""
+        live = self.active
+        even, odd = (_argmax([m if live[k] else -math.inf for k, m in enumerate(self.means(1 - f))]) for f in (0, 1))
+        return even, odd
+
+    def chance(self, played: int) -> tuple[float, float, float]:
+        """The winning chance ``played`` lost: cross-fitted on the choices the margins pick (as ``loss``), its
+        standard error, and the in-sample one (the best mean margin's chance less the played one's)."""
+        w = self.w
+        picks = self.picks()
+        mine = w[played]
+        d = [float(w[picks[i & 1]][i] - mine[i]) for i in range(len(mine))]
+        best = _argmax(self.means())
+        n = len(mine)
+        naive = sum(w[best]) / max(1, len(w[best])) - sum(mine) / n
+        rival = w[self.rival(played)]
+        return sum(d) / n, max(_se(d), _paired_se([float(v) for v in rival], [float(v) for v in mine[:len(rival)]])), naive
 
     def race(self, played: int, best: int) -> None:
         """Stop playing out the choices that are far behind the best (``DROP`` standard errors)."""
@@ -231,39 +245,20 @@ def _var(xs: list[float]) -> float:
     return _squares(xs) / (len(xs) - 1)
 
 
-def _bound_se(se: float, n: int, cap: int) -> float:
-    """The standard error the mark's bound takes off: past the cap, the one the loss had at the cap (the same
-    spread over ``cap`` samples), so that samples past the cap sharpen the loss without moving the line."""
-    return se * math.sqrt(n / cap) if n > cap else se
-
-
-def _near_line(loss: float, se: float, width: float, ahead_se: float | None = None) -> bool:
-    """A threshold lies within ``width`` of the mark's bound ``loss - Z se``, or (``ahead_se``: the standard
-    error more samples would give) of any bound between it and ``loss - Z ahead_se``, higher: sampling on may
-    carry the mark over."""
-    lower = max(0.0, loss) - marks.Z * se
-    higher = lower if ahead_se is None else max(0.0, loss) - marks.Z * min(se, ahead_se)
-    return any(lower - width < t < higher + width for _, t in THRESHOLDS)
-
-
-def _unsettled(loss: float, se: float, bound_se: float, within: float) -> bool:
-    """The mark's bound ``loss - Z bound_se`` lies within ``within`` standard errors (``se``) of a threshold."""
-    return _near_line(loss, bound_se, within * se)
-
-
-def _reachable(loss: float, se: float, ahead_se: float) -> bool:
-    """``_near_line`` within ``SETTLE`` standard errors, looking ahead to ``ahead_se``."""
-    return _near_line(loss, se, SETTLE * se, ahead_se)
+def _near_line(chance: float, width: float) -> bool:
+    """A threshold of the marks lies within ``width`` of the winning chance lost (counted from 0)."""
+    x = max(0.0, chance)
+    return any(abs(x - t) < width for _, t in THRESHOLDS)
 
 
 def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
     """Precise enough: the loss, the best choice told apart, the mark the same under another seed."""
     n = len(tally.x[played])
     if n > cap:  # past the cap: only the mark is still sampled for, the played choice against the best (no race)
-        loss, se, _ = tally.loss(played)
-        return not _unsettled(loss, se, _bound_se(se, n, cap), NEAR)
+        chance, chance_se, _ = tally.chance(played)
+        return not _near_line(chance, NEAR * chance_se)
     tally.race(played, tally.loss(played)[2])
-    loss, se, best = tally.loss(played)
+    _, se, best = tally.loss(played)
     x = tally.x
     means = tally.means()
     if se > max_se and any(tally.active[k] for k in range(len(x)) if k != played):
@@ -273,13 +268,12 @@ def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
             for k in range(len(x)) if k != played and tally.active[k])
         if not ahead:  # the played choice clearly best needs no finer loss
             return False
-    ahead_se = se * math.sqrt(n / min(cap, AHEAD * n))
-    if _reachable(loss, se, ahead_se):
+    chance, chance_se, naive = tally.chance(played)
+    if _near_line(chance, SETTLE * chance_se):
         return False
-    if best != played:  # the in-sample loss (biased high where the cross-fitted one is biased low) agrees
-        naive = means[best] - means[played]
-        if marks.mark_for(naive, se) != marks.mark_for(max(0.0, loss), se) or _reachable(naive, se, ahead_se):
-            return False
+    # the in-sample chance lost (biased high where the cross-fitted one is biased low) gives the same mark
+    if best != played and (marks.mark_for(naive) != marks.mark_for(chance) or _near_line(naive, SETTLE * chance_se)):
+        return False
     for other in range(len(x)):
         if other in (best, played) or not tally.active[other]:
             continue
@@ -324,8 +318,9 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
                 total = sum(s)
                 mine = s[seat]
                 tally.x[c].append(mine - (total - mine) / (players - 1))
-                if mine == max(s):
-                    tally.wins[c] += 1
+                won = 1 if mine == max(s) else 0
+                tally.wins[c] += won
+                tally.w[c].append(won)
                 sums = tally.seat_sums[c]
                 for p in range(players):
                     sums[p] += s[p] - (total - s[p]) / (players - 1)
@@ -337,18 +332,21 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
             if _settled(tally, played, max_se, cap):
                 break
             if n == limit == cap and EXTEND > 1:
-                loss, se, best = tally.loss(played)
-                if best != played and _unsettled(loss, se, se, NEAR):  # the mark still on the line: sample on,
-                    limit = EXTEND * cap  # for it alone: the played choice against the best
-                    at_cap = loss
+                chance, chance_se, _ = tally.chance(played)
+                best = tally.loss(played)[2]
+                if best != played and _near_line(chance, NEAR * chance_se):  # the mark still on its line: sample
+                    limit = EXTEND * cap  # on, for it alone: the played choice against the best
+                    at_cap = tally.loss(played)[0]
                     tally.active = [k in (played, best) for k in range(len(reps))]
             look = max(n + BATCH, int(n * LOOK))
+    chance, chance_se = 0.0, 0.0
     if n < 2:
         means = tally.means()
         best = _argmax(means)
         loss, se = means[best] - means[played], 0.0
     else:
         loss, se, best = tally.loss(played)
+        chance, chance_se, _ = tally.chance(played)
     values = tuple(_value(labels[k], tally, k) for k in range(len(reps)))
     return Evaluation(values, played, best, max(0.0, loss), se, n, False, loss if at_cap is None else at_cap,
-                      _bound_se(se, n, cap))
+                      chance, chance_se)

@@ -33,15 +33,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..core.cards import KINDS, card_name, is_colour
 from ..core.engine import GameState
 from ..lang import ENGLISH, N_, NP_, Translator
 from . import bots
 from .estimate import ChoiceValue, Evaluation
+from .playout import Choice, Start, likely_moves
 
-__all__ = ["MESSAGES", "Explanation", "Part", "choice_name", "explain", "listed", "render", "top_choices"]
+__all__ = ["MESSAGES", "Explanation", "Part", "choice_name", "decimals", "explain", "explain_decision", "listed", "plus_minus", "render",
+           "top_choices"]
 
 TOP = 3
 
@@ -66,16 +68,34 @@ _PUT_NEXT = N_("{who} put {card} in row {row}, making it {cards}, worth {gain} t
 _PUT_FULL = N_("{who} put {card} in row {row}, making it {cards}; the row is full, closed to drawing.")
 _PUT_NEXT_FULL = N_("{who} put {card} in row {row}, making it {cards}, worth {gain} to {next} who plays next; "
                     "the row is full, closed to drawing.")
+_BEST_TOOK_LEAVING = N_("Taking row {row} instead ({cards}) would have added {gain} to {who}'s score, leaving row "
+                        "{left} ({left_cards}) to {next}, worth {left_gain} to them.")
+_BEST_TOOK = N_("Taking row {row} instead ({cards}) would have added {gain} to {who}'s score.")
+_BEST_DREW = N_("Drawing instead would have left the rows for later; the best for {next}, row {row} ({cards}), "
+                "was worth {gain} to them.")
+_BEST_DREW_EMPTY = N_("Drawing instead would have turned a card over.")
+_BEST_PUT = N_("Row {row} instead would have made it {cards}, worth {gain} to {next} who plays next.")
+_BEST_PUT_LAST = N_("Row {row} instead would have made it {cards}.")
 _WORTH_EXACT = NP_(
-    "{best} was worth {n} exactly point more of expected margin ({best_margin} against {played_margin}), win "
-    "chance {best_win}% against {played_win}%.",
-    "{best} was worth {n} exactly points more of expected margin ({best_margin} against {played_margin}), win "
-    "chance {best_win}% against {played_win}%.")
+    "{best} was worth exactly {n} point more of expected margin ({best_margin} against {played_margin}); {chance}.",
+    "{best} was worth exactly {n} points more of expected margin ({best_margin} against {played_margin}); "
+    "{chance}.")
 _WORTH = NP_(
-    "{best} was worth {n} ± {se} point more of expected margin ({best_margin} against {played_margin}), win "
-    "chance {best_win}% against {played_win}%.",
-    "{best} was worth {n} ± {se} points more of expected margin ({best_margin} against {played_margin}), win "
-    "chance {best_win}% against {played_win}%.")
+    "{best} was worth {n} ± {se} point more of expected margin ({best_margin} against {played_margin}); {chance}.",
+    "{best} was worth {n} ± {se} points more of expected margin ({best_margin} against {played_margin}); "
+    "{chance}.")
+_ABOUT_EQUAL = NP_(
+    "About equal: {played} and {other} are {n} ± {se} point of expected margin apart, within their noise; "
+    "{chance}.",
+    "About equal: {played} and {other} are {n} ± {se} points of expected margin apart, within their noise; "
+    "{chance}.")
+_CHANCE = N_("win chance {best_win}% against {played_win}%")
+_CHANCE_LOWER = N_("win chance {best_win}% against {played_win}%: more points on average, but fewer wins")
+_CHANCE_NONE = N_("no winning chance either way")
+_CHANCE_SURE = N_("a sure win either way")
+_LIKELY = N_("After {choice}, likely next: {moves}.")
+_LIKELY_TAKES = N_("{who} takes row {row} ({cards}): {gain} to them")
+_LIKELY_DRAWS = N_("{who} draws")
 _WAS_BEST = NP_(
     "It was the best choice: {n} point of expected margin ahead of {runner} ({played_margin} against "
     "{runner_margin}), win chance {win}%.",
@@ -91,6 +111,8 @@ _NOTHING = N_("nothing")
 MESSAGES: tuple[str | tuple[str, str], ...] = (
     _TOOK_ENDS_GAME, _TOOK_ENDS_ROUND, _TOOK_LEAVING, _TOOK, _DREW_NO_ROW, _DREW, _PUT, _PUT_NEXT, _PUT_FULL,
     _PUT_NEXT_FULL, _WORTH_EXACT, _WORTH, _WAS_BEST, _EXPECT, _MORE, _FEWER, _LIST, _NOTHING,
+    _BEST_TOOK_LEAVING, _BEST_TOOK, _BEST_DREW, _BEST_DREW_EMPTY, _BEST_PUT, _BEST_PUT_LAST, _ABOUT_EQUAL, _CHANCE,
+    _CHANCE_LOWER, _CHANCE_NONE, _CHANCE_SURE, _LIKELY, _LIKELY_TAKES, _LIKELY_DRAWS,
 )  # fmt: skip
 
 
@@ -272,20 +294,116 @@ def _expected_cards(state: GameState, seat: int, played: ChoiceValue, best: Choi
     return _part(_EXPECT, cards={"list": parts}, best=_choice(best.choice))
 
 
+def _what_best_does(state: GameState, card: str | None, label: str, seat: int, players: tuple[str, ...]) -> Part:
+    """The best choice at the table, in words: what it would have taken or left, for whom."""
+    name = players[seat]
+    nxt = _next_seat(state, seat)
+    open_rows = [i for i in range(len(state.rows)) if not state.taken[i]]
+    if label.startswith("take row "):
+        i = int(label.split()[-1]) - 1
+        got = state.rows[i]
+        took: dict[str, str | dict[str, Any]] = {"who": name, "row": str(i + 1), "cards": _cards(got),
+                                                "gain": _num(_signed(_gain(state, seat, got)))}
+        left = [r for r in open_rows if r != i and state.rows[r]]
+        if nxt is not None and left and sum(1 for s in range(state.players) if not state.done[s]) > 1:
+            worth = max(left, key=lambda r: (_gain(state, nxt, state.rows[r]), -r))
+            return _part(_BEST_TOOK_LEAVING, **took, left=str(worth + 1), left_cards=_cards(state.rows[worth]),
+                         next=players[nxt], left_gain=_num(_signed(_gain(state, nxt, state.rows[worth]))))
+        return _part(_BEST_TOOK, **took)
+    if label == "draw":
+        rows = [r for r in open_rows if state.rows[r]]
+        if nxt is None or not rows:
+            return _part(_BEST_DREW_EMPTY)
+        worth = max(rows, key=lambda r: (_gain(state, nxt, state.rows[r]), -r))
+        return _part(_BEST_DREW, next=players[nxt], row=str(worth + 1), cards=_cards(state.rows[worth]),
+                     gain=_num(_signed(_gain(state, nxt, state.rows[worth]))))
+    assert card is not None
+    i = int(label.split()[-1]) - 1
+    row = (*state.rows[i], card)
+    if nxt is None:
+        return _part(_BEST_PUT_LAST, row=str(i + 1), cards=_cards(row))
+    return _part(_BEST_PUT, row=str(i + 1), cards=_cards(row), gain=_num(_signed(_gain(state, nxt, row))),
+                 next=players[nxt])
+
+
+def _choice_of(label: str) -> Choice:
+    if label == "draw":
+        return ("draw", -1)
+    return ("take" if label.startswith("take") else "row", int(label.split()[-1]) - 1)
+
+
+def _likely(start: Start, label: str, players: tuple[str, ...]) -> Part | None:
+    """The next moves the playout policy would likely make after ``label``, while no card decides them."""
+    moves = likely_moves(start, _choice_of(label))
+    if not moves:
+        return None
+    table = start.state
+    items = []
+    for who, kind, row, cards in moves:
+        if kind == "draw":
+            items.append(_part(_LIKELY_DRAWS, who=players[who]))
+        else:
+            items.append(_part(_LIKELY_TAKES, who=players[who], row=str(row + 1), cards=_cards(cards),
+                               gain=_num(_signed(_gain(table, who, cards)))))
+    return _part(_LIKELY, choice=_choice(label), moves={"list": items})
+
+
+def decimals(se: float) -> int:
+    """Digits after the point for a number with standard error ``se``: 2 below 0.1 (± 0.05, never ± 0.0), else 1."""
+    return 2 if 0 < se < 0.1 else 1
+
+
+def plus_minus(x: float, se: float) -> str:
+    """``1.5 ± 0.3``, ``0.12 ± 0.05``: as many digits as the standard error carries."""
+    k = decimals(se)
+    return f"{x:.{k}f} ± {se:.{k}f}"
+
+
+def _chance(best_win: float, played_win: float) -> dict[str, Any]:
+    """The two choices' winning chances as a value: never "0% against 0%"; a lower chance for the best says why."""
+    b, p = f"{100 * best_win:.0f}", f"{100 * played_win:.0f}"
+    if b == p == "0":
+        part = _part(_CHANCE_NONE)
+    elif b == p == "100":
+        part = _part(_CHANCE_SURE)
+    elif best_win < played_win:
+        part = _part(_CHANCE_LOWER, best_win=_num(b), played_win=_num(p))
+    else:
+        part = _part(_CHANCE, best_win=_num(b), played_win=_num(p))
+    return {"list": [part]}
+
+
 def explain(ev: Evaluation, state: GameState, card: str | None, seat: int, players: tuple[str, ...],
-            loss: float, loss_se: float) -> Explanation:
-    """The sentences and the three best choices of one valued (not forced) decision."""
+            loss: float, loss_se: float, *, about_equal: bool = False, last_round: bool = False) -> Explanation:
+    """The sentences and the three best choices of one valued (not forced) decision: what the played choice did,
+    and, where another was better, what that one would have done; the likely next moves after each; the cost."""
     played, best = ev.choices[ev.played], ev.choices[ev.best]
     parts = [_what_it_does(state, card, played.choice, seat, players)]
-    if ev.best != ev.played:
-        margins: dict[str, str | dict[str, Any]] = {"best_margin": _num(f"{best.margin:+.1f}"), "played_margin": _num(f"{played.margin:+.1f}"),
-                   "best_win": _num(f"{100 * best.win_prob:.0f}"),
-                   "played_win": _num(f"{100 * played.win_prob:.0f}")}
+    start = Start(state, card, last_round)
+    if about_equal:
+        order = ranked(ev)
+        other = best if ev.best != ev.played else ev.choices[order[1] if order[0] == ev.played else order[0]]
+        apart = abs(played.margin - other.margin)
+        k = decimals(loss_se)
+        parts.append(_counted(_ABOUT_EQUAL, f"{apart:.{k}f}", played=_choice(played.choice, capital=True),
+                              other=_choice(other.choice), se=_num(f"{loss_se:.{k}f}"),
+                              chance={"list": [_part(_CHANCE, best_win=_num(f"{100 * other.win_prob:.0f}"),
+                                                     played_win=_num(f"{100 * played.win_prob:.0f}"))]}))
+    elif ev.best != ev.played:
+        parts.append(_what_best_does(state, card, best.choice, seat, players))
+        margins: dict[str, str | dict[str, Any]] = {
+            "best_margin": _num(f"{best.margin:+.1f}"), "played_margin": _num(f"{played.margin:+.1f}"),
+            "chance": _chance(best.win_prob, played.win_prob)}
         if ev.exact:
             parts.append(_counted(_WORTH_EXACT, f"{loss:.1f}", best=_choice(best.choice, capital=True), **margins))
         else:
-            parts.append(_counted(_WORTH, f"{loss:.1f}", best=_choice(best.choice, capital=True),
-                                  se=_num(f"{loss_se:.1f}"), **margins))
+            k = decimals(loss_se)
+            parts.append(_counted(_WORTH, f"{loss:.{k}f}", best=_choice(best.choice, capital=True),
+                                  se=_num(f"{loss_se:.{k}f}"), **margins))
+        for label in (played.choice, best.choice):
+            after = _likely(start, label, players)
+            if after:
+                parts.append(after)
         extra = _expected_cards(state, seat, played, best)
         if extra:
             parts.append(extra)
@@ -297,3 +415,30 @@ def explain(ev: Evaluation, state: GameState, card: str | None, seat: int, playe
                               played_margin=_num(f"{played.margin:+.1f}"),
                               runner_margin=_num(f"{runner.margin:+.1f}"), win=_num(f"{100 * played.win_prob:.0f}")))
     return Explanation(render(parts), top_choices(ev), tuple(parts))
+
+
+class Valued(Protocol):
+    """What ``explain_decision`` reads of a valued decision (``analyze.Decision``)."""
+
+    @property
+    def evaluation(self) -> Evaluation: ...
+    @property
+    def state(self) -> GameState: ...
+    @property
+    def card(self) -> str | None: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def loss(self) -> float: ...
+    @property
+    def loss_se(self) -> float: ...
+    @property
+    def about_equal(self) -> bool: ...
+    @property
+    def last_round(self) -> bool: ...
+
+
+def explain_decision(d: Valued, players: tuple[str, ...]) -> Explanation:
+    """``explain`` for a valued decision."""
+    return explain(d.evaluation, d.state, d.card, d.seat, players, d.loss, d.loss_se, about_equal=d.about_equal,
+                   last_round=d.last_round)

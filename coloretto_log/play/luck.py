@@ -1,32 +1,37 @@
-"""Per player, as backgammon and chess players read a game: error rate, accuracy, luck and skill.
+"""Per player, as backgammon and chess players read a game: error rate, accuracy, and a luck and skill that
+add up to the result.
 
 From a game's valued decisions (``analyze.Decision``), per seat:
 
 - **error rate**: marked decisions (any mark) per unforced decision;
 - **accuracy** (%): the mean over the player's unforced decisions of
-  ``100 × 2^(−loss / 3)``: 100 for the best choice, 50 for a loss of 3 points
-  (the mistake threshold), 25 for 6 (a blunder), never below 0;
-- **skill**: minus the sum of the player's losses (margin points): 0 for a
-  player who always played the best choice, negative otherwise. The
-  losses added are the cross-fitted estimates as they came out (a negative
-  one included, which the tables show as 0), so that the sum carries no
-  bias from that rounding;
-- **luck**: how much the cards turned over moved the player's expected margin
-  against the expectation just before them (GNU Backgammon's luck, with
-  cards for dice). The values of the decisions make a chain: before a
-  decision the position is worth its best choice's margins (every seat's),
-  after it the played choice's. Wherever a card was turned over between one
-  valued point and the next (a draw, a golden joker's extra card), the change
-  in every seat's expected margin from the first to the second is that
-  seat's luck; the expectation before the first card is 0 (every seat alike)
-  and the game's end is worth its real margins. Forced decisions have no
-  value of their own: the cards around them fall into the next span. With
-  ``--player`` the others' decisions are not valued and their effect falls
-  into luck too.
+  ``100 × 2^(−loss / 3)``: 100 for the best choice, 50 for a loss of 3
+  points, 25 for 6, never below 0;
+- **start + luck + skill + others = margin**, as GNU Backgammon splits a
+  game (docs/analyze.md): every position along the game is valued once, for
+  every seat (its expected final margin), and every change from one valued
+  position to the next is put in exactly one term, so that they add up to
+  the final margin by construction, whatever the noise of the values:
 
-Luck + skill then tracks the final margin: what is left over is the other
-players' mistakes (which help everyone else), the sampling noise, and the
-difference between best play now and the playouts' greedy play later.
+  - ``start``: the value before any card is seen: 0 for every seat (every
+    seat alike; the small advantage of the order of play falls into the
+    first luck);
+  - ``skill``: at each of the player's own decisions, the played choice's
+    value less the value before it, which is the played value plus the loss
+    (the cross-fitted loss, at least 0): minus the loss, so ``skill ≤ 0``;
+  - ``others``: at each decision of another player, what it moved this
+    player's value (the played choice's margins against the best one's);
+  - ``luck``: every change between one decision and the next: the cards
+    turned over (a draw, a golden joker's extra card), and where none was,
+    what the value of a position before its decision (its player choosing
+    best) differs from the value the previous decision left (everyone then
+    playing on like the playouts): the values' own disagreement, which
+    sums to about 0 over the players of a game but not for one player;
+  - the game's end is worth its real final margins (``margin``).
+
+  Forced decisions have no value of their own: they fall into the span
+  around them. With ``--player`` the others' decisions are not valued: a
+  span holding one of them goes to ``others``.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..core.engine import Draw, Move
+from ..core.engine import Move
 from .estimate import Evaluation
 
 
@@ -70,15 +75,18 @@ def accuracy_of(loss: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """One seat over one game (or a match: the games added up)."""
+    """One seat over one game (or a match: the games added up): ``start + luck + skill + others = end``."""
 
     seat: int
     decisions: int  # unforced
     errors: int  # marked
     accuracy_sum: float
+    start: float  # the expected margin before any card
     luck: float
-    skill: float
+    skill: float  # at most 0
+    others: float
     margin: float | None  # the real final margin (None when the game did not finish)
+    end: float = 0.0  # the value the chain ends on: the real final margin when the game finished
 
     @property
     def error_rate(self) -> float:
@@ -91,8 +99,8 @@ class Standing:
     def __add__(self, other: Standing) -> Standing:
         margin = None if self.margin is None or other.margin is None else self.margin + other.margin
         return Standing(self.seat, self.decisions + other.decisions, self.errors + other.errors,
-                        self.accuracy_sum + other.accuracy_sum, self.luck + other.luck, self.skill + other.skill,
-                        margin)
+                        self.accuracy_sum + other.accuracy_sum, self.start + other.start, self.luck + other.luck,
+                        self.skill + other.skill, self.others + other.others, margin, self.end + other.end)
 
 
 def final_margins(scores: Sequence[int]) -> tuple[float, ...]:
@@ -102,44 +110,51 @@ def final_margins(scores: Sequence[int]) -> tuple[float, ...]:
     return tuple(s - (total - s) / (n - 1) for s in scores)
 
 
-def _chance_moves(moves: Sequence[Move]) -> list[bool]:
-    """Per move (from 1, index 0 unused): whether it turned a card over."""
-    return [False] + [isinstance(m, Draw) or m.extra is not None for m in moves]
-
-
 def standings(decisions: Sequence[Decision], players: int, moves: Sequence[Move],
-              final: Sequence[float] | None) -> list[Standing]:
-    """Every seat's standing in one game from its decisions (in order), its resolved moves and its real
-    final margins (None: unfinished, the last span is left out)."""
-    chance = _chance_moves(moves)
-    # a point on the chain is 2 * move (before the card of that move) or 2 * move + 1 (after it)
+              final: Sequence[float] | None, seats: set[int] | None = None) -> list[Standing]:
+    """Every seat's standing in one game from its valued decisions (in order), its resolved moves and its real
+    final margins (None: unfinished, the chain ends on the last valued decision); ``seats``: the seats whose
+    decisions were valued (None: all)."""
     luck = [0.0] * players
     skill = [0.0] * players
+    others = [0.0] * players
     count = [0] * players
     errors = [0] * players
     acc = [0.0] * players
-    at, value = 0, (0.0,) * players  # before any card: every seat alike
+    start = (0.0,) * players
+    value: Sequence[float] = start
+    at = 0  # the last valued point: 2 * move (its draw-or-take) or 2 * move + 1 (its row), 0 before the game
 
     def span(to: int, vector: Sequence[float]) -> None:
-        # a card turned over at move m lies between points 2m and 2m + 1
-        if any(chance[m] for m in range(max(1, (at + 1) // 2), min(len(chance), to // 2 + 1))
-               if at <= 2 * m and 2 * m + 1 <= to):
-            for s in range(players):
-                luck[s] += vector[s] - value[s]
+        # a move strictly between the last valued point and ``to`` by a seat not analysed (``seats``) puts the
+        # span in ``others``; else it is luck (cards turned over, forced moves, the values' disagreement)
+        term = luck
+        if seats is not None and any(moves[m - 1].seat not in seats for m in range(at // 2 + 1, to // 2)):
+            term = others
+        for s in range(players):
+            term[s] += vector[s] - value[s]
 
     for d in decisions:
         if d.forced:
             continue
         ev = d.evaluation
-        before = 2 * d.move + (1 if d.decision == "row" else 0)
-        span(before, ev.choices[ev.best].margins)
-        at, value = before, ev.choices[ev.played].margins
+        point = 2 * d.move + (1 if d.decision == "row" else 0)
         s = d.seat
+        after = ev.choices[ev.played].margins
+        before = list(ev.choices[ev.best].margins)
+        before[s] = after[s] + d.loss
+        span(point, before)
+        skill[s] -= d.loss
+        for q in range(players):
+            if q != s:
+                others[q] += after[q] - before[q]
+        at, value = point, after
         count[s] += 1
-        skill[s] -= ev.unbiased_loss
         acc[s] += accuracy_of(d.loss)
         errors[s] += d.mark is not None
     if final is not None:
         span(2 * len(moves) + 2, final)
-    return [Standing(s, count[s], errors[s], acc[s], luck[s], skill[s], None if final is None else final[s])
+        value = final
+    return [Standing(s, count[s], errors[s], acc[s], start[s], luck[s], skill[s], others[s],
+                     None if final is None else final[s], value[s])
             for s in range(players)]

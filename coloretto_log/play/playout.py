@@ -22,9 +22,11 @@ from ..core.engine import GameState, Table
 from ..core.rng import GOLDEN_GAMMA, MASK64, SplitMix64
 from . import bots
 
-__all__ = ["Choice", "Start", "choices"]
+__all__ = ["Choice", "Likely", "Start", "choices", "likely_moves"]
 
 Choice = tuple[str, int]  # ("draw", -1), ("take", row index), ("row", row index)
+#: One move the playout policy would likely make next: (seat, "take" or "draw", row index or -1, the cards taken).
+Likely = tuple[int, str, int, tuple[str, ...]]
 
 _GREEDY = bots.GreedyBot()
 _RNG = SplitMix64(0)  # greedy draws nothing from it
@@ -125,3 +127,36 @@ class Start:
             n = table.players
             bots.play_out(table, deck, base, [_GREEDY] * n, [_RNG] * n)
         return table.collections
+
+
+def likely_moves(start: Start, choice: Choice, most: int = 3) -> list[Likely]:
+    """The next moves after ``choice`` as the playouts' policy (greedy) makes them, up to ``most``, while no card
+    must be turned over to know them: a draw is the last one said (its card is not known), and so is a take of a
+    golden joker (its extra card) or one that ends the round. Nothing after a draw of the player itself."""
+    kind, i = choice
+    if kind == "draw":
+        return []
+    table = Table(start.state)
+    seat = table.current
+    if kind == "row":
+        assert start.card is not None
+        table.place(seat, i, start.card)
+    else:
+        if GOLDEN_JOKER in table.rows[i]:
+            return []
+        table.take(seat, i, None, False)
+    out: list[Likely] = []
+    round_now = table.round
+    while len(out) < most and not table.over and table.round == round_now:
+        seat = table.current
+        take = _GREEDY.choose(table, _RNG)
+        if take is None:
+            out.append((seat, "draw", -1, ()))
+            break
+        row = take.row - 1
+        cards = tuple(table.rows[row])
+        out.append((seat, "take", row, cards))
+        if GOLDEN_JOKER in cards:
+            break
+        table.take(seat, row, None, False)
+    return out

@@ -25,7 +25,8 @@ from coloretto_log.core.setup import seeded_setup
 from coloretto_log.play import analyze as A
 from coloretto_log.play import bots
 from coloretto_log.play import exact as E
-from coloretto_log.play.marks import THRESHOLDS, Z, mark_for
+from coloretto_log.play.estimate import ChoiceValue, Evaluation
+from coloretto_log.play.marks import mark_for
 from coloretto_log.play.playout import Start, choices
 from coloretto_log.play.simulate import moves_with_states, play_game
 
@@ -163,7 +164,9 @@ def test_a_take_that_completes_a_colour_to_six_beats_a_draw_by_the_card_it_would
     assert ev.loss == pytest.approx(2) and ev.loss_se == 0
     assert take.win_prob == 1.0  # 21 + 6 + 6 - 1 = 32 against 6 each
     d = A._decision(task(state, ("draw", -1)), ev)
-    assert d.mark == "inaccuracy" and d.best == "take row 4"
+    # she wins either way (drawing: 30 against 6 each): 2 points lost, no chance of winning lost, so no mark
+    assert draw.win_prob == 1.0 and d.chance_loss == 0
+    assert d.mark is None and d.best == "take row 4" and not d.about_equal
 
 
 def test_the_last_take_of_a_round_is_forced_loss_zero_no_mark() -> None:
@@ -192,13 +195,49 @@ def test_rows_that_are_alike_are_one_choice() -> None:
     assert ev.forced and ev.choices[0].choice == "row 1"
 
 
-def test_marks_need_the_loss_beyond_two_standard_errors() -> None:
-    assert A.mark_for(1.4, 0.0) is None
-    assert A.mark_for(1.5, 0.0) == "inaccuracy"
-    assert A.mark_for(3.9, 0.5) == "inaccuracy"  # 2.9 sure: not yet a mistake
-    assert A.mark_for(4.0, 0.5) == "mistake"
-    assert A.mark_for(6.0, 0.0) == "blunder"
-    assert A.mark_for(6.0, 2.5) is None  # within noise
+def test_marks_go_by_the_winning_chance_lost() -> None:
+    assert A.mark_for(0.0) is None
+    assert A.mark_for(0.049) is None
+    assert A.mark_for(0.05) == "inaccuracy"
+    assert A.mark_for(0.10) == "mistake"
+    assert A.mark_for(0.20) == "blunder"
+    assert A.mark_for(0.67) == "blunder"  # 95% -> 28%
+
+
+def _ev(best: tuple[float, float], played: tuple[float, float], loss: float, loss_se: float, chance: float,
+        chance_se: float) -> Evaluation:
+    values = (ChoiceValue("draw", best[0], 0.1, best[1], 0.0, ()), ChoiceValue("take row 1", played[0], 0.1, played[1], 0.0, ()))
+    return Evaluation(values, 1, 0, loss, loss_se, 2000, False, loss, chance, chance_se)
+
+
+def test_about_equal_names_no_best_and_gives_no_mark() -> None:
+    # 0.3 ± 0.2 points and 6 ± 4% of chance: within two standard errors both, about equal, no mark
+    chance, equal, mark = A.judge(_ev((1.3, 0.50), (1.0, 0.44), 0.3, 0.2, 0.06, 0.04))
+    assert (chance, equal, mark) == (0.0, True, None)
+    # within a tenth of a point and a hundredth of the chance, however precise
+    assert A.judge(_ev((1.05, 0.305), (1.0, 0.3), 0.05, 0.001, 0.005, 0.001))[1]
+    # 2 ± 0.3 points and 12 ± 2%: a mistake by the chance
+    assert A.judge(_ev((3.0, 0.52), (1.0, 0.40), 2.0, 0.3, 0.12, 0.02)) == (0.12, False, "mistake")
+    # more points but no chance lost (a lost game either way): not marked
+    assert A.judge(_ev((3.0, 0.0), (-5.0, 0.0), 8.0, 0.3, 0.0, 0.0)) == (0.0, False, None)
+    # the played choice raised the chance while losing points: not marked
+    assert A.judge(_ev((3.0, 0.40), (1.0, 0.45), 2.0, 0.3, -0.05, 0.01)) == (0.0, False, None)
+
+
+@given(st.lists(st.tuples(st.floats(0, 10), st.floats(0, 2), st.floats(-1, 1), st.floats(0, 0.3)), min_size=2,
+                max_size=30))
+def test_a_decision_never_gets_a_heavier_mark_than_one_that_lost_more_chance(
+        rows: list[tuple[float, float, float, float]]) -> None:
+    order = {None: 0, "inaccuracy": 1, "mistake": 2, "blunder": 3}
+    judged = [A.judge(_ev((1.0 + loss, 0.5), (1.0, 0.5 - chance), loss, se, chance, cse))
+              for loss, se, chance, cse in rows]
+    for c1, _, m1 in judged:
+        assert c1 >= 0
+        if c1 == 0:
+            assert m1 is None  # lost no chance (or raised it): never marked
+        for c2, _, m2 in judged:
+            if c1 < c2:
+                assert order[m1] <= order[m2]
 
 
 # --------------------------------------------------------------------------- exact against sampled
@@ -304,20 +343,24 @@ def test_json_has_the_documented_keys() -> None:
     assert data["policy"] == "greedy" and data["samples"] == 32
     m = data["matches"][0]
     assert m["decisions"]
-    keys = {"game", "move", "player", "decision", "played", "best", "loss", "loss_se", "mark",
-            "win_prob_played", "win_prob_best"}
+    keys = {"game", "move", "player", "decision", "played", "best", "loss", "loss_se", "mark", "chance_loss",
+            "chance_se", "about_equal", "win_prob_played", "win_prob_best"}
     for d in m["decisions"]:
         assert keys <= d.keys()
         assert d["player"] == "Boris" and d["decision"] in ("draw-or-take", "row")
         assert d["loss"] >= 0 and d["loss_se"] >= 0
         assert d["mark"] in (None, "inaccuracy", "mistake", "blunder")
-        assert d["mark_se"] >= d["loss_se"]
-        bound = d["loss"] - Z * d["mark_se"]  # the mark follows from the JSON's own (rounded) numbers
-        if not d["forced"] and d["played"] != d["best"] and all(abs(bound - t) > 0.01 for _, t in THRESHOLDS):
-            assert d["mark"] == mark_for(d["loss"], d["mark_se"])
+        assert 0 <= d["chance_loss"] <= 1 and d["chance_se"] >= 0 and isinstance(d["about_equal"], bool)
+        assert d["mark"] == mark_for(d["chance_loss"])  # the mark follows from the JSON's own chance lost
+        if d["about_equal"]:
+            assert d["chance_loss"] == 0 and d["mark"] is None
         if d["forced"]:
             assert d["loss"] == 0 and d["mark"] is None
     boris = next(s for s in m["summary"] if s["player"] == "Boris")
+    for g in boris["games"]:  # start + luck + skill + others = margin, to rounding
+        if g["margin"] is not None:
+            assert g["start"] + g["luck"] + g["skill"] + g["others"] == pytest.approx(g["margin"], abs=0.03)
+            assert g["skill"] <= 0
     real = [d for d in m["decisions"] if not d["forced"]]
     assert boris["decisions"] == len(real)
     assert boris["mean_loss"] == pytest.approx(sum(d["loss"] for d in real) / len(real), abs=0.01)

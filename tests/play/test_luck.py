@@ -38,10 +38,11 @@ def _decision(move: int, kind: str, seat: int, best: tuple[float, ...], played: 
 
 
 def test_a_hand_worked_chain_of_luck_and_skill() -> None:
-    # move 1: seat 0 draws (worth 0 before the card), the card makes its row decision worth +4 (luck +4, -4);
-    # it plays a row worth 3 instead of 4 (loss 1). Move 2: seat 1 takes a row without a golden joker,
-    # worth -3 for itself instead of -2 (loss 1). The game ends at +5 / -5: from move 1's row to move 2
-    # and from move 2 to the end no card was turned over, so neither span is luck.
+    # move 1: seat 0 draws (worth 0 before the card and after it is chosen); the card makes its row decision
+    # worth +4 / -4 (luck +4, -4); it plays a row worth 3 instead of 4 (loss 1: skill -1; seat 1 gains +1 from
+    # it, its others). Move 2: seat 1 takes a row, worth -3 for itself where the best was -2 (skill -1; seat 0
+    # gains +1 against the best's +2, others); before it the position is worth +2 / -2, not the +3 / -3 move 1
+    # left (no card between: the values' own disagreement, luck -1 / +1). The game ends at +5 / -5 (luck +2, -2).
     moves = [Draw(0, 1, "red", False), Take(1, 1)]
     decisions = [
         _decision(1, "draw-or-take", 0, (0.0, 0.0), (0.0, 0.0), 0.0),
@@ -49,14 +50,22 @@ def test_a_hand_worked_chain_of_luck_and_skill() -> None:
         _decision(2, "draw-or-take", 1, (2.0, -2.0), (3.0, -3.0), 1.0),
     ]
     a, b = standings(decisions, 2, moves, (5.0, -5.0))
-    assert (a.luck, b.luck) == (4.0, -4.0)
+    assert (a.start, b.start) == (0.0, 0.0)
+    assert (a.luck, b.luck) == (4.0 - 1.0 + 2.0, -4.0 + 1.0 - 2.0)
     assert (a.skill, b.skill) == (-1.0, -1.0)
+    assert (a.others, b.others) == (1.0, 1.0)
+    for st, margin in ((a, 5.0), (b, -5.0)):
+        assert st.start + st.luck + st.skill + st.others == st.margin == st.end == margin
     assert (a.decisions, a.errors, a.error_rate) == (2, 1, 0.5)
     assert a.accuracy == pytest.approx((100 + accuracy_of(1.0)) / 2)
-    # a card turned over at the end (a draw as the last move) makes the last span luck
-    moves = [Draw(0, 1, "red", False), Draw(1, 1, "blue", False)]
-    a, b = standings(decisions[:2], 2, moves, (6.0, -6.0))
-    assert (a.luck, b.luck) == (4.0 + 3.0, -4.0 - 3.0)
+    # with only seat 0 analysed (--player), seat 1's move between its last decision and the end is others'
+    a, b = standings(decisions[:2], 2, moves, (5.0, -5.0), seats={0})
+    assert (a.luck, a.skill, a.others) == (4.0, -1.0, 2.0)
+    assert (b.luck, b.skill, b.others) == (-4.0, 0.0, 1.0 - 2.0)
+    assert a.start + a.luck + a.skill + a.others == 5.0 and b.start + b.luck + b.skill + b.others == -5.0
+    # an unfinished game ends its chain on the last valued decision: no margin, the terms add up to that value
+    a, _ = standings(decisions, 2, moves, None)
+    assert a.margin is None and a.end == 3.0 and a.start + a.luck + a.skill + a.others == 3.0
 
 
 BOTS = ("strong", "greedy", "random")
@@ -70,9 +79,10 @@ def _game(seed: int, order: tuple[str, ...] = BOTS) -> tuple[list[tuple[engine.M
     return moves_with_states(rules, played), played.final
 
 
-def test_luck_plus_skill_tracks_the_final_margin_and_error_rates_order_the_bots() -> None:
+def test_start_luck_skill_and_others_add_up_to_the_margin_and_error_rates_order_the_bots() -> None:
     # twelve three-player games, strong, greedy and random, the seats rotated from game to game, every
-    # decision analysed at low precision (32 samples): about 16 s of one core
+    # decision analysed at low precision (32 samples): about 16 s of one core. In every game and for every
+    # player the four terms add up to the final margin, whatever the noise of the values, and skill is at most 0
     points = []
     decisions_of = dict.fromkeys(BOTS, 0)
     marks_of = dict.fromkeys(BOTS, 0)
@@ -86,12 +96,14 @@ def test_luck_plus_skill_tracks_the_final_margin_and_error_rates_order_the_bots(
         for s in summaries:
             st = s.standing
             assert st is not None and st.margin == pytest.approx(margins[s.seat])
+            assert st.start + st.luck + st.skill + st.others == pytest.approx(st.margin, abs=1e-9)
+            assert st.skill <= 0
             points.append((st.luck + st.skill, st.margin))
             name = order[s.seat]
             decisions_of[name] += st.decisions
             marks_of[name] += st.errors
             loss_of[name] -= st.skill  # the losses added up, as they came out
-    assert statistics.correlation([p[0] for p in points], [p[1] for p in points]) > 0.5
+    assert statistics.correlation([p[0] for p in points], [p[1] for p in points]) > 0.3
     rate = {b: marks_of[b] / decisions_of[b] for b in BOTS}
     mean_loss = {b: loss_of[b] / decisions_of[b] for b in BOTS}
     # the order of the issue: strong errs least, random most (benchmarks/bench_analyze.py --only errors gives
