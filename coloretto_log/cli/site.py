@@ -46,8 +46,9 @@ def site(
 
     A folder of plain files, with nothing loaded from the network: open
     index.html from disk, put the folder on any web host, or send it as a
-    zip. Each match has a replay page (the viewer of `replay --html`) when
-    its log file is still where it was ingested from, and shows its stored
+    zip. Each match has a replay page (the viewer of `replay --html`),
+    drawn from the log the database keeps (the log files are never read
+    again: the same folder comes from any working folder), with its stored
     analysis (`analyze --db`). Run it again after an ingest: only the pages
     that changed are rewritten. The database is only read. docs/site.md.
 
@@ -82,7 +83,10 @@ def site(
     if json_out:
         emit_json(built.as_json())
         return
-    replay = "" if not built.no_replay else f"; {plural(built.no_replay, 'match')} without a replay (log file moved or changed)"
+    replay = "" if not built.no_replay else (
+        f"; {plural(built.no_replay, 'match', 'matches')} without a replay: their logs are not in the database "
+        f"(stored by an older coloretto-log); run `coloretto-log ingest LOGS... --db {one_line(str(path))}` with "
+        "their files once to store them")
     typer.echo(
         f"site {one_line(str(out))}: {plural(built.pages, 'file')}, {built.written} written, {built.unchanged} "
         f"unchanged, {built.removed} removed{replay}; open {one_line(str(out / 'index.html'))}",

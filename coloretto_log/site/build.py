@@ -33,11 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ColorettoLogError, one_line
+from ..db.match_logs import stored_matches
 from ..db.site_data import ClubData, MatchRow, club_data
 from ..db.store import MatchStore
 from ..lang import DEFAULT, translator
 from ..log.atomic import atomic_write_bytes, atomic_write_lines
-from ..log.load import LoadedMatch, load
+from ..log.load import LoadedMatch
 from ..report.timeline import from_loaded
 from ..view.html import Analysis, page_chunks
 from .pages import CSS, Site, match_slug, page_file, player_slug
@@ -173,22 +174,14 @@ def _read_manifest(out: Path) -> dict[str, dict[str, str]]:
         return {}
 
 
-def _loaded(wanted: list[MatchRow]) -> Iterator[tuple[MatchRow, LoadedMatch]]:
-    """Each wanted match read again from its log file, when the file still holds that content."""
-    by_file: dict[str, dict[str, MatchRow]] = defaultdict(dict)
-    for m in wanted:
-        if m.source_file != "<stdin>":
-            by_file[m.source_file][m.content_hash] = m
-    for file, by_hash in by_file.items():
-        if not Path(file).is_file():
-            continue
-        for item in load([file]):
-            if not isinstance(item, LoadedMatch):
-                continue
-            digest = item.report.content_hash
-            found = by_hash.get(digest) if digest is not None else None
-            if found is not None:
-                yield found, item
+def _loaded(store: MatchStore, wanted: list[MatchRow]) -> Iterator[tuple[MatchRow, LoadedMatch]]:
+    """Each wanted match checked again from the log the database keeps (never from the file it was read from)."""
+    by_id = {m.match_id: m for m in wanted}
+    for item in stored_matches(store, ((m.match_id, m.content_hash, m.source_file, m.source_line) for m in wanted)):
+        match_id = item.report.match_id
+        found = by_id.get(match_id) if match_id is not None else None
+        if found is not None:
+            yield found, item
 
 
 def build_site(
@@ -213,10 +206,10 @@ def _build(
 ) -> Built:
     with MatchStore.open(db, read_only=True) as store:
         data = club_data(store)
-    out.mkdir(parents=True, exist_ok=True)
-    old = _read_manifest(out)
-    writer = _Writer(out, old)
-    replays = _replays(data, writer, progress, langs)
+        out.mkdir(parents=True, exist_ok=True)
+        old = _read_manifest(out)
+        writer = _Writer(out, old)
+        replays = _replays(store, data, writer, progress, langs)
 
     def html(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
@@ -259,7 +252,7 @@ def _analysis_of(stored: dict[str, Any] | None) -> tuple[Analysis | None, dict[s
 
 
 def _replays(
-    data: ClubData, writer: _Writer, progress: Callable[[str], None] | None, langs: tuple[str, ...] = (DEFAULT,)
+    store: MatchStore, data: ClubData, writer: _Writer, progress: Callable[[str], None] | None, langs: tuple[str, ...] = (DEFAULT,)
 ) -> set[str]:
     """Write the replay pages whose inputs changed (one per match, in every language of the site); the ids of
     the matches that have one."""
@@ -278,11 +271,14 @@ def _replays(
             have.add(m.match_id)
         else:
             wanted.append(m)
-    for done, (m, item) in enumerate(_loaded(wanted), 1):
+    for done, (m, item) in enumerate(_loaded(store, wanted), 1):
         entry = data.analyses.get(m.match_id)
         shown, method = _analysis_of(None if entry is None else entry[1])
+        slug = match_slug(m.match_id)
+        heading = {"date": None if m.date is None else m.date.isoformat(), "players": list(m.players),
+                   "match": f"../matches/{slug}", "index": "../index"}
         chunks = page_chunks([from_loaded(item)], title=f"{m.date or 'undated'} · {', '.join(m.players)}",
-                             analysis=shown, method=method, langs=langs)
+                             analysis=shown, method=method, langs=langs, heading=heading)
         writer.stream(f"replay/{match_slug(m.match_id)}.html", chunks, keys[m.match_id])
         have.add(m.match_id)
         if progress is not None and (done % 20 == 0 or done == len(wanted)):
