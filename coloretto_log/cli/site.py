@@ -26,17 +26,19 @@ def site(
     db: DbOption = None,
     title: Annotated[
         str | None,
-        typer.Option("--title", metavar="TEXT", help="The site's title (default: \"Our Coloretto club\", in each language).",
-                     show_default=False),
+        typer.Option("--title", metavar="TEXT", help="The site's title (default: the one the folder was built with, "
+                     "else \"Our Coloretto club\", in each language).", show_default=False),
     ] = None,
     lang: Annotated[
-        str,
+        str | None,
         typer.Option("--lang", metavar="LANG", help="The pages' languages, separated by commas, from en, ja, ko, ru: "
                      "the first one's pages are index.html..., another's index.ja.html..., each page links to "
-                     "its other languages (default: en)."),
-    ] = "en",
+                     "its other languages (default: those the folder was built with, else en).",
+                     show_default=False),
+    ] = None,
     force: Annotated[
-        bool, typer.Option("--force", help="Build into a folder that holds other files (never the database's).")
+        bool, typer.Option("--force", help="Build into a folder that holds other files (never the database's); a "
+                           "file the site would write and did not write itself is still refused.")
     ] = False,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print what was built (files written, unchanged, removed) as JSON.")
@@ -50,16 +52,21 @@ def site(
     drawn from the log the database keeps (the log files are never read
     again: the same folder comes from any working folder), with its stored
     analysis (`analyze --db`). Run it again after an ingest: only the pages
-    that changed are rewritten. The database is only read. docs/site.md.
+    that changed are rewritten; the title and languages the folder was
+    built with are kept unless given again. The database is only read;
+    nothing outside the folder is written or removed, nor any file in it
+    the site did not write (its manifest, .coloretto-site.json, lists
+    them). docs/site.md.
 
-    Exit codes: 0 built, 2 usage error (--out is a file, or a folder of
-    other files), 3 the database cannot be read or a page cannot be written.
+    Exit codes: 0 built, 2 usage error (--out is a file, a folder of other
+    files, one holding a file where the site would write, or a link out
+    of it; two pages that would share a name), 3 the database cannot be read or a page cannot be written.
 
     Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
     Example: coloretto-log site --db club.duckdb --out site/
     Example: coloretto-log site --db club.duckdb --out site/ --lang ja,en
     """
-    langs = page_languages(lang)
+    langs = page_languages(lang) if lang is not None else None
     path = db_path(db)
     tty = sys.stderr.isatty()
 

@@ -265,7 +265,7 @@ class Site:
         return (
             f"<!DOCTYPE html>\n<html lang=\"{self.lang}\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{svg.escape(title)}</title>"
+            f"<title>{escape(one_line(title))}</title>"  # no isolate in a title: it shows as a box
             f'<link rel="stylesheet" href="{up}site.css"></head>'
             '<body data-ready="true"><header>'
             f'<a href="{self.href(up, "index.html")}">{standings}</a>'
