@@ -123,6 +123,17 @@ def replay(
         ),
     ] = None,
     lang: PageLangOption = "en",
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            "--db",
+            help="Read PATH as the id of a match stored in this database (`ingest`): it is replayed from the log "
+            "the database keeps, wherever its file went.",
+            metavar="FILE",
+            dir_okay=False,
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Replay a match log move by move: the table, a narrative, JSON or a web page.
 
@@ -139,6 +150,7 @@ def replay(
     3 a file that cannot be read or written.
 
     Example: coloretto-log replay sample_logs/classic-2p-recorded-game.json --game 1 --moves
+    Example: coloretto-log replay ID --db club.duckdb --html match.html   # a stored match, by its id
     """
     chosen = output_format(fmt, json_out)
     for name, value in (("--game", game), ("--match", match)):
@@ -148,7 +160,7 @@ def replay(
         fail("--move must be 0 or more", ExitCode.USAGE)
     langs = page_languages(lang)
     if html is not None:
-        _refuse_output(html, path, force=force)
+        _refuse_output(html, path if db is None else None, force=force)
     if analysis is not None and html is None:
         fail("--analysis goes with --html OUT.html: it puts the analysis in the page", ExitCode.USAGE)
     analysed, method = _read_analysis(analysis) if analysis is not None else (None, None)
@@ -161,7 +173,7 @@ def replay(
     shown_progress = html is not None and kind is None and sys.stderr.isatty()
 
     def shown(progress: Progress | None) -> Iterator[MatchTimeline]:
-        for t in _read(path, match, run, progress):
+        for t in _read(path, match, run, progress) if db is None else _read_stored(db, path, run):
             out.show(t, _select(t, game, move))
             if out.closed and html is None:
                 return  # nobody reads any more
@@ -173,7 +185,7 @@ def replay(
             pass
     else:
         try:
-            with _progress(path, shown_progress) as progress:
+            with _progress(path, shown_progress and db is None) as progress:
                 written = write_html(html, shown(progress), title=path, start=_html_start(game, move),
                                      analysis=analysed, method=method, langs=langs)
         except PageTooLarge as e:
@@ -228,6 +240,23 @@ def _read(path: str, match: int | None, run: _Run, progress: Progress | None) ->
         fail(f"--match {match}: {terminal_text(path)} holds {plural(run.seen, 'match', 'matches')}", ExitCode.USAGE)
 
 
+def _read_stored(db: Path, match_id: str, run: _Run) -> Iterator[MatchTimeline]:
+    """The timeline of the match ``match_id`` stored in ``db``, from the log the database keeps."""
+    from ..db.match_logs import NotStored, stored_match
+    from ..db.store import DatabaseError
+
+    try:
+        item = stored_match(db, match_id)
+    except NotStored as e:
+        fail(str(e), ExitCode.USAGE if e.usage else ExitCode.UNREADABLE)
+    except DatabaseError as e:
+        fail(str(e), ExitCode.UNREADABLE)
+    run.seen += 1
+    t = from_loaded(item)
+    run.invalid = not t.valid
+    yield t
+
+
 def _read_analysis(path: Path) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
     """The analysis of ``analyze --json`` saved in ``path``: exit 3 when it cannot be read, 2 when it is not one."""
     try:
@@ -236,9 +265,10 @@ def _read_analysis(path: Path) -> tuple[dict[int, dict[str, Any]], dict[str, Any
         fail(f"--analysis {terminal_text(str(e))}", ExitCode.UNREADABLE if e.unreadable else ExitCode.USAGE)
 
 
-def _refuse_output(html: Path, path: str, *, force: bool) -> None:
-    """--html never writes onto an input log, nor onto an existing file without --force (exit 2)."""
-    inputs = [Path(p) for p in expand_paths([path]) if p != STDIN] if path != STDIN else []
+def _refuse_output(html: Path, path: str | None, *, force: bool) -> None:
+    """--html never writes onto an input log, nor onto an existing file without --force (exit 2); ``path`` None:
+    the match comes from the database."""
+    inputs = [Path(p) for p in expand_paths([path]) if p != STDIN] if path not in (STDIN, None) else []
     problem = output_problem(html, inputs=inputs, force=force, what="the log being replayed")
     if problem is not None:
         fail(f"--html {problem}", ExitCode.USAGE)

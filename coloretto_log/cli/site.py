@@ -27,17 +27,19 @@ def site(
     db: DbOption = None,
     title: Annotated[
         str | None,
-        typer.Option("--title", metavar="TEXT", help="The site's title (default: \"Our Coloretto club\", in each language).",
-                     show_default=False),
+        typer.Option("--title", metavar="TEXT", help="The site's title (default: the one the folder was built with, "
+                     "else \"Our Coloretto club\", in each language).", show_default=False),
     ] = None,
     lang: Annotated[
-        str,
+        str | None,
         typer.Option("--lang", metavar="LANG", help="The pages' languages, separated by commas, from en, ja, ko, ru: "
                      "the first one's pages are index.html..., another's index.ja.html..., each page links to "
-                     "its other languages (default: en)."),
-    ] = "en",
+                     "its other languages (default: those the folder was built with, else en).",
+                     show_default=False),
+    ] = None,
     force: Annotated[
-        bool, typer.Option("--force", help="Build into a folder that holds other files (never the database's).")
+        bool, typer.Option("--force", help="Build into a folder that holds other files (never the database's); a "
+                           "file the site would write and did not write itself is still refused.")
     ] = False,
     templates: Annotated[
         Path | None,
@@ -53,20 +55,26 @@ def site(
 
     A folder of plain files, with nothing loaded from the network: open
     index.html from disk, put the folder on any web host, or send it as a
-    zip. Each match has a replay page (the viewer of `replay --html`) when
-    its log file is still where it was ingested from, and shows its stored
+    zip. Each match has a replay page (the viewer of `replay --html`),
+    drawn from the log the database keeps (the log files are never read
+    again: the same folder comes from any working folder), with its stored
     analysis (`analyze --db`). Run it again after an ingest: only the pages
-    that changed are rewritten. The database is only read. docs/site.md.
+    that changed are rewritten; the title and languages the folder was
+    built with are kept unless given again. The database is only read;
+    nothing outside the folder is written or removed, nor any file in it
+    the site did not write (its manifest, .coloretto-site.json, lists
+    them). docs/site.md.
 
-    Exit codes: 0 built, 2 usage error (--out is a file, or a folder of
-    other files), 3 the database cannot be read or a page cannot be written.
+    Exit codes: 0 built, 2 usage error (--out is a file, a folder of other
+    files, one holding a file where the site would write, or a link out
+    of it; two pages that would share a name), 3 the database cannot be read or a page cannot be written.
 
     Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
     Example: coloretto-log site --db club.duckdb --out site/
     Example: coloretto-log site --db club.duckdb --out site/ --lang ja,en
     Example: coloretto-log site --db club.duckdb --out site/ --templates club-style/
     """
-    langs = page_languages(lang)
+    langs = page_languages(lang) if lang is not None else None
     path = db_path(db)
     tty = sys.stderr.isatty()
 
@@ -90,7 +98,10 @@ def site(
     if json_out:
         emit_json(built.as_json())
         return
-    replay = "" if not built.no_replay else f"; {plural(built.no_replay, 'match')} without a replay (log file moved or changed)"
+    replay = "" if not built.no_replay else (
+        f"; {plural(built.no_replay, 'match', 'matches')} without a replay: their logs are not in the database "
+        f"(stored by an older coloretto-log); run `coloretto-log ingest LOGS... --db {one_line(str(path))}` with "
+        "their files once to store them")
     typer.echo(
         f"site {one_line(str(out))}: {plural(built.pages, 'file')}, {built.written} written, {built.unchanged} "
         f"unchanged, {built.removed} removed{replay}; open {one_line(str(out / 'index.html'))}",

@@ -74,18 +74,23 @@ class Stored:
 
     Those stored earlier in the same run are added as they are decided.
     ``has(digest)`` answers the reader (``reading.read_logs``), which skips a
-    stored match before checking it.
+    stored match before checking it. ``logless``: stored matches whose log is
+    not kept (stored before the database kept logs): their keys are left out
+    of ``keys``, so that ingest of the same log reads them and stores them
+    again with it.
     """
 
-    __slots__ = ("by_id", "keys")
+    __slots__ = ("by_id", "keys", "logless")
 
-    def __init__(self, by_id: dict[str, int]) -> None:
+    def __init__(self, by_id: dict[str, int], logless: set[str] | None = None) -> None:
         self.by_id = by_id
-        self.keys = set(by_id.values())
+        self.logless = logless or set()
+        self.keys = {key for match_id, key in by_id.items() if match_id not in self.logless}
 
     def add(self, match_id: str, key: int) -> None:
         self.by_id[match_id] = key
         self.keys.add(key)
+        self.logless.discard(match_id)
 
     def has(self, digest: str) -> bool:
         return digest_key(digest) in self.keys
@@ -104,6 +109,8 @@ class Store(Protocol):
     def write_batch(self, batch: Batch) -> None: ...
 
     def stored_digests(self) -> dict[str, int]: ...
+
+    def logless(self) -> set[str]: ...
 
     def stored_source(self, match_id: str) -> str: ...
 
@@ -127,7 +134,9 @@ def ingest_items(
     An exception or ``KeyboardInterrupt`` rolls the current batch back and
     propagates: the batches written before it stay, and running the same
     ingest again carries on (stored matches are skipped). A :class:`Known`
-    item (a match the reader found stored) is ``skipped`` at once.
+    item (a match the reader found stored) is ``skipped`` at once. A
+    match stored without its log (by an older coloretto-log) is stored again,
+    with it, and counted ``replaced``.
     """
     if store.read_only:
         raise DatabaseError(f"{store.path}: opened read-only")
@@ -147,7 +156,7 @@ def ingest_items(
         for event in batch.events:
             emit(event)
 
-    known = stored if stored is not None else Stored(store.stored_digests())
+    known = stored if stored is not None else Stored(store.stored_digests(), store.logless())
     batch = Batch()
     for item in items:
         if isinstance(item, Known):  # the reader found its content stored: not checked again
@@ -164,10 +173,10 @@ def ingest_items(
         key = digest_key(digest)
         old = known.by_id.get(match_id)
         games = len(report.games)
-        if old == key:
+        if old == key and match_id not in known.logless:
             emit(IngestEvent("skipped", item.label, match_id, games))
             continue
-        if old is not None and not replace:
+        if old is not None and old != key and not replace:
             source = "earlier in this run" if match_id in batch.ids else store.stored_source(match_id)
             emit(IngestEvent("changed", item.label, match_id, games, message=source))
             continue

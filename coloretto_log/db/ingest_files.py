@@ -77,7 +77,7 @@ def ingest_logs(
 
     try:
         with MatchStore.open(db) as store:
-            known = Stored(store.stored_digests())
+            known = Stored(store.stored_digests(), store.logless())
             items = read_logs(plan, stored=known.has, on_progress=on_progress, stdin=stdin)
             summary = store.ingest(items, replace=replace, on_event=heard, stored=known)
             if stored_any or not ratings_freshness(store).usable:

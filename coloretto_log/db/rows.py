@@ -10,6 +10,7 @@ integer columns as ``array('i')`` handed to Arrow without a copy.
 from __future__ import annotations
 
 import datetime as _dt
+import zlib
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -21,13 +22,17 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from ..core.cards import ALL_COLOURS, GOLDEN_INDEX, JOKER_INDEX, KIND_INDEX, PLUS2_INDEX
 from ..core.engine import Take
 from ..log.load import LoadedMatch
+from ..log.reader import canonical_json
 from ..report.scorecard import score_match
 from .schema import ARROW_SCHEMAS, I32, STR, TABLES
 
 if TYPE_CHECKING:
     from ..log.models import Event
 
-__all__ = ["Batch", "Moves", "Rows", "append_match", "match_identity"]
+__all__ = ["LOG_LEVEL", "Batch", "Moves", "Rows", "append_match", "match_identity", "pack_log"]
+
+#: zlib's level for the stored logs (``match_logs``): its default, 6.
+LOG_LEVEL = 6
 
 assert array("i").itemsize == 4, "array('i') must hold 32-bit integers"
 
@@ -189,6 +194,12 @@ def append_match(batch: Batch, item: LoadedMatch, match_id: str, digest: str, *,
         winners=scored.winners() if complete_match else None,
         **_event_values(match.event),
     )
+    t["match_logs"].add(match_id=match_id, log=pack_log(report.data))
+
+
+def pack_log(data: Any) -> bytes:
+    """The stored form of a match's parsed log: its canonical JSON, UTF-8, zlib-compressed (``match_logs.log``)."""
+    return zlib.compress(canonical_json(data).encode("utf-8", "surrogatepass"), LOG_LEVEL)
 
 
 def _event_values(event: Event | None) -> dict[str, Any]:

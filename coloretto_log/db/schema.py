@@ -21,15 +21,23 @@ __all__ = [
     "ARROW_SCHEMAS",
     "CHILD_TABLES",
     "INSERT_SELECT",
+    "LOGS_TABLE",
     "META_TABLE",
+    "OLD_VERSIONS",
     "SCHEMA_VERSION",
     "TABLES",
     "Column",
     "schema_sql",
+    "table_sql",
 ]
 
 APP = "coloretto-log"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: The versions this coloretto-log opens: version 1 lacks ``match_logs`` (``store.MatchStore`` adds it when it
+#: opens such a file for writing; read-only, it is read without the logs).
+OLD_VERSIONS = ("1",)
+#: The table of version 2: each match's log, so that nothing needs the original files again.
+LOGS_TABLE = "match_logs"
 META_TABLE = "coloretto_meta"
 
 #: The edition column's doc, from the one table of editions (core.editions): "`classic` or `anniversary`".
@@ -49,6 +57,7 @@ class Column(NamedTuple):
 STR = pa.string()
 I32 = pa.int32()
 BOOL = pa.bool_()
+BLOB = pa.binary()
 STRS = pa.list_(pa.string())
 
 
@@ -154,6 +163,16 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("extra", "VARCHAR", STR, "a take of the golden joker's row: the extra card taken from the deck"),
         Column("last_round", "BOOLEAN NOT NULL", BOOL, "the last-round card came out just before this card"),
     ),
+    LOGS_TABLE: (
+        Column("match_id", "VARCHAR NOT NULL", STR, "the match"),
+        Column(
+            "log",
+            "BLOB NOT NULL",
+            BLOB,
+            "the match's log as its canonical JSON (keys sorted, no spaces, UTF-8; its SHA-256 is `content_hash`), "
+            "zlib-compressed: what `site` and `replay --db` replay",
+        ),
+    ),
 }
 
 #: Columns added to a table after its schema version was set: nullable, so a database made before
@@ -191,13 +210,15 @@ INSERT_SELECT["moves"] = (
 )
 
 #: Tables holding one match's rows, the matches table last (rows are deleted in this order).
-CHILD_TABLES = ("games", "game_players", "match_players", "moves")
+CHILD_TABLES = ("games", "game_players", "match_players", "moves", LOGS_TABLE)
 
 
 def schema_sql() -> list[str]:
     """The ``CREATE TABLE`` statements of the schema."""
-    out = [f"CREATE TABLE {META_TABLE} (key VARCHAR NOT NULL, value VARCHAR NOT NULL)"]
-    for name, cols in TABLES.items():
-        body = ",\n  ".join(f'"{c.name}" {c.sql}' for c in cols)
-        out.append(f"CREATE TABLE {name} (\n  {body}\n)")
-    return out
+    return [f"CREATE TABLE {META_TABLE} (key VARCHAR NOT NULL, value VARCHAR NOT NULL)", *map(table_sql, TABLES)]
+
+
+def table_sql(name: str) -> str:
+    """The ``CREATE TABLE`` statement of one table."""
+    body = ",\n  ".join(f'"{c.name}" {c.sql}' for c in TABLES[name])
+    return f"CREATE TABLE {name} (\n  {body}\n)"

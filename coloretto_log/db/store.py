@@ -44,12 +44,15 @@ from .schema import (
     APP,
     CHILD_TABLES,
     INSERT_SELECT,
+    LOGS_TABLE,
     META_TABLE,
+    OLD_VERSIONS,
     SCHEMA_VERSION,
     STR,
     TABLES,
     Column,
     schema_sql,
+    table_sql,
 )
 
 __all__ = [
@@ -80,6 +83,8 @@ class MatchStore:
         self.path = path
         self.con = con
         self.read_only = read_only
+        #: The database keeps each match's log (schema version 2; a version-1 file opened read-only does not).
+        self.has_logs = True
 
     # ---- opening
 
@@ -133,7 +138,13 @@ class MatchStore:
         if meta.get("app") != APP:
             raise DatabaseError(f"{self.path}: a DuckDB database, but not one made by coloretto-log; use another --db")
         version = meta.get("schema_version")
-        if version != str(SCHEMA_VERSION):
+        if version in OLD_VERSIONS and not self.read_only:
+            self._migrate()
+            names.add(LOGS_TABLE)
+        elif version in OLD_VERSIONS:
+            self.has_logs = False
+            names.add(LOGS_TABLE)
+        elif version != str(SCHEMA_VERSION):
             raise DatabaseError(
                 f"{self.path}: database schema version {version}, this coloretto-log reads version {SCHEMA_VERSION}; "
                 + REBUILD_HINT
@@ -182,6 +193,13 @@ class MatchStore:
                 [["app", APP], ["schema_version", str(SCHEMA_VERSION)]],
             )
 
+    def _migrate(self) -> None:
+        """Version 1 to 2, in one transaction: the table of the matches' logs, empty (``ingest`` of the same logs
+        fills it: a match stored without its log is stored again with it)."""
+        with self.transaction() as con:
+            con.execute(table_sql(LOGS_TABLE))
+            con.execute(f"UPDATE {META_TABLE} SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
+
     def close(self) -> None:
         try:
             self.con.close()
@@ -210,7 +228,8 @@ class MatchStore:
 
     def counts(self) -> dict[str, int]:
         """Rows per table."""
-        return {t: int(self.scalar(f"SELECT count(*) FROM {t}")) for t in TABLES}
+        return {t: int(self.scalar(f"SELECT count(*) FROM {t}")) if self.has_logs or t != LOGS_TABLE else 0
+                for t in TABLES}
 
     def stored_digests(self) -> dict[str, int]:
         """Every stored ``match_id`` with the first 64 bits of its content hash (what ingest compares)."""
@@ -219,6 +238,15 @@ class MatchStore:
         except duckdb.Error as e:
             raise db_error(self.path, e) from None
         return {mid: digest_key(digest) for mid, digest in rows}
+
+    def logless(self) -> set[str]:
+        """The stored matches whose log is not kept (stored by a coloretto-log before version 2 of the schema)."""
+        if not self.has_logs:
+            return set(self.stored_digests())
+        rows = self.execute(
+            f"SELECT match_id FROM matches WHERE match_id NOT IN (SELECT match_id FROM {LOGS_TABLE})"
+        ).fetchall()
+        return {r[0] for r in rows}
 
     def stored_source(self, match_id: str) -> str:
         """Where the stored match with ``match_id`` came from: ``FILE`` or ``FILE:LINE``."""

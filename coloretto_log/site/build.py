@@ -25,7 +25,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
-from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.resources import files
@@ -33,14 +32,15 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ColorettoLogError, one_line
+from ..db.match_logs import stored_matches
 from ..db.site_data import ClubData, MatchRow, club_data
 from ..db.store import MatchStore
-from ..lang import DEFAULT, translator
+from ..lang import DEFAULT, LANGUAGES, translator
 from ..log.atomic import atomic_write_bytes, atomic_write_lines
-from ..log.load import LoadedMatch, load
+from ..log.load import LoadedMatch
 from ..report.timeline import from_loaded
 from ..view.html import Analysis, page_chunks
-from .pages import Site, match_slug, page_file, stylesheet
+from .pages import Site, match_slug, page_file, player_slug, stylesheet
 
 __all__ = ["MANIFEST", "Built", "SiteError", "build_site"]
 
@@ -114,11 +114,22 @@ class _Writer:
         self.written = 0
         self.unchanged = 0
 
+    def inside(self, rel: str) -> bool:
+        """``rel``'s folder is in the site's folder once every link on the way is followed (a name that is not
+        there yet counts as inside)."""
+        try:
+            return (self.out / rel).parent.resolve().is_relative_to(self.root)
+        except (OSError, RuntimeError):
+            return False
+
     def _path(self, rel: str) -> Path:
         """``rel`` in the folder, its folder made; refused when a folder on the way leads out (a link)."""
         path = self.out / rel
+        if not self.inside(rel):  # before a folder is made through a link, too
+            raise SiteError(f"{one_line(str(path.parent))}: leads out of {one_line(str(self.out))} (a link); "
+                            "remove it, or give another --out")
         path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.parent.resolve().is_relative_to(self.root):
+        if not self.inside(rel):
             raise SiteError(f"{one_line(str(path.parent))}: leads out of {one_line(str(self.out))} (a link); "
                             "remove it, or give another --out")
         return path
@@ -142,20 +153,27 @@ class _Writer:
     def stream(self, rel: str, chunks: Iterator[str], key: str) -> None:
         """A large page (a replay): written as it is drawn when new; else drawn whole and compared."""
         path = self._path(rel)
-        if path.exists():
+        if path.exists() or path.is_symlink():
             self.put(rel, "".join(chunks).encode("utf-8", "surrogatepass"), key)
             return
-        atomic_write_lines(path, chunks, newline=False)
+        h = hashlib.sha256()
+
+        def hashed() -> Iterator[str]:
+            for chunk in chunks:
+                h.update(chunk.encode("utf-8"))
+                yield chunk
+
+        atomic_write_lines(path, hashed(), newline=False)
         self.written += 1
-        self.pages[rel] = {"key": key}
+        self.pages[rel] = {"sha256": h.hexdigest(), "key": key}
 
     def keep(self, rel: str) -> bool:
         """Count ``rel`` unchanged (and keep it in the manifest) when it is there as the manifest says."""
         entry = self.old.get(rel)
-        if entry is None:
+        if entry is None or not self.inside(rel):
             return False
         try:
-            if not (self.out / rel).is_file():
+            if (self.out / rel).is_symlink() or not (self.out / rel).is_file():
                 return False
         except OSError:
             return False
@@ -164,42 +182,50 @@ class _Writer:
         return True
 
 
-def _read_manifest(out: Path) -> dict[str, dict[str, str]]:
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """What the folder's manifest says: every file the site wrote (its SHA-256, a replay's key), and the
+    settings it was built with (a rebuild without ``--title`` or ``--lang`` keeps them)."""
+
+    pages: dict[str, dict[str, str]]
+    title: str | None = None
+    langs: tuple[str, ...] | None = None
+
+
+def read_manifest(out: Path) -> Manifest:
+    """The manifest of the site in ``out`` (empty when there is none, or it cannot be read)."""
     try:
         data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
         pages = data.get("pages", {})
-        return {k: v for k, v in pages.items() if isinstance(k, str) and isinstance(v, dict)}
+        pages = {k: v for k, v in pages.items() if isinstance(k, str) and isinstance(v, dict)}
     except (OSError, ValueError, AttributeError):
-        return {}
+        return Manifest({})
+    title = data.get("title")
+    langs = data.get("langs")
+    known = isinstance(langs, list) and langs and all(isinstance(x, str) and x in LANGUAGES for x in langs)
+    return Manifest(pages, title if isinstance(title, str) else None, tuple(langs) if known else None)
 
 
-def _loaded(wanted: list[MatchRow]) -> Iterator[tuple[MatchRow, LoadedMatch]]:
-    """Each wanted match read again from its log file, when the file still holds that content."""
-    by_file: dict[str, dict[str, MatchRow]] = defaultdict(dict)
-    for m in wanted:
-        if m.source_file != "<stdin>":
-            by_file[m.source_file][m.content_hash] = m
-    for file, by_hash in by_file.items():
-        if not Path(file).is_file():
-            continue
-        for item in load([file]):
-            if not isinstance(item, LoadedMatch):
-                continue
-            digest = item.report.content_hash
-            found = by_hash.get(digest) if digest is not None else None
-            if found is not None:
-                yield found, item
+def _loaded(store: MatchStore, wanted: list[MatchRow]) -> Iterator[tuple[MatchRow, LoadedMatch]]:
+    """Each wanted match checked again from the log the database keeps (never from the file it was read from)."""
+    by_id = {m.match_id: m for m in wanted}
+    for item in stored_matches(store, ((m.match_id, m.content_hash, m.source_file, m.source_line) for m in wanted)):
+        match_id = item.report.match_id
+        found = by_id.get(match_id) if match_id is not None else None
+        if found is not None:
+            yield found, item
 
 
 def build_site(
     db: Path, out: Path, *, force: bool = False, title: str | None = None,
-    progress: Callable[[str], None] | None = None, langs: tuple[str, ...] = (DEFAULT,),
+    progress: Callable[[str], None] | None = None, langs: tuple[str, ...] | None = None,
     templates: Path | None = None,
 ) -> Built:
     """Build (or bring up to date) the site in ``out`` from the database ``db``, in each of ``langs`` (the
-    first one's pages without a language in their names); see the module's docstring. Without ``title``, each
-    language's own words for "Our Coloretto club". ``templates``: a folder whose files replace the package's
-    templates (``site/templates``) of the same name."""
+    first one's pages without a language in their names); see the module's docstring. Without ``title`` or
+    ``langs``, those the folder's manifest remembers; failing that, English, and each language's own words for
+    "Our Coloretto club". ``templates``: a folder whose files replace the package's templates
+    (``site/templates``) of the same name."""
     check_out(out, db, force=force)
     collecting = gc.isenabled()
     gc.disable()  # the pages make no reference cycles; the collector's passes over the club's data were a third
@@ -211,16 +237,20 @@ def build_site(
 
 
 def _build(
-    db: Path, out: Path, *, title: str | None, progress: Callable[[str], None] | None, langs: tuple[str, ...],
+    db: Path, out: Path, *, title: str | None, progress: Callable[[str], None] | None, langs: tuple[str, ...] | None,
     templates: Path | None = None,
 ) -> Built:
+    manifest = read_manifest(out)
+    old = manifest.pages
+    title = title if title is not None else manifest.title
+    langs = langs or manifest.langs or (DEFAULT,)
     with MatchStore.open(db, read_only=True) as store:
         data = club_data(store)
-    Site(data, replays=set(), title=title, tr=translator(langs[0]), langs=langs, templates=templates).check()
-    out.mkdir(parents=True, exist_ok=True)
-    old = _read_manifest(out)
-    writer = _Writer(out, old)
-    replays = _replays(data, writer, progress, langs)
+        Site(data, replays=set(), title=title, tr=translator(langs[0]), langs=langs, templates=templates).check()
+        _refuse_harm(out, old, _planned(data, langs))
+        out.mkdir(parents=True, exist_ok=True)
+        writer = _Writer(out, old)
+        replays = _replays(store, data, writer, progress, langs)
 
     def html(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
@@ -230,20 +260,66 @@ def _build(
         site = Site(data, replays=replays, title=title, tr=translator(lang), langs=langs, templates=templates)
         for rel, text in site.pages():
             writer.put(page_file(rel, lang, langs[0]), html(text))
-    removed = 0
-    for rel in sorted(set(old) - set(writer.pages)):
-        path = out / rel
-        if ".." in Path(rel).parts or Path(rel).is_absolute():
-            continue  # a manifest edited by hand names nothing outside the folder
-        try:
-            path.unlink()
-            removed += 1
-        except FileNotFoundError:
-            pass
-    manifest = {"app": "coloretto-log", "layout": LAYOUT, "pages": writer.pages}
-    atomic_write_bytes(out / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True).encode())
+    removed = sum(_remove(writer, rel, old[rel]) for rel in sorted(set(old) - set(writer.pages)))
+    kept = {"app": "coloretto-log", "layout": LAYOUT, "pages": writer.pages, "title": title, "langs": list(langs)}
+    atomic_write_bytes(out / MANIFEST, json.dumps(kept, indent=1, sort_keys=True, ensure_ascii=False).encode())
     missing = len(data.matches) - len(replays)
     return Built(writer.written, writer.unchanged, removed, len(writer.pages), missing, out)
+
+
+def _planned(data: ClubData, langs: tuple[str, ...]) -> list[str]:
+    """Every file the site may write, in the folder; refused (one line) when two pages would share a name."""
+    _unique("player", data.players, player_slug)
+    _unique("match", [m.match_id for m in data.matches], match_slug)
+    pages = Site(data, replays=set(), langs=langs).paths()
+    replays = [f"replay/{match_slug(m.match_id)}.html" for m in data.matches]
+    return ["site.css", *(page_file(rel, lang, langs[0]) for lang in langs for rel in pages), *replays]
+
+
+def _unique(kind: str, things: list[str], slug: Callable[[str], str]) -> list[str]:
+    """The file names of ``things`` (players or matches); refused when two would share one."""
+    seen: dict[str, str] = {}
+    for thing in things:
+        other = seen.setdefault(slug(thing), thing)
+        if other != thing:
+            raise SiteError(f"the {kind}s {one_line(other)} and {one_line(thing)} would share the page "
+                            f"{slug(thing)}.html; rename one of them in its logs and ingest again")
+    return list(seen)
+
+
+def _refuse_harm(out: Path, old: dict[str, dict[str, str]], planned: list[str]) -> None:
+    """Refuse, before anything is written, a folder where the site would write onto a file it did not write
+    (the user's own ``index.html``, even with ``--force``), or through a folder that leads out of it (a link)."""
+    if not out.is_dir():
+        return
+    root = out.resolve()
+    folders = {Path(rel).parent for rel in (*planned, *old)} - {Path(".")}
+    for folder in sorted(folders):
+        here = out / folder
+        if (here.exists() or here.is_symlink()) and not here.resolve().is_relative_to(root):
+            raise SiteError(f"{one_line(str(here))}: leads out of {one_line(str(out))} (a link); remove it, or give "
+                            "another --out")
+    for rel in planned:
+        path = out / rel
+        if rel not in old and (path.exists() or path.is_symlink()):
+            raise SiteError(f"{one_line(str(path))}: a file this site did not write (its manifest {MANIFEST} does "
+                            "not list it); move it away, or give another --out")
+
+
+def _remove(writer: _Writer, rel: str, entry: dict[str, str]) -> int:
+    """Remove the page ``rel`` the site wrote and no longer writes (1), unless it leads out of the folder, is a
+    link, or is no longer what the site wrote (its bytes changed since): then it stays (0)."""
+    path = writer.out / rel
+    if ".." in Path(rel).parts or Path(rel).is_absolute() or not writer.inside(rel) or path.is_symlink():
+        return 0  # a manifest edited by hand names nothing outside the folder
+    digest = entry.get("sha256")
+    try:
+        if not path.is_file() or (digest is not None and _sha(path.read_bytes()) != digest):
+            return 0
+        path.unlink()
+    except OSError:
+        return 0
+    return 1
 
 
 def _analysis_of(stored: dict[str, Any] | None) -> tuple[Analysis | None, dict[str, Any] | None]:
@@ -255,7 +331,7 @@ def _analysis_of(stored: dict[str, Any] | None) -> tuple[Analysis | None, dict[s
 
 
 def _replays(
-    data: ClubData, writer: _Writer, progress: Callable[[str], None] | None, langs: tuple[str, ...] = (DEFAULT,)
+    store: MatchStore, data: ClubData, writer: _Writer, progress: Callable[[str], None] | None, langs: tuple[str, ...] = (DEFAULT,)
 ) -> set[str]:
     """Write the replay pages whose inputs changed (one per match, in every language of the site); the ids of
     the matches that have one."""
@@ -274,11 +350,14 @@ def _replays(
             have.add(m.match_id)
         else:
             wanted.append(m)
-    for done, (m, item) in enumerate(_loaded(wanted), 1):
+    for done, (m, item) in enumerate(_loaded(store, wanted), 1):
         entry = data.analyses.get(m.match_id)
         shown, method = _analysis_of(None if entry is None else entry[1])
+        slug = match_slug(m.match_id)
+        heading = {"date": None if m.date is None else m.date.isoformat(), "players": list(m.players),
+                   "match": f"../matches/{slug}", "index": "../index"}
         chunks = page_chunks([from_loaded(item)], title=f"{m.date or 'undated'} · {', '.join(m.players)}",
-                             analysis=shown, method=method, langs=langs)
+                             analysis=shown, method=method, langs=langs, heading=heading)
         writer.stream(f"replay/{match_slug(m.match_id)}.html", chunks, keys[m.match_id])
         have.add(m.match_id)
         if progress is not None and (done % 20 == 0 or done == len(wanted)):

@@ -23,7 +23,7 @@ import itertools
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -259,14 +259,23 @@ class Site:
 
     # ---- the pages
 
+    def _makers(self) -> Iterator[tuple[str, Callable[[], str]]]:
+        """Every page of the site: (its path in the first language, what draws it)."""
+        yield "index.html", self.index
+        yield "matches.html", self.matches
+        for player in self.data.players:
+            yield f"players/{player_slug(player)}.html", functools.partial(self.player, player)
+        for m in self.data.matches:
+            yield f"matches/{match_slug(m.match_id)}.html", functools.partial(self.match, m)
+
+    def paths(self) -> list[str]:
+        """The path of every page of the site in the first language, none drawn (what a build will write)."""
+        return [rel for rel, _ in self._makers()]
+
     def pages(self) -> Iterator[tuple[str, str]]:
         """Every page of the site in this language: (its path in the first language, its HTML)."""
-        yield "index.html", self.index()
-        yield "matches.html", self.matches()
-        for player in self.data.players:
-            yield f"players/{player_slug(player)}.html", self.player(player)
-        for m in self.data.matches:
-            yield f"matches/{match_slug(m.match_id)}.html", self.match(m)
+        for rel, make in self._makers():
+            yield rel, make()
 
     def check(self) -> None:
         """Draw one page of each kind and throw it away: a template that cannot be drawn (a club's own, given as

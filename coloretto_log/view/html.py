@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.cards import CARD_HEX, LAST_ROUND, SHORT_LABELS
-from ..core.errors import ColorettoLogError, UnreadableFileError
+from ..core.errors import ColorettoLogError, UnreadableFileError, one_line
 from ..lang import DEFAULT, N_, page_catalogue
 from ..log.atomic import atomic_write_lines
 from ..log.reader import decode, parse_json, read_bytes
@@ -118,6 +118,8 @@ VIEWER_MESSAGES: tuple[str | tuple[str, str], ...] = (
     N_("up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot"),
     N_("up to {n} sampled orders of the unseen cards a decision"), N_("exact in the {part}"),
     N_("marks: {marks} points"), N_("seed {seed}"), N_("How: {parts}."),
+    # a club site's replay: the link back to the site's index (``heading``)
+    N_("Standings"),
     # the choices' names, and the pieces of an explanation's lists (its sentences come with the data: _said)
     N_("draw"), N_("take row {row}"), N_("nothing"), N_("{list}, {item}"),
     # the marks, and the cards' names (translated where the page shows them)
@@ -207,7 +209,7 @@ Analysis = Mapping[int, Mapping[str, Any]]
 
 def _frame(
     title: str, start: dict[str, int] | None, *, analysed: bool = False, method: Mapping[str, Any] | None = None,
-    langs: tuple[str, ...] = (DEFAULT,),
+    langs: tuple[str, ...] = (DEFAULT,), heading: Mapping[str, Any] | None = None,
 ) -> tuple[str, str]:
     """The page before the matches' data (ending in ``"matches":[``) and after the data object (``_words_end``
     closes it: the page's words come after the matches, so that a page written a match at a time names the
@@ -216,7 +218,7 @@ def _frame(
     head, tail = _asset("viewer.html").split(_DATA)
     kind = "analysis" if analysed else "replay"
     parts = {
-        "TITLE": html.escape(f"Coloretto {kind} · {title}"),
+        "TITLE": html.escape(one_line(f"Coloretto {kind} · {title}")),  # no control or bidi character: escapes
         "CSS": _asset("viewer.css"),
         "CARD_CSS": _card_css(),
         "JS": _asset("viewer.js"),
@@ -224,10 +226,11 @@ def _frame(
     }
     # The data object, written a match at a time: {"title", "start", "labels", "method", "langs", "matches": [...],
     # "i18n"}.
-    opening = embed_json(
-        {"title": title, "start": start, "labels": CARD_LABELS, "method": None if method is None else dict(method),
-         "langs": list(langs)}
-    )
+    data: dict[str, Any] = {"title": title, "start": start, "labels": CARD_LABELS,
+                            "method": None if method is None else dict(method), "langs": list(langs)}
+    if heading is not None:
+        data["heading"] = dict(heading)
+    opening = embed_json(data)
     head = head.replace('<html lang="en">', f'<html lang="{html.escape(langs[0])}">', 1)
     return fill(head, parts) + opening[:-1] + ',"matches":[', fill(tail, parts)
 
@@ -341,14 +344,19 @@ def page_chunks(
     method: Mapping[str, Any] | None = None,
     langs: tuple[str, ...] = (DEFAULT,),
     analysed: bool | None = None,
+    heading: Mapping[str, Any] | None = None,
 ) -> Iterator[str]:
     """The page of ``render_html``, in pieces: the head, then each match's data, then the tail.
 
     ``timelines`` is consumed lazily, one match at a time. ``analysed``: the page is an analysis (by default,
     when ``analysis`` is given and not empty; a caller filling ``analysis`` as the matches come says so).
+    ``heading`` (a club site's replay of one match): ``{"date": "2026-03-01" or None, "players": [...],
+    "match": "../matches/NAME", "index": "../index"}``: the page's heading is the date and the players (each
+    isolated), a link to the match's page, with a link to the site's index above it; the pages' addresses
+    without ``.html``, which the page adds with the language shown (``NAME.ja.html``).
     """
     before, after = _frame(title, start, analysed=bool(analysis) if analysed is None else analysed, method=method,
-                           langs=langs)
+                           langs=langs, heading=heading)
     said: set[str | tuple[str, str]] = set()
     yield before
     for _, _, chunk in _matches(timelines, analysis, said):

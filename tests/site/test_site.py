@@ -225,18 +225,6 @@ def test_a_match_gone_from_the_database_loses_its_pages(tmp_path: Path) -> None:
     assert len(list((out / "matches").iterdir())) == 1 and len(list((out / "replay").iterdir())) == 1
 
 
-def test_a_moved_log_keeps_its_page_without_a_replay(tmp_path: Path) -> None:
-    db = tmp_path / "club.duckdb"
-    log = tmp_path / "game.json"
-    shutil.copy(SAMPLES / "classic-2p-recorded-game.json", log)
-    assert cli("ingest", "--db", str(db), str(log)).exit_code == 0
-    log.unlink()
-    r = cli("site", "--db", str(db), "--out", str(tmp_path / "site"))
-    assert r.exit_code == 0 and "1 match without a replay" in r.stderr
-    (page,) = (tmp_path / "site" / "matches").iterdir()
-    assert "No replay" in page.read_text(encoding="utf-8") and not (tmp_path / "site" / "replay").exists()
-
-
 def test_refusals_write_nothing(tmp_path: Path) -> None:
     db = tmp_path / "club.duckdb"
     assert cli("ingest", "--db", str(db), str(SAMPLES / "classic-2p-recorded-game.json")).exit_code == 0

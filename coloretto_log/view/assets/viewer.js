@@ -22,6 +22,7 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   }
+  var iso = ColorettoNarrative.iso;  // a name inside text (a title, a sentence): isolated
   function word(card) { return t(WORDS[card] || card); }
   function words(list) { return list.map(word).join(', '); }
   function card(name) {
@@ -50,9 +51,33 @@
     return text;
   }
 
+  // A club site's replay: its date and players as the heading, a link to the match's page, and one to the
+  // standings (the site's index), each to the page in the language shown.
+  function heading(h) {
+    var first = (DATA.langs || ['en'])[0];
+    function page(base) { return base + (I18N.lang === first ? '' : '.' + I18N.lang) + '.html'; }
+    var a = el('a', null, h.date ? h.date + ' \u00b7 ' : '');
+    (h.players || []).forEach(function (p, k) {
+      if (k) a.appendChild(document.createTextNode(', '));
+      a.appendChild(who(p));
+    });
+    a.dataset.link = 'match';
+    $('title').replaceChildren(a);
+    var back = el('a', 'back');
+    back.dataset.link = 'index';
+    $('title').parentNode.insertBefore(back, $('title'));
+    function links() {
+      a.href = page(h.match);
+      back.href = page(h.index);
+      back.textContent = '\u2190 ' + t('Standings');
+    }
+    links();
+    I18N.onChange(links);
+  }
+
   function setup() {
     var title = DATA.matches.length === 1 && DATA.matches[0].match_id ? DATA.matches[0].match_id : DATA.title;
-    $('title').textContent = title;
+    if (DATA.heading) heading(DATA.heading); else $('title').textContent = title;
     var sel = $('game');
     I18N.apply();
     I18N.switcher($('langs'));
@@ -178,7 +203,7 @@
       st.appendChild(document.createTextNode(' \u00b7 '));
     }
     var parts = [];
-    parts.push(s.over ? t('game over') : t('{who} to play', {who: s.next}));
+    parts.push(s.over ? t('game over') : t('{who} to play', {who: iso(s.next)}));
     parts.push(nt('{n} card left in the deck', '{n} cards left in the deck', s.deck));
     st.appendChild(document.createTextNode(parts.join(' \u00b7 ')));
   }
@@ -192,7 +217,7 @@
       row.dataset.taken = String(r.taken);
       row.appendChild(el('span', 'rlabel', t('row {row}', {row: r.row})));
       if (r.taken) {
-        row.appendChild(el('span', 'rnote', r.taken_by ? t('taken by {who}', {who: r.taken_by}) : t('taken')));
+        row.appendChild(el('span', 'rnote', r.taken_by ? t('taken by {who}', {who: iso(r.taken_by)}) : t('taken')));
       } else {
         var cards = el('span', 'cards');
         r.cards.forEach(function (c) { cards.appendChild(card(c)); });
@@ -214,7 +239,8 @@
       panel.dataset.player = p.player;
       panel.dataset.score = String(p.score);
       var head = el('div', 'phead');
-      var name = el('span', 'pname', (!s.over && p.player === s.next ? '\u25b6 ' : '') + p.player);
+      var name = el('span', 'pname', !s.over && p.player === s.next ? '\u25b6 ' : '');
+      name.appendChild(who(p.player));
       if (p.taken && !s.over) name.appendChild(el('span', 'took', ' \u2713 ' + t('took a row')));
       head.appendChild(name);
       head.appendChild(el('span', 'score', p.score));
@@ -245,7 +271,7 @@
       tr.dataset.player = r.player;
       tr.dataset.rank = String(r.rank);
       tr.appendChild(el('td', 'num', r.rank + '.'));
-      tr.appendChild(el('td', 'mark', r.player));
+      tr.appendChild(el('td', 'mark')).appendChild(who(r.player));
       tr.appendChild(el('td', 'num', r.score));
       tbl.appendChild(tr);
     });
@@ -310,7 +336,7 @@
       d.dataset.claim = c.player;
       d.dataset.status = c.status;
       var head = el('div', 'chead');
-      head.appendChild(el('span', 'pname', c.player));
+      head.appendChild(el('span', 'pname')).appendChild(who(c.player));
       head.appendChild(el('span', 'verdict', (c.agrees ? '\u2713 ' : '\u2717 ') + verdictText(c)));
       d.appendChild(head);
       d.appendChild(line('claimed', t('claimed'), c.claimed_score === null ? t('no score') : c.claimed_score,
@@ -577,7 +603,7 @@
       g.appendChild(svg('circle', {cx: cx, cy: cy, r: 16, fill: 'transparent', 'class': 'hit'}));
       g.appendChild(svg('circle', {cx: cx, cy: cy, r: 3 + MARKS.indexOf(d.mark) + 3,
         'class': 'dot m-' + d.mark + (d.move === cur.move ? ' here' : '')}));
-      g.appendChild(svg('title', {}, t('move {move}', {move: d.move}) + ' \u00b7 ' + d.player + ' \u00b7 ' + t(d.mark)));
+      g.appendChild(svg('title', {}, t('move {move}', {move: d.move}) + ' \u00b7 ' + iso(d.player) + ' \u00b7 ' + t(d.mark)));
       g.addEventListener('click', function (ev) { ev.stopPropagation(); go(cur.entry, d.move); });
       g.addEventListener('keydown', function (ev) {
         if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); go(cur.entry, d.move); }
@@ -605,7 +631,7 @@
       b.appendChild(document.createTextNode(' '));
       b.appendChild(who(d.player));
       b.appendChild(document.createTextNode(' \u00b7 ' + t(d.mark) + ' ' + num(d.loss, 1)));
-      b.title = t('move {move}: {who} played {played}, best {best}', {move: d.move, who: d.player, played: choiceName(d.played), best: choiceName(d.best)});
+      b.title = t('move {move}: {who} played {played}, best {best}', {move: d.move, who: iso(d.player), played: choiceName(d.played), best: choiceName(d.best)});
       b.addEventListener('click', jump(cur.entry, d.move));
       box.appendChild(b);
     });
