@@ -158,7 +158,9 @@ def test_a_whole_game_at_the_keyboard(tmp_path: Path, script: Script, lang: str)
     prompt, head, over, _ = SAID[lang]
     assert prompt in text and head in text and over in text
     assert {"ja": "手番で使うコマンド:", "ko": "차례에 쓰는 명령:", "ru": "Команды на ходу:"}[lang] in text
-    assert "d CARD ROW" in text  # the typed commands are the same letters
+    # the typed commands are the same letters; what they stand for is in the table's language, in the prompt too
+    assert {"ja": "d カード 列", "ko": "d 카드 열", "ru": "d КАРТА РЯД"}[lang] in text
+    assert "CARD" not in text and "ROW" not in text
     empty, unknown, full = REFUSED[lang]
     cards = {1: "карта", 2: "карты", 3: "карты"}.get(held, "карт")  # Russian: 1 карта, 2-4 карты, 5 карт
     assert empty in text and unknown in text and full.format(row=full_row, n=held, cards=cards) in text
