@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
-from ..core.cards import ALL_COLOURS, CARD_HEX, SHORT_LABELS, card_name
+from ..core.cards import ALL_COLOURS, CARD_HEX, card_name
 from ..core.errors import one_line
 from ..db.ratings import (
     BAND,
@@ -35,6 +35,7 @@ from ..db.ratings import (
 )
 from ..db.site_data import ClubData, GameSeat, MatchRow, MatchSeat
 from ..lang import ENGLISH, N_, NATIVE_NAMES, Translator
+from ..lang.chips import chip_label
 from ..lang.games import edition_word, table_word
 from . import svg
 
@@ -133,7 +134,7 @@ def page_file(rel: str, lang: str, first: str) -> str:
 
 def _card(kind: str, count: int | None = None, tr: Translator = ENGLISH) -> str:
     bg, fg = CARD_HEX[kind]
-    text = SHORT_LABELS[kind] + ("" if count is None else f"×{count}")
+    text = escape(chip_label(kind, tr)) + ("" if count is None else f"×{count}")
     return f'<span class="card" style="background:{bg};color:{fg}" title="{escape(tr.gettext(card_name(kind)))}">{text}</span>'
 
 
