@@ -165,7 +165,7 @@ def test_a_whole_game_at_the_keyboard(tmp_path: Path, script: Script, lang: str)
     cards = {1: "карта", 2: "карты", 3: "карты"}.get(held, "карт")  # Russian: 1 карта, 2-4 карты, 5 карт
     assert empty in text and unknown in text and full.format(row=full_row, n=held, cards=cards) in text
     assert "refused" not in text and "is empty" not in text
-    edition = {"ja": "原版、通常の得点表", "ko": "기본판, 기본 승점표", "ru": "классическое издание, обычная таблица очков"}[lang]
+    edition = {"ja": "原版、通常の得点表", "ko": "기본판, 갈색 승점표", "ru": "классическое издание, схема для новичков"}[lang]
     assert edition in text and "classic edition" not in text  # the screen's head and the help's cards
     assert "'s move" not in text and "Game 1 of 1" not in text  # nothing left in English
     assert "×" in text and not re.search(r"\b(orange|blue|brown|yellow|grey|green|red|purple) ×", text)  # collections

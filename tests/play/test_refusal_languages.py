@@ -100,7 +100,7 @@ def test_setup_refusals_name_the_colour_and_the_counts() -> None:
     recs = recorders()
     assert feed(recs, "r g")["ko"] == ["기록하지 않아요 [bad-removed] 3명이면 색깔 1가지를 제거해요 (2가지가 아니에요)"]
     feed(recs, "r")
-    assert feed(recs, "r")["ja"] == ["記録しません [bad-starting] 赤は取り除いた色なので、最初のカードにできません"]
+    assert feed(recs, "r")["ja"] == ["記録しません [bad-starting] 赤は取り除いた色なので、初期カードにできません"]
     feed(recs, "g")
     assert feed(recs, "g")["ru"] == [("не записано [bad-starting] «зелёный» указан начальной картой дважды: все начальные "
                                      "карты разных цветов")]  # fmt: skip
