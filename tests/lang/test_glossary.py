@@ -107,7 +107,7 @@ def test_each_term_is_translated_one_way(lang: str) -> None:
     for row in rows:
         pattern = re.compile(row["english"], re.IGNORECASE)
         for english, translated in messages.items():
-            if pattern.search(english):
+            if pattern.search(re.sub(r"\{[a-z_0-9]+\}", "", english)):  # a placeholder's name is not a word
                 checked += 1
                 if row["word"].lower() not in translated.lower():
                     wrong.append((row["english"], english, translated))
