@@ -19,6 +19,7 @@ from ..core.errors import Finding, one_line
 from ..view.safe_text import TerminalSafe
 
 if TYPE_CHECKING:
+    from ..lang import Translator
     from ..log.load import LoadedMatch
 
 #: The help of every command that reads logs from paths.
@@ -90,6 +91,28 @@ PageLangOption = Annotated[
     typer.Option("--lang", metavar="LANG", help="With --html: the page's languages, separated by commas, from "
                  "en, ja, ko, ru; it opens in the first and switches among them (default: en)."),
 ]
+
+
+#: ``--lang`` of a command that prints for people (``score``): the one language of what it prints; JSON, CSV and
+#: rule ids stay English. Read with ``terminal_translator``.
+LangOption = Annotated[
+    str | None,
+    typer.Option("--lang", metavar="LANG", help="The language of the text printed for people: en, ja, ko or ru "
+                 "(default: the locale, LC_ALL/LC_MESSAGES/LANG; else en). JSON, CSV and rule ids stay English.",
+                 show_default=False),
+]
+
+
+def terminal_translator(lang: str | None, option: str = "--lang") -> Translator:
+    """The translator of a ``LangOption``: the language given (checked: a usage error names the choices), else
+    the environment's locale, else English (as ``record`` chooses)."""
+    from ..lang import LANGUAGES, from_environment, translator
+
+    if lang is None:
+        return translator(from_environment(os.environ))
+    if lang.strip().lower() not in LANGUAGES:
+        raise typer.BadParameter(f"{one_line(lang)}: one of {', '.join(LANGUAGES)}", param_hint=option)
+    return translator(lang.strip().lower())
 
 
 def output_format(fmt: str | Format | None, json_out: bool, *, csv: bool = True) -> Format:

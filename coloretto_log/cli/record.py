@@ -119,7 +119,7 @@ class _Piped:
             if isinstance(event, (Refused, Caution)):
                 self.refused += isinstance(event, Refused)
                 where = self.tr.t("line {n} ({text})", n=self.line_no, text=self._last.strip())
-                typer.echo(one_line(f"{where}: {event.line(self.tr)}"), err=True)
+                typer.echo(one_line(self.tr.t("{where}: {said}", where=where, said=event.line(self.tr))), err=True)
             elif isinstance(event, (Note, GameStart)):
                 continue
             else:

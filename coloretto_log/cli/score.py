@@ -5,19 +5,23 @@ from __future__ import annotations
 import csv
 import os
 import sys
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
 
-from ..core.cards import ALL_COLOURS, GOLDEN_JOKER, JOKER, KIND_INDEX
+from ..core.cards import ALL_COLOURS, GOLDEN_JOKER, JOKER, KIND_INDEX, card_name
 from ..core.editions import edition_choice
 from ..core.errors import one_line
 from ..core.scoring import PLUS2_POINTS, Assignment, ColourScore
+from ..lang import ENGLISH, N_, Translator
+from ..lang.chips import chip_label
+from ..lang.games import edition_word, table_word
 from ..report.scorecard import GameScore, HandError, HandScore, MatchScore, calculate
 from ..view.safe_text import TerminalSafe
-from ..view.terminal import card_text, collection_text
+from ..view.terminal import CARD_STYLES, card_text, collection_text
 from .app import app
 from .common import (
     PATHS_HELP,
@@ -26,13 +30,14 @@ from .common import (
     FormatOption,
     JsonOption,
     JsonReport,
+    LangOption,
     emit_json,
     exit_for,
     fail,
     loaded_matches,
     output_format,
-    plural,
     print_findings,
+    terminal_translator,
 )
 
 if TYPE_CHECKING:
@@ -68,16 +73,37 @@ def _printer() -> Callable[[Text], None]:
 # --------------------------------------------------------------------------- pieces of a screen
 
 
-def _count_text(row: ColourScore) -> str:
-    """A colour's cards: ``6``, or with jokers ``4+1J=5``."""
-    return f"{row.cards}+{row.jokers}J={row.effective}" if row.jokers else f"{row.cards}"
+def _count_text(row: ColourScore, tr: Translator = ENGLISH) -> str:
+    """A colour's cards: ``6``, or with jokers ``4+1J=5`` (in another language, the joker by name)."""
+    if not row.jokers:
+        return f"{row.cards}"
+    return tr.t("{cards}+{jokers}J={total}", cards=row.cards, jokers=row.jokers, total=row.effective)
 
 
 def _plus2_cards(a: Assignment) -> int:
     return a.plus2_points // PLUS2_POINTS
 
 
-def points_text(a: Assignment) -> Text:
+def _card(card: str, tr: Translator, *, long: bool = False) -> Text:
+    """A card as a coloured block: English as ``view.terminal`` draws it; another language by its name (a
+    colour, when ``long``) or its chip label."""
+    if tr is ENGLISH:
+        return card_text(card, long=long)
+    label = tr.gettext(card_name(card)) if long else chip_label(card, tr)
+    return Text(f" {label} ", style=CARD_STYLES.get(card, "reverse"))
+
+
+def _names(cards: Sequence[str], tr: Translator) -> str:
+    """Colour names as the log writes them (English), or in the reader's language joined its way."""
+    return ", ".join(cards) if tr is ENGLISH else tr.join(tr.gettext(card_name(c)) for c in cards)
+
+
+def _label(word: str, width: int = 9) -> str:
+    """A line's label padded to ``width`` terminal columns (a wide character takes two)."""
+    return word + " " * max(1, width - sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in word))
+
+
+def points_text(a: Assignment, tr: Translator = ENGLISH) -> Text:
     """``▲green 6 +21  ▲yellow 4+1J +15  ▼blue 2 −3  +2×1 +2  = 41``: positive colours marked ▲."""
     out = Text()
     for row in a.breakdown:
@@ -85,14 +111,14 @@ def points_text(a: Assignment) -> Text:
             out.append("  ")
         positive = row.sign > 0
         out.append("▲" if positive else "▼", style="bold green" if positive else "dim")
-        out.append_text(card_text(row.colour, long=True))
-        count = _count_text(row)
+        out.append_text(_card(row.colour, tr, long=True))
+        count = _count_text(row, tr)
         out.append(f" {count} ", style="" if positive else "dim")
         out.append(_signed(row.points), style="bold" if positive else "dim")
     if a.plus2_points:
         if out:
             out.append("  ")
-        out.append_text(card_text("plus2"))
+        out.append_text(_card("plus2", tr))
         out.append(f"×{_plus2_cards(a)} {_signed(a.plus2_points)}")
     if out:
         out.append("  ")
@@ -100,98 +126,134 @@ def points_text(a: Assignment) -> Text:
     return out
 
 
-def jokers_text(a: Assignment, counts: tuple[int, ...]) -> Text:
+def jokers_text(a: Assignment, counts: tuple[int, ...], tr: Translator = ENGLISH) -> Text:
     """The jokers and the colour each one becomes: ``J→yellow GJ→red`` (golden jokers last)."""
     kinds = [JOKER] * counts[KIND_INDEX[JOKER]] + [GOLDEN_JOKER] * counts[KIND_INDEX[GOLDEN_JOKER]]
     out = Text()
     for kind, colour in zip(kinds, a.jokers):
         if out:
             out.append(" ")
-        out.append_text(card_text(kind))
+        out.append_text(_card(kind, tr))
         out.append("→")
-        out.append_text(card_text(colour, long=True))
+        out.append_text(_card(colour, tr, long=True))
     if not out:
-        out.append("none", style="dim")
+        out.append(tr.gettext("none"), style="dim")
     return out
 
 
-def _choice(jokers: Sequence[str] | None, positive: Sequence[str] | None) -> str:
+def _choice(jokers: Sequence[str] | None, positive: Sequence[str] | None, tr: Translator) -> str:
     parts = []
+    none = tr.gettext("none")
     if jokers is not None:
-        parts.append(f"jokers {', '.join(jokers) if jokers else 'none'}")
+        parts.append(tr.t("jokers {colours}", colours=_names(jokers, tr) if jokers else none))
     if positive is not None:
-        parts.append(f"positive {', '.join(positive) if positive else 'none'}")
+        parts.append(tr.t("positive {colours}", colours=_names(positive, tr) if positive else none))
     return "; ".join(parts)
 
 
-def verdict_lines(v: Verdict) -> list[Text]:
+#: What each problem of a written score says in a language other than English (English keeps the sentence of
+#: ``core.claims``, with its details); the rule id is printed beside it.
+PROBLEM_WORDS: dict[str, str] = {
+    "over-claimed": N_("the written score is {n} more than the best score, {best}"),
+    "under-claimed": N_("the written score is {n} less than the best score, {best}"),
+    "illegal-choice": N_("the jokers or positive colours written are not a legal choice"),
+    "choice-below-optimum": N_("the jokers and positive colours written score {choice}, less than the best, {best}"),
+    "choice-not-claimed": N_("the jokers and positive colours written do not give the written score"),
+}
+#: A verdict's status as people read it.
+STATUS_WORDS: dict[str, str] = {
+    "agrees": N_("agrees"), "over-claimed": N_("over-claimed"), "under-claimed": N_("under-claimed"),
+    "illegal-choice": N_("illegal-choice"), "choice-below-optimum": N_("choice-below-optimum"),
+    "choice-not-claimed": N_("choice-not-claimed"), "no-claim": N_("no-claim"),
+}  # fmt: skip
+
+
+def _problem(v: Verdict, status: str, message: str, tr: Translator) -> str:
+    if tr is ENGLISH:
+        return one_line(message)
+    claim = v.claim.score if v.claim is not None else None
+    diff = abs(claim - v.optimal.score) if claim is not None else 0
+    words = PROBLEM_WORDS.get(status)
+    said = tr.t(words, n=diff, best=v.optimal.score, choice=v.choice_score) if words else status
+    rule = "claim-score" if status in ("over-claimed", "under-claimed") else "claim-choice"
+    return f"{said} [{rule}]"
+
+
+def verdict_lines(v: Verdict, tr: Translator = ENGLISH) -> list[Text]:
     """The claim and what is wrong with it; a dispute in bold red."""
     claim = v.claim
     assert claim is not None
     said = [] if claim.score is None else [f"{claim.score}"]
-    choice = _choice(claim.jokers, claim.positive)
+    choice = _choice(claim.jokers, claim.positive, tr)
     if choice:
         said.append(choice)
-    head = Text().append("claim    ", style="bold")
-    head.append(one_line(" · ".join(said)) if said else "(empty)")
+    head = Text().append(_label(tr.gettext("claim")), style="bold")
+    head.append(one_line(" · ".join(said)) if said else tr.gettext("(empty)"))
     if v.agrees:
-        head.append("  ✓ agrees", style="bold green")
+        head.append("  ✓ " + tr.gettext("agrees"), style="bold green")
         return [head]
-    head.append(f"  ✗ {v.status}", style="bold red")
+    head.append("  ✗ " + tr.gettext(STATUS_WORDS.get(v.status, v.status)), style="bold red")
     if v.difference is not None and v.difference:
-        head.append(f" by {abs(v.difference)}", style="bold red")
-    return [head] + [Text(f"         {one_line(p.message)}", style="red") for p in v.problems]
+        head.append(tr.t(" by {n}", n=abs(v.difference)), style="bold red")
+    return [head] + [Text(" " * 9 + _problem(v, p.status, p.message, tr), style="red") for p in v.problems]
 
 
-def _game_lines(game: GameScore) -> list[Text]:
-    state = "complete" if game.complete else "in progress: scores as the cards stand, not in the totals"
-    head = Text().append(f"Game {game.number}", style="bold")
-    head.append(f" ({state}); colours in play: {' '.join(game.colours)}")
+def _game_lines(game: GameScore, tr: Translator = ENGLISH) -> list[Text]:
+    state = (tr.gettext("complete") if game.complete
+             else tr.gettext("in progress: scores as the cards stand, not in the totals"))  # fmt: skip
+    colours = " ".join(game.colours) if tr is ENGLISH else tr.join(tr.gettext(card_name(c)) for c in game.colours)
+    head = Text().append(tr.t("Game {game}", game=game.number), style="bold")
+    head.append(tr.t(" ({state}); colours in play: {colours}", state=state, colours=colours))
     lines = [head]
     for p in game.ranking():
         name = Text().append(f"  {p.rank}. ", style="bold")
         name.append(one_line(p.player), style="bold red" if p.disputed else "bold")
         name.append(f"  {p.score}", style="bold")
         if p.disputed:
-            name.append("  DISPUTED", style="bold white on red")
+            name.append("  " + tr.gettext("DISPUTED"), style="bold white on red")
         lines.append(name)
-        cards = Text("     cards    ")
-        cards.append_text(collection_text(p.counts, game.colours))
+        cards = Text("     " + _label(tr.gettext("cards")))
+        label = None if tr is ENGLISH else (lambda card: _card(card, tr, long=card in game.colours))
+        cards.append_text(collection_text(p.counts, game.colours, label=label, empty=tr.gettext("(nothing yet)")))
         lines.append(cards)
         if p.optimal.jokers:
-            jokers = Text("     jokers   ")
-            jokers.append_text(jokers_text(p.optimal, p.counts))
+            jokers = Text("     " + _label(tr.gettext("jokers")))
+            jokers.append_text(jokers_text(p.optimal, p.counts, tr))
             lines.append(jokers)
-        points = Text("     points   ")
-        points.append_text(points_text(p.optimal))
+        points = Text("     " + _label(tr.gettext("points")))
+        points.append_text(points_text(p.optimal, tr))
         lines.append(points)
         if p.verdict is not None:
-            for line in verdict_lines(p.verdict):
+            for line in verdict_lines(p.verdict, tr):
                 lines.append(Text("     ").append_text(line))
     if game.unchecked_claims:
-        lines.append(Text("  claims on an unfinished game are not checked", style="yellow"))
+        lines.append(Text("  " + tr.gettext("claims on an unfinished game are not checked"), style="yellow"))
     return lines
 
 
-def match_lines(m: MatchScore) -> list[Text]:
+def match_lines(m: MatchScore, tr: Translator = ENGLISH) -> list[Text]:
     """A scored match for people: every game, then the match totals."""
     assert m.rules is not None
     r = m.rules
     head = Text().append(one_line(m.label), style="bold underline")
     if m.match_id:
-        head.append(f"  match {one_line(m.match_id)}", style="bold")
-    head.append(f"  {r.edition.name} edition, {r.table.name} table, {plural(len(m.players), 'player')}")
+        head.append("  " + tr.t("match {id}", id=one_line(m.match_id)), style="bold")
+    players = tr.nt("{n} player", "{n} players", len(m.players))
+    head.append("  " + tr.t("{edition}, {table}, {players}", edition=edition_word(r.edition.name, tr),
+                            table=table_word(r.table.name, tr), players=players))  # fmt: skip
     lines = [head]
     for g in m.games:
-        lines.extend(_game_lines(g))
+        lines.extend(_game_lines(g, tr))
     missing = r.games - m.games_counted
+    games = tr.nt("{n} game", "{n} games", r.games)
     status = (
-        f"complete, {plural(r.games, 'game')}"
+        tr.t("complete, {games}", games=games)
         if m.complete
-        else f"incomplete: {m.games_counted} of {plural(r.games, 'game')} finished, {missing} missing"
+        else tr.t("incomplete: {done} of {games} finished, {missing} missing",
+                  done=m.games_counted, games=games, missing=missing)
     )
-    total = Text().append("Match totals", style="bold")
-    total.append(f" ({status})", style="" if m.complete else "yellow")
+    total = Text().append(tr.gettext("Match totals"), style="bold")
+    total.append(tr.t(" ({status})", status=status), style="" if m.complete else "yellow")
     lines.append(total)
     ranking = Text(" ")
     for s in sorted(m.standings, key=lambda s: (s.rank, s.seat)):
@@ -202,38 +264,40 @@ def match_lines(m: MatchScore) -> list[Text]:
     return lines
 
 
-def hand_lines(h: HandScore) -> list[Text]:
+def hand_lines(h: HandScore, tr: Translator = ENGLISH) -> list[Text]:
     """The calculator's answer in one glance."""
     a = h.optimal
-    head = Text().append("Hand     ", style="bold")
-    head.append_text(collection_text(h.counts, h.colours))
-    rules = f"   ({h.edition.name} edition, {h.table.name} table"
-    rules += f", removed {', '.join(h.removed)})" if h.removed else ")"
-    head.append(rules, style="dim")
+    head = Text().append(_label(tr.gettext("Hand")), style="bold")
+    label = None if tr is ENGLISH else (lambda card: _card(card, tr, long=card in h.colours))
+    head.append_text(collection_text(h.counts, h.colours, label=label, empty=tr.gettext("(nothing yet)")))
+    rules = tr.t("{edition}, {table}", edition=edition_word(h.edition.name, tr), table=table_word(h.table.name, tr))
+    if h.removed:
+        rules = tr.t("{rules}, removed {colours}", rules=rules, colours=_names(h.removed, tr))
+    head.append("   " + tr.t("({rules})", rules=rules), style="dim")
     lines = [head]
     if a.jokers:
-        jokers = Text().append("Jokers   ", style="bold")
-        jokers.append_text(jokers_text(a, h.counts))
+        jokers = Text().append(_label(tr.gettext("Jokers")), style="bold")
+        jokers.append_text(jokers_text(a, h.counts, tr))
         lines.append(jokers)
-    positive = Text().append("Positive ", style="bold")
-    positive.append(", ".join(a.positive) if a.positive else "none")
+    positive = Text().append(_label(tr.gettext("Positive")), style="bold")
+    positive.append(_names(a.positive, tr) if a.positive else tr.gettext("none"))
     lines.append(positive)
     for row in a.breakdown:
         mark = "▲" if row.sign > 0 else "▼"
         line = Text().append(f"  {mark} ", style="bold green" if row.sign > 0 else "dim")
-        chip = card_text(row.colour, long=True)
+        chip = _card(row.colour, tr, long=True)
         line.append_text(chip)
-        count = _count_text(row)
-        line.append(" " * (_CHIP - len(chip)) + f" {count:<9}{_signed(row.points):>5}",
+        count = _count_text(row, tr)
+        line.append(" " * max(1, _CHIP - chip.cell_len) + f" {count:<9}{_signed(row.points):>5}",
                     style="" if row.sign > 0 else "dim")
         lines.append(line)
     if a.plus2_points:
         line = Text("    ")
-        chip = card_text("plus2")
+        chip = _card("plus2", tr)
         line.append_text(chip)
-        line.append(" " * (_CHIP - len(chip)) + f" ×{_plus2_cards(a):<8}{_signed(a.plus2_points):>5}")
+        line.append(" " * max(1, _CHIP - chip.cell_len) + f" ×{_plus2_cards(a):<8}{_signed(a.plus2_points):>5}")
         lines.append(line)
-    lines.append(Text(f"Score    {a.score}", style="bold"))
+    lines.append(Text(_label(tr.gettext("Score")) + f"{a.score}", style="bold"))
     return lines
 
 
@@ -283,7 +347,7 @@ def csv_rows(m: MatchScore) -> list[list[object]]:
     return rows
 
 
-def _score_logs(paths: list[str], *, fmt: Format) -> None:
+def _score_logs(paths: list[str], *, fmt: Format, tr: Translator = ENGLISH) -> None:
     from ..report.scorecard import score_match
 
     show = _printer()
@@ -314,7 +378,7 @@ def _score_logs(paths: list[str], *, fmt: Format) -> None:
             for f in m.findings:
                 if not f.rule.startswith("claim-"):  # the verdicts say it better
                     typer.secho(f.line(item.label), fg=typer.colors.YELLOW, err=True)
-            for line in match_lines(m):
+            for line in match_lines(m, tr):
                 show(line)
             show(Text())
     summary = {
@@ -330,13 +394,14 @@ def _score_logs(paths: list[str], *, fmt: Format) -> None:
     if report is not None:
         report.close(unreadable=unreadable, summary=summary)
     else:
-        text = (
-            f"{plural(n_matches, 'match', 'matches')} in {plural(len(files), 'file')}: "
-            f"{n_matches - n_invalid} scored, {n_invalid} invalid; "
-            f"{plural(n_claims, 'claim')}: {n_claims - n_disputes} agree, {n_disputes} disagree"
+        text = tr.t(
+            "{matches} in {files}: {scored} scored, {invalid} invalid; {claims}: {agree} agree, {disagree} disagree",
+            matches=tr.nt("{n} match", "{n} matches", n_matches), files=tr.nt("{n} file", "{n} files", len(files)),
+            scored=n_matches - n_invalid, invalid=n_invalid, claims=tr.nt("{n} claim", "{n} claims", n_claims),
+            agree=n_claims - n_disputes, disagree=n_disputes,
         )
         if unreadable:
-            text += f"; {plural(len(unreadable), 'file')} could not be read"
+            text += tr.nt("; {n} file could not be read", "; {n} files could not be read", len(unreadable))
         ok = not (n_invalid or n_disputes or unreadable)
         typer.secho(text, fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True, err=table is not None)
     exit_for(unreadable=bool(unreadable), invalid=bool(n_invalid), disputes=bool(n_disputes))
@@ -375,6 +440,7 @@ def score(
     ] = None,
     fmt: FormatOption = None,
     json_out: JsonOption = False,
+    lang: LangOption = None,
 ) -> None:
     """Score finished games exactly and settle disputed claims; or score one hand at the table.
 
@@ -393,8 +459,10 @@ def score(
     \b
     Example: coloretto-log score --hand "green=6 yellow=4 red=3 blue=2 joker=1 +2=1"
     Example: coloretto-log score sample_logs/classic-3p-seeded-match.json
+    Example: coloretto-log score --lang ja sample_logs/classic-3p-seeded-match.json
     """
     chosen = output_format(fmt, json_out)
+    tr = terminal_translator(lang)
     if hand is None:
         if not paths:
             fail('give log files to score, or a hand with --hand "green=6 joker=1 ..."', ExitCode.USAGE)
@@ -402,7 +470,7 @@ def score(
         if given:
             verb = "goes" if len(given) == 1 else "go"
             fail(f"{', '.join(given)} {verb} with --hand only; a log states its own rules", ExitCode.USAGE)
-        _score_logs(paths, fmt=chosen)
+        _score_logs(paths, fmt=chosen, tr=tr)
         return
     if paths:
         fail("give either log files or --hand, not both", ExitCode.USAGE)
@@ -421,5 +489,5 @@ def score(
         table.writerows(hand_csv_rows(result))
         return
     show = _printer()
-    for line in hand_lines(result):
+    for line in hand_lines(result, tr):
         show(line)

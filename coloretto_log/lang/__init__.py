@@ -128,6 +128,10 @@ class Translator:
         """The plural form for ``n`` (``{n}`` is filled with ``n`` in the locale's digits)."""
         return self._tr.ngettext(singular, plural, n).format(n=self.format_number(n), **values)
 
+    def join(self, items: Iterable[str]) -> str:
+        """A list the language's way (``"青、茶"`` in Japanese, ``"blue, brown"`` in English)."""
+        return self._tr.gettext(", ").join(items)
+
     def nd(self, singular: str, plural: str, count: str, /, **values: Any) -> str:
         """The plural form for a count written as a decimal (``"1.5"``, ``"1.0"``), chosen by the CLDR rule of
         the number as written (``"1.0"`` is not "one" in English or Russian: "1.0 points", "1,0 очка");

@@ -32,7 +32,7 @@ import jinja2
 from jinja2.ext import Extension
 from markupsafe import Markup, escape
 
-from ..core.cards import ALL_COLOURS, CARD_HEX, SHORT_LABELS, card_name
+from ..core.cards import ALL_COLOURS, CARD_HEX, card_name
 from ..core.errors import ColorettoLogError, one_line
 from ..db.ratings import (
     BAND,
@@ -47,6 +47,7 @@ from ..db.ratings import (
 )
 from ..db.site_data import ClubData, GameSeat, MatchRow
 from ..lang import ENGLISH, N_, NATIVE_NAMES, Translator
+from ..lang.chips import chip_label
 from ..lang.games import edition_word, table_word
 from . import svg
 
@@ -110,7 +111,7 @@ def environment(templates: Path | None = None) -> jinja2.Environment:
     env.filters["one_line"] = lambda text: one_line(str(text))
     env.filters["isolate"] = _isolate
     env.globals.update(player_slug=player_slug, match_slug=match_slug, page_file=page_file, native=NATIVE_NAMES,
-                       cards={k: {"bg": bg, "fg": fg, "label": SHORT_LABELS[k]} for k, (bg, fg) in CARD_HEX.items()},
+                       cards={k: {"bg": bg, "fg": fg} for k, (bg, fg) in CARD_HEX.items()},
                        verdicts=VERDICTS, metrics=METRICS)
     return env
 
@@ -202,7 +203,7 @@ class Site:
         self.env = environment(templates).overlay()
         self.env.globals.update(
             t=self.html_t, nt=self.html_nt, num=self.num, pct=self.pct, day=self.day, metric=self.metric,
-            number=self.number, colour=self.colour, href=self.href, lang=self.lang, langs=self.langs,
+            number=self.number, colour=self.colour, chip=self.chip, href=self.href, lang=self.lang, langs=self.langs,
             match_seats=data.match_seats, by_id=self.by_id,
         )
 
@@ -231,6 +232,10 @@ class Site:
 
     def day(self, d: _dt.date | None) -> str:
         return self.tr.t("undated") if d is None else self.tr.format_date(d)
+
+    def chip(self, kind: str) -> str:
+        """A card's chip label in this page's language (``lang.chips``)."""
+        return chip_label(kind, self.tr)
 
     def metric(self, key: str, x: Any) -> str:
         """An analysis figure as ``analyze`` prints it: accuracy in percent, error rate as a percentage, luck and

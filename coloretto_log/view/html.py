@@ -46,6 +46,7 @@ from typing import Any
 from ..core.cards import CARD_HEX, LAST_ROUND, SHORT_LABELS
 from ..core.errors import ColorettoLogError, UnreadableFileError, one_line
 from ..lang import DEFAULT, N_, page_catalogue
+from ..lang.chips import CHIP_LABELS
 from ..log.atomic import atomic_write_lines
 from ..log.reader import decode, parse_json, read_bytes
 from ..report.timeline import HAND, JOINS, PHRASES, MatchTimeline
@@ -97,7 +98,7 @@ VIEWER_MESSAGES: tuple[str | tuple[str, str], ...] = (
     N_("Rows"), N_("Players"), N_("score with the best assignment now"), N_("Per player"), N_("the whole match"),
     N_("Keys: ← → step, Home End first and last move (End: the final scores), [ ] or PgUp PgDn switch games."),
     N_("match {match} · game {game}"), N_("game {game}"), N_("error"), N_("unfinished"), N_("Nothing to replay."),
-    N_("Cards carry their colour's letters: {letters}."), N_("no move to replay"),
+    N_("Cards carry their colour's letters: {letters}."), N_("no move to replay"), N_(", "), *CHIP_LABELS.values(),
     N_("Game {game} cannot be replayed."), N_("setup"), N_("move {move}"), N_("Play broke off at move {move}: "),
     N_("round {round}"), N_("last round!"), N_("game over"), N_("{who} to play"), N_("row {row}"),
     N_("taken by {who}"), N_("taken"), N_("Discarded with leftover rows: {cards}"), N_("took a row"),

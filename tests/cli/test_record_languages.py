@@ -31,7 +31,7 @@ HOSTILE = "Ai\u001b[31mko\u001b]0;pwned\u0007"
 #: What each language must say at points of a game: (the move prompt of Ann, the screen's head,
 #: the end of the game, the match's end).
 SAID = {
-    "ja": ("Ann の手番", "ゲーム 1/1 · ラウンド 1", "ゲーム 1 終了。最高得点", "対戦終了。合計と順位:"),
+    "ja": ("Annの手番", "ゲーム 1/1 · ラウンド 1", "ゲーム 1 終了。最高得点", "対戦終了。合計と順位："),
     "ko": ("Ann 님의 차례", "게임 1/1 · 라운드 1", "게임 1 종료. 최고 승점", "매치 종료. 합계와 순위:"),
     "ru": ("Ход: Ann", "Игра 1 из 1 · раунд 1", "Игра 1 окончена. Лучший счёт", "Матч завершён. Итоги и места:"),
 }
@@ -116,8 +116,8 @@ def full_row_point(script: Script) -> tuple[int, int, int]:
 
 #: What each language says when a line is refused at the table: the rule id, then which row and how full.
 REFUSED = {
-    "ja": ("記録しません [row-empty] 1列目は空なので取れません", "記録しません [unknown-row] 9列目はありません。列は 1 から 3 です",
-           "記録しません [row-full] {row}列目は満杯です: すでに{n}枚あります"),
+    "ja": ("記録しません [row-empty] 1列目は空なので取れません", "記録しません [unknown-row] 9列目はありません。列は 1 から 3です",
+           "記録しません [row-full] {row}列目は満杯です：すでに{n}枚あります"),
     "ko": ("기록하지 않아요 [row-empty] 1번 열은 비어 있어서 가져올 수 없어요",
            "기록하지 않아요 [unknown-row] 9번 열은 없어요. 열은 1부터 3까지예요",
            "기록하지 않아요 [row-full] {row}번 열은 가득 찼어요: 이미 카드가 {n}장 있어요"),
@@ -157,13 +157,15 @@ def test_a_whole_game_at_the_keyboard(tmp_path: Path, script: Script, lang: str)
     text = ANSI.sub("", out.getvalue())
     prompt, head, over, _ = SAID[lang]
     assert prompt in text and head in text and over in text
-    assert {"ja": "手番で使うコマンド:", "ko": "차례에 쓰는 명령:", "ru": "Команды на ходу:"}[lang] in text
-    assert "d CARD ROW" in text  # the typed commands are the same letters
+    assert {"ja": "手番で使うコマンド：", "ko": "차례에 쓰는 명령:", "ru": "Команды на ходу:"}[lang] in text
+    # the typed commands are the same letters; what they stand for is in the table's language, in the prompt too
+    assert {"ja": "d カード 列", "ko": "d 카드 열", "ru": "d КАРТА РЯД"}[lang] in text
+    assert "CARD" not in text and "ROW" not in text
     empty, unknown, full = REFUSED[lang]
     cards = {1: "карта", 2: "карты", 3: "карты"}.get(held, "карт")  # Russian: 1 карта, 2-4 карты, 5 карт
     assert empty in text and unknown in text and full.format(row=full_row, n=held, cards=cards) in text
     assert "refused" not in text and "is empty" not in text
-    edition = {"ja": "原版、通常の得点表", "ko": "기본판, 기본 승점표", "ru": "классическое издание, обычная таблица очков"}[lang]
+    edition = {"ja": "原版、通常の得点表", "ko": "기본판, 갈색 승점표", "ru": "классическое издание, схема для новичков"}[lang]
     assert edition in text and "classic edition" not in text  # the screen's head and the help's cards
     assert "'s move" not in text and "Game 1 of 1" not in text  # nothing left in English
     assert "×" in text and not re.search(r"\b(orange|blue|brown|yellow|grey|green|red|purple) ×", text)  # collections

@@ -17,11 +17,23 @@ LANGS = ("ja", "ko", "ru")
 def glossary(lang: str) -> list[dict[str, str]]:
     """The rows of the glossary table: English, word, stem, rulebook, notes."""
     text = (ROOT / "docs" / f"glossary-{lang}.md").read_text(encoding="utf-8")
+    return _table(text.split("\n## ")[0], ("english", "word", "stem", "rulebook", "notes"))
+
+
+def one_way(lang: str) -> list[dict[str, str]]:
+    """The rows of the table "One term, one translation": English (a regular expression), word, never, ..."""
+    text = (ROOT / "docs" / f"glossary-{lang}.md").read_text(encoding="utf-8")
+    section = text.split("\n## One term, one translation\n")[1].split("\n## ")[0]
+    return _table(section, ("english", "word", "never", "rulebook", "notes"))
+
+
+def _table(text: str, columns: tuple[str, ...]) -> list[dict[str, str]]:
+    """A Markdown table's rows (not its head), each cell stripped of spaces and backquotes (``\\|`` is a ``|``)."""
     rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| English")]
     out = []
     for line in rows:
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        out.append(dict(zip(("english", "word", "stem", "rulebook", "notes"), cells)))
+        cells = [c.strip().strip("`").replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+        out.append(dict(zip(columns, cells)))
     return out
 
 
@@ -81,4 +93,25 @@ def test_every_message_using_a_term_uses_the_glossary_word(lang: str) -> None:
                 if row["stem"].lower() not in translated.lower():
                     wrong.append((term, english, translated))
     assert checked > 20
+    assert wrong == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_term_is_translated_one_way(lang: str) -> None:
+    """The glossary's "One term, one translation": a message whose English says the term says the word, and no
+    translation says one of the words the glossary rules out (the other translations that were used before)."""
+    messages = catalogue(lang)
+    rows = one_way(lang)
+    assert len(rows) >= 6
+    wrong, checked = [], 0
+    for row in rows:
+        pattern = re.compile(row["english"], re.IGNORECASE)
+        for english, translated in messages.items():
+            if pattern.search(re.sub(r"\{[a-z_0-9]+\}", "", english)):  # a placeholder's name is not a word
+                checked += 1
+                if row["word"].lower() not in translated.lower():
+                    wrong.append((row["english"], english, translated))
+        for never in (w.strip() for w in row["never"].split(",") if w.strip()):
+            wrong.extend((f"never {never}", english, t) for english, t in messages.items() if never.lower() in t.lower())
+    assert checked >= len(rows)
     assert wrong == []

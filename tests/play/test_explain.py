@@ -157,7 +157,7 @@ def test_a_counted_decimal_takes_the_form_cldr_gives_the_number_as_written() -> 
 def test_choice_names_and_the_capital_where_the_sentence_starts() -> None:
     ja, ko, ru = (translator(lang) for lang in ("ja", "ko", "ru"))
     assert [choice_name(x, ja) for x in ("draw", "take row 3", "row 2")] == ["めくる", "3列目を取る", "2 列目"]
-    assert [choice_name(x, ko) for x in ("draw", "take row 3", "row 2")] == ["뽑다", "3번 열을 가져오다", "2번 열"]
+    assert [choice_name(x, ko) for x in ("draw", "take row 3", "row 2")] == ["뽑기", "3번 열 가져오기", "2번 열"]
     assert [choice_name(x, ru) for x in ("draw", "take row 3", "row 2")] == ["вытянуть карту", "взять ряд 3", "ряд 2"]
     worse = next(e for e in map(_explained, ALL)
                  if any(str(p["values"].get("best", {}).get("choice", "")).startswith("take row") for p in e.parts))

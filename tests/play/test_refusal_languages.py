@@ -52,7 +52,7 @@ def test_a_full_row_says_which_and_how_many_cards_in_the_languages_plural() -> N
     said = feed(recs, "d br 1")
     assert said == {
         "en": ["refused [row-full] row 1 already holds 3 cards"],
-        "ja": ["記録しません [row-full] 1列目は満杯です: すでに3枚あります"],
+        "ja": ["記録しません [row-full] 1列目は満杯です：すでに3枚あります"],
         "ko": ["기록하지 않아요 [row-full] 1번 열은 가득 찼어요: 이미 카드가 3장 있어요"],
         "ru": ["не записано [row-full] ряд 1 заполнен: в нём уже 3 карты"],
     }
@@ -68,7 +68,7 @@ def test_every_row_full_names_who_must_take() -> None:
     feed(recs, *SETUP, *["d o 1"] * 3, *["d br 2"] * 3, *["d gy 3"] * 3)
     said = feed(recs, "d pu 2")  # Aiko again, every row full
     assert said["en"] == ["refused [must-take] every remaining row is full: the player must take one"]
-    assert said["ja"] == ["記録しません [must-take] 残りの列はすべて満杯です。Aiko は列を取らなければなりません"]
+    assert said["ja"] == ["記録しません [must-take] 残りの列はすべて満杯です。Aikoは列を取らなければなりません"]
     assert said["ko"] == ["기록하지 않아요 [must-take] 남은 열이 모두 가득 찼어요. Aiko 님은 열을 가져와야 해요"]
     assert said["ru"] == ["не записано [must-take] все оставшиеся ряды заполнены: игроку Aiko нужно взять ряд"]
 
@@ -100,11 +100,11 @@ def test_setup_refusals_name_the_colour_and_the_counts() -> None:
     recs = recorders()
     assert feed(recs, "r g")["ko"] == ["기록하지 않아요 [bad-removed] 3명이면 색깔 1가지를 제거해요 (2가지가 아니에요)"]
     feed(recs, "r")
-    assert feed(recs, "r")["ja"] == ["記録しません [bad-starting] 赤は取り除いた色なので、最初のカードにできません"]
+    assert feed(recs, "r")["ja"] == ["記録しません [bad-starting] 赤は取り除いた色なので、初期カードにできません"]
     feed(recs, "g")
     assert feed(recs, "g")["ru"] == [("не записано [bad-starting] «зелёный» указан начальной картой дважды: все начальные "
                                      "карты разных цветов")]  # fmt: skip
-    assert feed(recs, "gj")["ja"] == ["記録しません: 「gj」はゴールデンジョーカーで、色ではありません"]
+    assert feed(recs, "gj")["ja"] == ["記録しません：「gj」はゴールデンジョーカーで、色ではありません"]
 
 
 def test_lines_not_understood_are_said_in_the_language() -> None:
@@ -112,7 +112,7 @@ def test_lines_not_understood_are_said_in_the_language() -> None:
     feed(recs, *SETUP)
     said = feed(recs, "d re 1")
     assert said["en"] == ['refused: "re" is not a card (did you mean r for red?); type ? for the card names']
-    assert said["ja"] == ["記録しません: 「re」はカードではありません (赤の r のことですか?)。? でカード名を表示します"]
+    assert said["ja"] == ["記録しません：「re」はカードではありません（赤の rのことですか？）。「?」でカード名を表示します"]
     assert said["ru"] == [("не записано: «re» — не карта (может быть, r — «красный»?); введите ?, чтобы увидеть "
                           "названия карт")]  # fmt: skip
     said = feed(recs, "d o 1 2")

@@ -138,7 +138,7 @@ def test_two_pages_read_the_same_table_in_two_languages_and_the_log_is_one(tmp_p
         status, answer = post(server, "d red 1", "en")  # English: the engine's own sentence, as validate says it
         assert status == 422 and answer["error"] == "refused [impossible-card] red was removed from this game at setup"
         # The edition and the scoring table, named in each page's language.
-        assert get(server, "/api/state", "ru")[1]["rules_words"] == "классическое издание, обычная таблица очков"
+        assert get(server, "/api/state", "ru")[1]["rules_words"] == "классическое издание, схема для новичков"
         assert get(server, "/api/state", "ja")[1]["rules_words"] == "原版、通常の得点表"
         assert get(server, "/api/state", "en")[1]["rules_words"] == "classic edition, standard table"
         # A page that drew an old table is told so in its language.

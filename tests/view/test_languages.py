@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import app
 from coloretto_log.lang import LANGUAGES, NATIVE_NAMES, translator
+from coloretto_log.lang.chips import CHIP_LABELS
 from coloretto_log.view.html import VIEWER_MESSAGES, _asset
 
 from ..builders.browser import Browser
@@ -20,7 +21,7 @@ THREE = SAMPLES / "anniversary-3p-golden-joker-after-last-round-card.json"
 FAST = ["--samples", "24", "--max-se", "2"]
 #: Words the page translates from its data (card names, marks) rather than from a literal in its code.
 FROM_DATA = {"orange", "blue", "brown", "yellow", "grey", "green", "red", "purple", "joker", "golden joker", "+2",
-             "inaccuracy", "mistake", "blunder", "inaccuracies", "mistakes", "blunders"}  # fmt: skip
+             "inaccuracy", "mistake", "blunder", "inaccuracies", "mistakes", "blunders", *CHIP_LABELS.values()}  # fmt: skip
 runner = CliRunner()
 
 
@@ -106,6 +107,9 @@ def test_lang_in_the_address_opens_that_language_and_every_move_fits_a_phone(
         if browser.overflow() > 0:
             wide.append(browser.eval("document.body.dataset.move"))
     assert wide == [] and browser.eval("document.body.dataset.move") == str(last)
+    # every card and collection tile is labelled in the page's language (lang/chips.py), none in English letters
+    labels = browser.eval("[...document.querySelectorAll('.card, .chip .cl')].map(c => c.textContent)")
+    assert labels and [text for text in labels if re.search("[A-Za-z]", text)] == []
     option = browser.eval("document.querySelector('#game option').textContent")
     assert option == tr.t("game {game}", game=1) + " · " + tr.nt("{n} move", "{n} moves", last)  # counted as CLDR says
 

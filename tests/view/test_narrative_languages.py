@@ -106,7 +106,7 @@ def test_every_move_is_told_in_the_pages_language_and_fits_a_phone(pages: dict[s
 #: Lines written out by hand: the setup of the two-player game, and the golden joker's take after the
 #: last-round card (its extra card is the one after it).
 BY_HAND = {
-    "ja": ("ゲーム 1 · 緑と灰を取り除く · 最初のカード: Aiko 青と赤、Boris 茶と橙 · Aiko が先手", "ゴールデンジョーカーで山札からもう1枚: 終了札！ 続いて "),
+    "ja": ("ゲーム 1 · 緑と灰を取り除く · 初期カード：Aiko 青と赤、Boris 茶と橙 · Aikoが先手", "ゴールデンジョーカーで山札からもう1枚：終了札！ 続いて "),
     "ko": ("게임 1 · 녹색, 회색 제거 · 시작 카드: Aiko: 파란색, 빨간색, Boris: 갈색, 주황색 · Aiko 님이 시작", "황금 조커로 더미에서 한 장 더: [마지막 라운드] 카드! 이어서 "),
     "ru": (("игра 1 · убрано из игры: зелёный и серый · начальные карты: Aiko синий и красный, Boris коричневый и "
             "оранжевый · начинает Aiko"), "за золотой джокер из колоды: карта «последнего раунда»! затем «"),

@@ -186,7 +186,7 @@ def round_end(move: Move, before: GameState, after: GameState, tr: Translator = 
     if not isinstance(move, Take) or (after.round == before.round and not after.over):
         return None
     left = [
-        (k + 1, ", ".join(card_word(c, tr) for c in cards))
+        (k + 1, tr.join(card_word(c, tr) for c in cards))
         for k, cards in enumerate(before.rows)
         if k != move.row - 1 and not before.taken[k] and cards
     ]
@@ -210,7 +210,7 @@ def describe(move: Move, players: Sequence[str], before: GameState, tr: Translat
             return tr.t("{who} drew {card} into row {row} (after the last-round card: this is the last round)",
                         who=who, card=card, row=move.row)  # fmt: skip
         return tr.t("{who} drew {card} into row {row}", who=who, card=card, row=move.row)
-    cards = ", ".join(card_word(c, tr) for c in before.rows[move.row - 1])
+    cards = tr.join(card_word(c, tr) for c in before.rows[move.row - 1])
     if move.extra is None:
         return tr.t("{who} took row {row} ({cards})", who=who, row=move.row, cards=cards)
     extra = card_word(move.extra, tr)

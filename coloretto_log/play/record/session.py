@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,7 +33,7 @@ from ...core.engine import Draw, GameState, Move, Take
 from ...core.errors import ColorettoLogError
 from ...core.ruleset import LAYOUTS, RuleSet
 from ...core.setup import Setup
-from ...lang import ENGLISH, Translator
+from ...lang import ENGLISH, N_, Translator
 from ...lang.games import edition_word
 from ...log.models import Claim
 from ...log.replay import SetupError, check_match, check_removed, check_starting_cards
@@ -74,7 +75,10 @@ class ResumeError(ColorettoLogError):
     """An existing log that cannot be recorded into (it has an error, or it is seeded)."""
 
 
-MOVE_HINT = "d CARD ROW · t ROW · l · u · ? · q"
+#: The move prompt's hint: the typed letters stay, CARD and ROW are words in the table's language.
+MOVE_HINT = N_("d CARD ROW · t ROW · l · u · ? · q")
+#: The hint after a take with the golden joker (the card taken from the deck is typed next).
+EXTRA_HINT = N_("CARD · l · u · ? · q")
 #: The most games a match may have.
 MAX_GAMES = 100
 _GAMES = re.compile(r"games\s+([0-9]+)", re.IGNORECASE)
@@ -327,9 +331,9 @@ class Recorder:
                     phase,
                     tr.t("{who} takes row {row} with the golden joker: the card from the deck", who=who, row=self._extra_row) + mark,
                     who,
-                    "CARD · l · u · ? · q",
+                    tr.gettext(EXTRA_HINT),
                 )
-            return Prompt(phase, tr.t("{who}'s move", who=who) + mark, who, MOVE_HINT)
+            return Prompt(phase, tr.t("{who}'s move", who=who) + mark, who, tr.gettext(MOVE_HINT))
         if phase is Phase.CLAIM:
             seat = len(self._claims)
             who = self.players[seat]
@@ -763,25 +767,34 @@ class Recorder:
         """The ``?`` help: the typed commands are the same letters in every language; their meaning is translated."""
         tr = self.tr
         edition = self.rules.edition
-        names = ", ".join(f"{SHORT_NAMES[c]} = {card_word(c, tr)}" for c in edition.card_names())
+        names = tr.join(f"{SHORT_NAMES[c]} = {card_word(c, tr)}" for c in edition.card_names())
+        commands = [
+            (tr.gettext("d CARD ROW"), tr.gettext("drew CARD and put it in row ROW") + "  (d red 2, d r 2)"),
+            (tr.gettext("t ROW"), tr.gettext("took row ROW") + "  (t 3)"),
+            (tr.gettext("t ROW CARD"), tr.gettext("took row ROW holding the golden joker, and CARD from the deck")),
+            ("l", tr.gettext("the last-round card came out: type l, then the draw of the card after it")),
+            ("", tr.gettext("(or in one line: l d red 2; with the golden joker: t 3 l red)")),
+            ("u", tr.gettext("undo the last move (or the last answer, or the l mark)")),
+            ("?", tr.gettext("this help")),
+            ("q", tr.gettext("save and stop; run the same command again to resume")),
+            (tr.gettext("games N"), tr.t("the match is N games (now {games}); until the first game ends, at any prompt",
+                                         games=self.rules.games)),
+        ]  # fmt: skip
+        width = max(_width(typed) for typed, _ in commands) + 2
         return "\n".join(
             [
                 tr.gettext("Commands at the move prompt:"),
-                "  d CARD ROW   " + tr.gettext("drew CARD and put it in row ROW      (d red 2, d r 2)"),
-                "  t ROW        " + tr.gettext("took row ROW                          (t 3)"),
-                "  t ROW CARD   " + tr.gettext("took row ROW holding the golden joker, and CARD from the deck"),
-                "  l            " + tr.gettext("the last-round card came out: type l, then the draw of the card after it"),
-                "               " + tr.gettext("(or in one line: l d red 2; with the golden joker: t 3 l red)"),
-                "  u            " + tr.gettext("undo the last move (or the last answer, or the l mark)"),
-                "  ?            " + tr.gettext("this help"),
-                "  q            " + tr.gettext("save and stop; run the same command again to resume"),
-                "  games N      " + tr.t("the match is N games (now {games}); until the first game ends, at any prompt",
-                                         games=self.rules.games),
+                *("  " + typed + " " * (width - _width(typed)) + meaning for typed, meaning in commands),
                 tr.t("Cards ({edition}): {names}.", edition=edition_word(edition.name, tr), names=names),
                 tr.gettext("Full names work too. Rows are numbered from 1 and keep their numbers for the whole round."),
                 tr.gettext("The log is saved after every move; Ctrl-C also saves and stops."),
             ]
         )
+
+
+def _width(text: str) -> int:
+    """How many terminal columns ``text`` takes (a wide character, as in カード or 카드, takes two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def _with(caution: Caution | None, reply: Reply) -> Reply:

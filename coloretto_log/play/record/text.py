@@ -25,20 +25,29 @@ from .events import (
 
 
 def assignment_text(a: Assignment, tr: Translator = ENGLISH) -> str:
-    """``41 = green 6 (+21), yellow 3+1J (+10), ... , "+2" x1 (+2)``."""
+    """``41 = green 6 (+21), yellow 3+1J (+10), ... , "+2" x1 (+2)`` (English); each part in ``tr``'s words,
+    the parts joined the language's way (``黄 3＋ジョーカー1（+10）、＋2点カード×1（+2）``)."""
     parts = []
     for cs in a.breakdown:
-        jokers = f"+{cs.jokers}J" if cs.jokers else ""
-        parts.append(f"{card_word(cs.colour, tr)} {cs.cards}{jokers} ({cs.points:+d})")
+        colour = card_word(cs.colour, tr)
+        part = (tr.t("{colour} {cards}+{jokers}J", colour=colour, cards=cs.cards, jokers=cs.jokers) if cs.jokers
+                else f"{colour} {cs.cards}")  # fmt: skip
+        parts.append(tr.t("{part} ({points})", part=part, points=_signed(cs.points)))
     if a.plus2_points:
-        parts.append(f'"+2" x{a.plus2_points // PLUS2_POINTS} ({a.plus2_points:+d})')
-    return f"{a.score} = " + (", ".join(parts) if parts else tr.gettext("no cards"))
+        part = tr.t('"+2" x{n}', n=a.plus2_points // PLUS2_POINTS)
+        parts.append(tr.t("{part} ({points})", part=part, points=_signed(a.plus2_points)))
+    return f"{a.score} = " + (tr.join(parts) if parts else tr.gettext("no cards"))
 
 
-def standings_lines(rows: tuple[Standing, ...]) -> list[str]:
+def _signed(points: int) -> str:
+    return f"{points:+d}"
+
+
+def standings_lines(rows: tuple[Standing, ...], tr: Translator = ENGLISH) -> list[str]:
     width = max(len(one_line(s.player)) for s in rows)
     return [
-        f"  {s.rank}. {one_line(s.player):<{width}} {s.total:>4}" + (f"  ({', '.join(map(str, s.games))})" if len(s.games) > 1 else "")
+        f"  {s.rank}. {one_line(s.player):<{width}} {s.total:>4}"
+        + ("  " + tr.t("({games})", games=tr.join(map(str, s.games))) if len(s.games) > 1 else "")
         for s in rows
     ]
 
@@ -61,7 +70,7 @@ def _event_lines(event: Event, tr: Translator) -> list[str]:
             out.append(f"  {name:<{width}} {assignment_text(a, tr)}")
         n = len(event.standings[0].games) if event.standings else 0
         out.append(tr.nt("Match after {n} game:", "Match after {n} games:", n))
-        out.extend(standings_lines(event.standings))
+        out.extend(standings_lines(event.standings, tr))
         return out
     if isinstance(event, ClaimVerdicts):
         out = [tr.t("Written scores, game {game}:", game=event.game)]
@@ -76,7 +85,7 @@ def _event_lines(event: Event, tr: Translator) -> list[str]:
                                 claim=claim, best=v.optimal.score, rule=v.problems[0].rule))  # fmt: skip
         return out
     if isinstance(event, MatchOver):
-        return [tr.gettext("The match is complete. Totals and ranking:"), *standings_lines(event.standings)]
+        return [tr.gettext("The match is complete. Totals and ranking:"), *standings_lines(event.standings, tr)]
     if isinstance(event, GameStart):
         return [tr.t("Game {game} of {games}: new setup.", game=event.game, games=event.games)]
     if isinstance(event, Help):

@@ -25,8 +25,10 @@
   var iso = ColorettoNarrative.iso;  // a name inside text (a title, a sentence): isolated
   function word(card) { return t(WORDS[card] || card); }
   function words(list) { return list.map(word).join(', '); }
+  // A card's chip label in the page's language (lang/chips.py: the English letters are the messages).
+  function label(name) { return LABELS[name] ? t(LABELS[name]) : name; }
   function card(name) {
-    var c = el('span', 'card k-' + name, LABELS[name] || name);
+    var c = el('span', 'card k-' + name, label(name));
     c.dataset.card = name;
     c.title = word(name);
     return c;
@@ -34,7 +36,7 @@
   // A collection tile: its colour, and its letters for who cannot tell colours apart ("rd×2").
   function chip(name, n) {
     var c = el('span', 'chip k-' + name);
-    c.appendChild(el('span', 'cl', LABELS[name] || name));
+    c.appendChild(el('span', 'cl', label(name)));
     c.appendChild(document.createTextNode('\u00d7' + n));
     c.dataset.card = name;
     c.dataset.count = n;
@@ -119,8 +121,8 @@
     sel.value = String(cur.entry);
   }
   function letters() {
-    var list = Object.keys(LABELS).map(function (k) { return LABELS[k] === '+2' ? '+2' : LABELS[k] + ' ' + word(k); });
-    $('letters').textContent = t("Cards carry their colour's letters: {letters}.", {letters: list.join(', ')});
+    var list = Object.keys(LABELS).map(function (k) { return label(k) === word(k) ? label(k) : label(k) + ' ' + word(k); });
+    $('letters').textContent = t("Cards carry their colour's letters: {letters}.", {letters: list.join(t(', '))});
   }
 
   function lastMove(i) { return Math.max(0, entries[i].game.states.length - 1); }

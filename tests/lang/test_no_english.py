@@ -1,0 +1,99 @@
+"""No English where a player looks: what the recorder says through a whole game (its prompts, hints, ``?``
+help, refusals, moves, best scores, written-score verdicts and standings) and what ``score`` prints (games,
+verdicts, totals, the hand calculator), in Japanese, Korean and Russian.
+
+Every ASCII word left in the output must be one the output is allowed: the players' names, the file's path,
+rule ids in brackets, the match id, and in the recorder what is typed (the command letters, ``games``, the
+card names and their short forms the help lists, ``Enter``, ``Ctrl-C``), which stay the same in every
+language (docs/languages.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from coloretto_log.cli import app
+from coloretto_log.core.cards import CARD_ALIASES
+
+from ..conftest import SAMPLES
+
+LANGS = ("ja", "ko", "ru")
+runner = CliRunner()
+TYPED = SAMPLES / "classic-2p-recorded-game.typed.txt"
+CLAIMS = SAMPLES / "classic-4p-recorded-match-with-claims.json"
+GOLDEN = SAMPLES / "anniversary-3p-golden-joker-after-last-round-card.json"
+#: What is typed at the recorder, the same in every language.
+TYPED_WORDS = {"d", "t", "l", "u", "q", "y", "n", "games", "Enter", "Ctrl", "C", *CARD_ALIASES}
+
+
+def english_left(text: str, allowed: set[str], drop: tuple[str, ...] = ()) -> list[str]:
+    """The ASCII words of ``text`` that are not allowed (rule ids in brackets, the texts ``drop`` (paths, match
+    ids) and the labels of matches without an id (``sha256-…``) taken out first)."""
+    for exact in sorted(drop, key=len, reverse=True):
+        text = text.replace(exact, "")
+    text = re.sub(r"\[[a-z0-9-]+\]|sha256-[0-9a-f]+", "", text)
+    words = re.findall(r"[A-Za-z][A-Za-z0-9_+]*", text)
+    return sorted({w for w in words if w not in allowed and w.lower() not in allowed})
+
+
+def _names(path: Path) -> tuple[str, ...]:
+    """What a log says that is printed as it is: its path, players' names and match id."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return (str(path), *data["players"], *([data["id"]] if data.get("id") else []))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_recorder_says_a_whole_game_in_the_language(lang: str, tmp_path: Path) -> None:
+    lines = TYPED.read_text(encoding="utf-8").splitlines()
+    # the help, a refused line and a line not understood, before the first move; then the whole game
+    typed = [*lines[:4], "?", "t 1", "d r 9", "hello", *lines[4:]]
+    log = tmp_path / "game.json"
+    r = runner.invoke(app, ["record", str(log), "--players", "Aiko,Boris", "--games", "1", "--lang", lang],
+                      input="\n".join(typed) + "\n")  # fmt: skip
+    assert r.exit_code == 1, r.output  # piped lines were refused (on purpose), the game saved
+    said = r.output
+    assert "d CARD ROW" not in said and "CARD" not in said  # the hint and the help say CARD and ROW in the language
+    assert english_left(said, TYPED_WORDS | {"hello"}, drop=(str(log), "Aiko", "Boris")) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_score_prints_games_verdicts_and_totals_in_the_language(lang: str) -> None:
+    r = runner.invoke(app, ["score", "--lang", lang, str(CLAIMS), str(GOLDEN)])
+    assert r.exit_code == 0, r.output
+    assert english_left(r.output, set(), drop=(*_names(CLAIMS), *_names(GOLDEN))) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_disputed_claim_is_said_in_the_language_with_its_rule_id(lang: str, tmp_path: Path) -> None:
+    data = json.loads(CLAIMS.read_text(encoding="utf-8"))
+    game = data["games"][0]
+    name = data["players"][0]
+    game["claims"] = {name: {"score": 999}}
+    log = tmp_path / "disputed.json"
+    log.write_text(json.dumps(data), encoding="utf-8")
+    r = runner.invoke(app, ["score", "--lang", lang, str(log)])
+    assert r.exit_code == 4, r.output
+    assert "[claim-score]" in r.output
+    assert english_left(r.output, set(), drop=(str(log), *_names(CLAIMS))) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_hand_calculator_answers_in_the_language(lang: str) -> None:
+    r = runner.invoke(app, ["score", "--lang", lang, "--hand", "green=6 yellow=4 red=3 blue=2 joker=1 golden=1 +2=1",
+                            "--edition", "anniversary", "--removed", "purple"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert english_left(r.output, set()) == []
+
+
+def test_score_follows_the_locale_and_english_is_unchanged() -> None:
+    english = runner.invoke(app, ["score", str(CLAIMS)])
+    assert "Match totals" in english.output and "claim" in english.output
+    r = runner.invoke(app, ["score", str(CLAIMS)], env={"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ja_JP.UTF-8"})
+    assert "対戦の合計" in r.output and "Match totals" not in r.output
+    wrong = runner.invoke(app, ["score", "--lang", "fr", str(CLAIMS)])
+    assert wrong.exit_code == 2 and "fr" in wrong.output
