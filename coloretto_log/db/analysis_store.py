@@ -24,6 +24,7 @@ from typing import Any
 import duckdb
 
 from .errors import db_error
+from .results import first_row
 from .store import MatchStore
 
 __all__ = ["ANALYSIS_COLUMNS", "ANALYSIS_TABLE", "has_analyses", "store_analysis", "stored_analyses"]
@@ -55,9 +56,9 @@ def store_analysis(store: MatchStore, match_id: str, content_hash: str, data: Ma
             con.execute(f"CREATE TABLE IF NOT EXISTS {ANALYSIS_TABLE} ({ANALYSIS_COLUMNS})")
             con.execute(f"DELETE FROM {ANALYSIS_TABLE} WHERE match_id = ?", [match_id])
             con.execute(f"INSERT INTO {ANALYSIS_TABLE} VALUES (?, ?, ?, ?)", [match_id, content_hash, now, text])
-            row = con.execute(
-                "SELECT count(*) FROM matches WHERE match_id = ? AND content_hash = ?", [match_id, content_hash]
-            ).fetchone()
+            row = first_row(
+                con.execute("SELECT count(*) FROM matches WHERE match_id = ? AND content_hash = ?", [match_id, content_hash])
+            )
     except duckdb.InterruptException:
         raise KeyboardInterrupt from None
     except duckdb.Error as e:

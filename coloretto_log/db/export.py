@@ -58,7 +58,7 @@ def export_parquet(store: MatchStore, folder: str | Path, *, force: bool = False
                 out.mkdir()
                 continue
             path = str(out).replace("'", "''")
-            store.execute(f"COPY ({source}) TO '{path}' (FORMAT parquet, PARTITION_BY (month), COMPRESSION zstd)")
+            store.execute(f"COPY ({source}) TO '{path}' (FORMAT parquet, PARTITION_BY (month), COMPRESSION zstd)").fetchall()
         if target.is_dir() and any(target.iterdir()):
             os.replace(target, old)  # an earlier export, replaced with --force
         elif target.is_dir():

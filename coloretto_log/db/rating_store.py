@@ -41,6 +41,7 @@ from .ratings import (
     order_key,
     rank_rows,
 )
+from .results import first_row, first_value
 from .store import DatabaseError, MatchStore
 
 __all__ = ["Freshness", "Refreshed", "freshness", "refresh", "stored_history", "stored_table"]
@@ -125,26 +126,26 @@ def freshness(store: MatchStore) -> Freshness:
         meta = dict(con.execute("SELECT key, value FROM rating_meta").fetchall())
         wanted = {"method": METHOD, "model": DEFAULT_MODEL, "openskill": OPENSKILL}
         other = [k for k, v in wanted.items() if meta.get(k) != v]
-        unrated = con.execute(
+        unrated = first_row(con.execute(
             f"SELECT count(*), coalesce(sum(games_complete), 0) FROM matches WHERE games_complete > 0 AND match_id IN ({_UNRATED})"
-        ).fetchone()
+        ))
         assert unrated is not None
         new_games = int(unrated[1])
         if other:
             return Freshness("outdated", new_games, f"they were computed with another {other[0]}", meta)
-        changed = con.execute(
+        changed = first_row(con.execute(
             "SELECT count(*) FROM rating_matches r LEFT JOIN matches m USING (match_id) "
             "WHERE m.match_id IS NULL OR m.content_hash <> r.content_hash"
-        ).fetchone()
+        ))
         assert changed is not None
         if changed[0]:
             return Freshness("outdated", new_games, f"{changed[0]} rated match(es) changed or went away", meta)
         if not unrated[0]:
             return Freshness("fresh", 0, "", meta)
-        first = con.execute(
+        first = first_row(con.execute(
             f"SELECT m.date, m.match_id FROM matches m WHERE games_complete > 0 AND match_id IN ({_UNRATED}) "
             "ORDER BY m.date NULLS FIRST, m.match_id LIMIT 1"
-        ).fetchone()
+        ))
     except duckdb.Error as e:
         raise _fail(store, e, "read") from None
     assert first is not None
@@ -280,8 +281,7 @@ def stored_table(store: MatchStore, days: int) -> tuple[list[PlayerRow], int, _d
     """The ratings table from the stored ratings (they must be fresh); rated games; the latest day."""
     try:
         meta = dict(store.con.execute("SELECT key, value FROM rating_meta").fetchall())
-        last_row = store.con.execute("SELECT max(date) FROM rating_history").fetchone()
-        last = None if last_row is None else last_row[0]
+        last = first_value(store.con.execute("SELECT max(date) FROM rating_history"))
         cutoff = cutoff_day(last, days)
         found = store.con.execute(
             """

@@ -43,6 +43,7 @@ from openskill.models import (
 
 from ..core.errors import UsageError
 from ..core.scoring import ranks as score_ranks
+from .results import first_value, streamed
 
 __all__ = [
     "BASE",
@@ -249,11 +250,7 @@ def contests(
     if only_new is not None:
         where += f" AND match_id IN ({only_new})"
     sql = (_GAME_SQL if options.per == "game" else _MATCH_SQL).format(where=where, order=ORDER_SQL)
-    cur = con.execute(sql, params)
-    while True:
-        rows = cur.fetchmany(chunk)
-        if not rows:
-            return
+    for rows in streamed(con, sql, params, chunk=chunk):
         for date, match_id, game, players, scores in rows:
             yield Contest(date, match_id, game, tuple(players), tuple(scores))
 
@@ -263,8 +260,10 @@ def last_date(con: duckdb.DuckDBPyConnection, options: Options) -> _dt.date | No
     where, params = filter_sql(options)
     table = "game_players g" if options.per == "game" else "match_players p"
     done = "g.complete" if options.per == "game" else "m.complete"
-    row = con.execute(f"SELECT max(m.date) FROM {table} JOIN matches m USING (match_id) WHERE {done}{where}", params).fetchone()
-    return None if row is None else row[0]
+    day: _dt.date | None = first_value(
+        con.execute(f"SELECT max(m.date) FROM {table} JOIN matches m USING (match_id) WHERE {done}{where}", params)
+    )
+    return day
 
 
 # --------------------------------------------------------------------------- the fold

@@ -38,6 +38,7 @@ from .errors import (
 from .ingest import BATCH_GAMES, IngestEvent, IngestSummary, Stored, digest_key, ingest_items
 from .paths import DEFAULT_DB, ENV_DB, default_db_path, no_database
 from .reading import Known
+from .results import first_row, first_value
 from .rows import Batch
 from .schema import (
     ADDED_COLUMNS,
@@ -223,8 +224,7 @@ class MatchStore:
 
     def scalar(self, sql: str, params: Any = None) -> Any:
         """The first column of the first row of trusted SQL (None when no row)."""
-        row = self.execute(sql, params).fetchone()
-        return None if row is None else row[0]
+        return first_value(self.execute(sql, params))
 
     def counts(self) -> dict[str, int]:
         """Rows per table."""
@@ -250,7 +250,7 @@ class MatchStore:
 
     def stored_source(self, match_id: str) -> str:
         """Where the stored match with ``match_id`` came from: ``FILE`` or ``FILE:LINE``."""
-        row = self.execute("SELECT source_file, source_line FROM matches WHERE match_id = ?", [match_id]).fetchone()
+        row = first_row(self.execute("SELECT source_file, source_line FROM matches WHERE match_id = ?", [match_id]))
         if row is None:
             return "earlier in this run"
         return row[0] if row[1] is None else f"{row[0]}:{row[1]}"
