@@ -50,6 +50,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "uvicorn": {"serve"},
     "segno": {"serve"},
     "babel": {"lang"},
+    "numpy": {"play"},
 }
 
 
