@@ -53,6 +53,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "babel": {"lang"},
     "jinja2": {"site"},  # the site's pages are drawn from templates
     "markupsafe": {"site"},  # jinja2's escaping
+    "numpy": {"play"},
 }
 
 

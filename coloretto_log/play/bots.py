@@ -166,15 +166,18 @@ def play_to_end(
     return table.state()
 
 
-def play_out(table: Table, cards: Sequence[str], base: int, bots: Sequence[Bot], rngs: Sequence[SplitMix64]) -> None:
+def play_out(
+    table: Table, cards: Sequence[str], base: int, bots: Sequence[Bot], rngs: Sequence[SplitMix64], stop_round: int = 0
+) -> None:
     """Play ``table`` on to the end of its game in place: ``play_to_end``'s loop for a table at hand.
 
     The table's deck must be hidden (``deck`` None: the bots read the table);
     the card turned over next is ``cards[table.turned - base]``. If
     ``cards`` runs out, play stops where it is (see ``_play``). For
-    playouts (``play.playout``), which start from a decision of their own.
+    playouts (``play.playout``, ``play.search``), which start from a decision
+    of their own. ``stop_round``: stop as soon as this round begins (0: never).
     """
-    _play(table, cards, base, bots, rngs, [], -1)
+    _play(table, cards, base, bots, rngs, [], -1, stop_round)
 
 
 def _play(
@@ -837,6 +840,12 @@ _GREEDY = GreedyBot()
 _NO_RNG = SplitMix64(0)  # greedy draws nothing from it
 
 
+def _expert_mc() -> Bot:
+    """``expert-mc`` (``play.expert``: races of greedy playouts), loaded when first asked for."""
+    bot: Bot = importlib.import_module(f"{__package__}.expert").PlayoutExpertBot()
+    return bot
+
+
 def _expert() -> Bot:
     """``expert`` (``play.expert``: the analysis's best choice), loaded when first asked for.
 
@@ -853,6 +862,7 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "strong": StrongBot,
+    "expert-mc": _expert_mc,
     "expert": _expert,
 }
 

@@ -1,4 +1,20 @@
-"""``expert``: the bot that plays the analysis's best choice, tuned for speed.
+"""The two experts: ``expert`` on the evaluator, ``expert-mc`` on the analysis's playouts.
+
+``expert`` (``ExpertBot``) values every choice open to it one decision deep
+on the evaluator (``play.search``, ``play.evaluate``): each choice leads to
+positions (a take: the position after it; a draw: every card that may come,
+weighted by how many of it are unseen, placed in the player's best row) and
+the evaluator says what each is worth to every seat, expected final margin
+and chance of winning, for play at the level it learnt from. With
+``samples`` > 0 it plays each choice out instead on that many orders of the
+unseen cards to the end of the round (every seat ``greedy``) and values the
+position there. It plays the choice with the best win chance plus
+``search.MARGIN_WEIGHT`` times the margin; ties to the first. Where the exact
+search applies and is small (``searched_exactly``, below) it plays the exact
+best, as ``expert-mc`` does. How strong and how fast: docs/simulate.md.
+
+``expert-mc`` (``PlayoutExpertBot``), the expert of issue 18, kept to
+measure ``expert`` against:
 
 At each decision (draw or take; the row for a card turned over) it values
 every choice open to it the way ``analyze`` does, by the expected final
@@ -40,7 +56,7 @@ from fractions import Fraction
 
 from ..core.engine import GameState, Table, Take, View
 from ..core.rng import SplitMix64, nth_output
-from . import bots
+from . import bots, search
 from . import exact as exact_search
 from .playout import Choice, Start
 
@@ -50,6 +66,7 @@ __all__ = [
     "MIN_SAMPLES",
     "SAMPLES",
     "ExpertBot",
+    "PlayoutExpertBot",
     "Z",
     "distinct",
     "public_position",
@@ -121,11 +138,11 @@ def distinct(start: Start) -> list[Choice]:
     return out
 
 
-class ExpertBot:
-    """Plays the choice with the best expected final margin: the exact search at the end of the
-    game, a race of sampled greedy playouts elsewhere (see the module's docstring)."""
+class PlayoutExpertBot:
+    """``expert-mc``: plays the choice with the best expected final margin: the exact search at the end of
+    the game, a race of sampled greedy playouts elsewhere (see the module's docstring)."""
 
-    name = "expert"
+    name = "expert-mc"
 
     def __init__(self, samples: int = SAMPLES, batch: int = BATCH, min_samples: int = MIN_SAMPLES,
                  z: float = Z, exact: bool = True) -> None:
@@ -188,3 +205,37 @@ class ExpertBot:
             if mean <= self.z * math.sqrt(var / n):
                 out.append(c)
         return out
+
+
+class ExpertBot:
+    """``expert``: one decision deep on the evaluator (``play.search``), the exact search at the end."""
+
+    name = "expert"
+
+    def __init__(self, exact: bool = True, samples: int = 0, margin_weight: float = search.MARGIN_WEIGHT) -> None:
+        self.exact = exact
+        self.samples = samples
+        self.margin_weight = margin_weight
+
+    def choose(self, view: View, rng: SplitMix64) -> Take | None:
+        start = public_position(view, None)
+        kind, i = self.best(start, rng)
+        return None if kind == "draw" else Take(start.state.current, i + 1)
+
+    def place(self, view: View, card: str, rng: SplitMix64) -> int:
+        return self.best(public_position(view, card), rng)[1] + 1
+
+    def best(self, start: Start, rng: SplitMix64) -> Choice:
+        choices = distinct(start)
+        if len(choices) == 1:
+            return choices[0]
+        if self.exact and searched_exactly(start):
+            exact_values = _exact_margins(start, choices)
+            return choices[max(range(len(choices)), key=lambda k: (exact_values[k], -k))]
+        seat = start.state.current
+        if self.samples:
+            values = search.rollout_values(start, choices, rng.next(), self.samples)
+        else:
+            values = search.choice_values(start, choices, self.margin_weight)
+        return choices[max(range(len(choices)),
+                           key=lambda k: (search.objective(values[k], seat, self.margin_weight), -k))]

@@ -29,14 +29,14 @@ from coloretto_log.play.bots import (
     play_out,
     turn,
 )
-from coloretto_log.play.expert import ExpertBot
+from coloretto_log.play.expert import PlayoutExpertBot
 
 CLASSIC_4 = ("orange", "blue", "brown", "yellow", "grey", "green", "red")
 
 
 def quick_bot(name: str) -> Bot:
-    """The bot of that name; ``expert`` with few samples, to keep these tests quick."""
-    return ExpertBot(samples=16, batch=8, min_samples=8) if name == "expert" else make_bot(name)
+    """The bot of that name; ``expert-mc`` with few samples, to keep these tests quick."""
+    return PlayoutExpertBot(samples=16, batch=8, min_samples=8) if name == "expert-mc" else make_bot(name)
 
 
 def new_state(seed: int, players: int = 4, edition: str = "classic", scoring: str = "standard") -> GameState:
@@ -87,7 +87,7 @@ class NoPeeking(tuple):  # type: ignore[type-arg]
 
 
 def test_registry_names_every_bot() -> None:
-    assert list(BOTS) == ["random", "greedy", "strong", "expert"]
+    assert list(BOTS) == ["random", "greedy", "strong", "expert-mc", "expert"]
     for name in BOTS:
         assert make_bot(name).name == name
     with pytest.raises(KeyError):

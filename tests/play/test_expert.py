@@ -1,4 +1,5 @@
-"""The ``expert`` bot: the analysis's best choice, legal, reproducible and blind to the deck's order."""
+"""The ``expert-mc`` bot (races of greedy playouts, ``expert.PlayoutExpertBot``): the analysis's best choice, legal,
+reproducible and blind to the deck's order; and ``simulate`` with the ``expert`` on the evaluator."""
 
 from __future__ import annotations
 
@@ -23,15 +24,15 @@ from coloretto_log.play import bots, expert
 from coloretto_log.play import exact as exact_search
 from coloretto_log.play import simulate as sim
 from coloretto_log.play.bots import BOTS, GreedyBot, RandomBot, hidden, make_bot, turn
-from coloretto_log.play.expert import ExpertBot
+from coloretto_log.play.expert import PlayoutExpertBot
 from coloretto_log.play.playout import Start
 
 runner = CliRunner()
 
 
-def quick(**kw: Any) -> ExpertBot:
+def quick(**kw: Any) -> PlayoutExpertBot:
     """An expert with few samples: the tests' games stay quick."""
-    return ExpertBot(**{"samples": 16, "batch": 8, "min_samples": 8, **kw})
+    return PlayoutExpertBot(**{"samples": 16, "batch": 8, "min_samples": 8, **kw})
 
 
 def new_state(seed: int, players: int = 4, edition: str = "classic") -> GameState:
@@ -117,7 +118,7 @@ def test_a_choice_that_trails_beyond_noise_is_dropped_after_the_first_batch(monk
 
     monkeypatch.setattr(expert, "_sampled_margin", counted)
     state = position(4, BOARD, [[], [], [], ["red", "red"]], {"yellow": 8})
-    bot = ExpertBot(samples=256, batch=8, min_samples=8, exact=False)
+    bot = PlayoutExpertBot(samples=256, batch=8, min_samples=8, exact=False)
     assert bot.choose(state, SplitMix64(0)) == Take(3, 4)
     assert sorted(set(calls)) == [("draw", -1), ("take", 3)] and len(calls) == 16
 
@@ -127,7 +128,7 @@ def test_rows_alike_are_one_choice_and_a_forced_decision_draws_no_number() -> No
     state = bots.turned_over(hidden(new_state(2)), "red", False)
     assert expert.distinct(expert.public_position(state, "red")) == [("row", 0)]
     rng = SplitMix64(5)
-    assert ExpertBot().place(state, "red", rng) == 1
+    assert PlayoutExpertBot().place(state, "red", rng) == 1
     assert rng.state == SplitMix64(5).state
 
 
@@ -145,7 +146,7 @@ def test_in_the_exact_end_it_plays_the_exact_search_best_choice() -> None:
             values = [v[view.current] for v in exact_search.choice_values(start, choices)]
             best = max(values)
             rng = SplitMix64(seed)
-            got = ExpertBot().choose(view, rng)
+            got = PlayoutExpertBot().choose(view, rng)
             kind, i = choices[values.index(best)]  # ties to the first choice
             assert got == (None if kind == "draw" else Take(view.current, i + 1))
             assert rng.state == SplitMix64(seed).state  # the exact search draws no number
@@ -155,7 +156,7 @@ def test_in_the_exact_end_it_plays_the_exact_search_best_choice() -> None:
 
 def test_needs_one_sample() -> None:
     with pytest.raises(ValueError):
-        ExpertBot(samples=0)
+        PlayoutExpertBot(samples=0)
 
 
 # --------------------------------------------------------------------------- legal, reproducible, blind

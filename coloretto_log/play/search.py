@@ -1,0 +1,167 @@
+"""One decision deep on the evaluator: what each choice open to a player is worth.
+
+For the player to move at a ``playout.Start`` (a public position), every
+choice leads to positions the evaluator (``play.evaluate``) values:
+
+- **take** a row: the position after the take (with a golden joker, the
+  expectation over the extra card, each kind weighted by how many of it are
+  unseen);
+- **draw**: the expectation over the card turned over (each kind weighted by
+  how many are unseen; the last-round card first where it is due), the card
+  going to the row that is best for the player by the evaluator;
+- **row** for the card in hand: the position after it is placed.
+
+``choice_values(start, choices)`` gives every choice's ``Values`` (each
+seat's expected margin and win chance, the expectation over the cards and
+the player's best row for each) in one pass of the model over all the
+positions reached. Which of a seat's numbers counts as "best" is
+``objective``: the win chance plus ``MARGIN_WEIGHT`` times the margin (the
+margin breaks near ties of the chance). Nothing random: the same position
+gives the same values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..core.cards import GOLDEN_JOKER, KINDS, LAST_ROUND
+from ..core.engine import Table
+from ..core.rng import SplitMix64, nth_output
+from . import bots
+from .evaluate import Values, evaluate_many
+from .playout import Choice, Start
+
+__all__ = ["MARGIN_WEIGHT", "choice_values", "objective"]
+
+_GREEDY = bots.GreedyBot()
+_RNG = SplitMix64(0)  # greedy draws nothing from it
+
+#: A point of expected margin counts as this much win chance.
+MARGIN_WEIGHT = 0.01
+
+# A choice's outcomes: (weight, the positions the player may pick from after it); its value is the
+# weighted mean over outcomes of the best position for the player.
+_Outcomes = list[tuple[float, list[Table]]]
+
+
+def objective(values: Values, seat: int, margin_weight: float = MARGIN_WEIGHT) -> float:
+    """What the search maximises for ``seat``: win chance plus ``margin_weight`` × margin."""
+    return values.win[seat] + margin_weight * values.margin[seat]
+
+
+def _unseen(start: Start) -> list[tuple[float, str]]:
+    """The kinds of the unseen cards with their chance of coming next."""
+    remaining = start.state.remaining
+    total = sum(remaining)
+    return [(n / total, KINDS[k]) for k, n in enumerate(remaining) if n]
+
+
+def _distinct_rows(table: Table, rows: Sequence[int]) -> list[int]:
+    """The rows among ``rows`` that differ (same cards, same limit: the first stands for both)."""
+    seen: set[tuple[tuple[str, ...], int]] = set()
+    out = []
+    for i in rows:
+        key = (tuple(sorted(table.rows[i])), table.limits[i])
+        if key not in seen:
+            seen.add(key)
+            out.append(i)
+    return out
+
+
+def _outcomes(start: Start, choice: Choice) -> _Outcomes:
+    state = start.state
+    seat = state.current
+    kind, i = choice
+    if kind == "row":
+        table = Table(state)
+        assert start.card is not None
+        table.place(seat, i, start.card)
+        return [(1.0, [table])]
+    last = start.lr_at == 0  # the last-round card comes next
+    if kind == "take":
+        if GOLDEN_JOKER not in state.rows[i] or not any(state.remaining):
+            table = Table(state)
+            table.take(seat, i, None, False)
+            return [(1.0, [table])]
+        out: _Outcomes = []
+        for p, card in _unseen(start):
+            table = Table(state)
+            table.take(seat, i, card, last)
+            out.append((p, [table]))
+        return out
+    out = []
+    for p, card in _unseen(start):
+        turned = Table(state)
+        turned.turn_over(card, last)
+        open_rows = [r for r in range(len(turned.rows))
+                     if not turned.taken[r] and len(turned.rows[r]) < turned.limits[r]]
+        options = []
+        for r in _distinct_rows(turned, open_rows):
+            table = turned.copy()
+            table.place(seat, r, card)
+            options.append(table)
+        out.append((p, options))
+    return out
+
+
+def choice_values(start: Start, choices: Sequence[Choice], margin_weight: float = MARGIN_WEIGHT) -> list[Values]:
+    """Every choice's values at ``start`` for every seat: the expectation over the cards of the position
+    the player then picks by ``objective`` (see the module's docstring)."""
+    seat = start.state.current
+    outcomes = [_outcomes(start, c) for c in choices]
+    tables = [t for out in outcomes for _, options in out for t in options]
+    values = iter(evaluate_many(tables))
+    result = []
+    for out in outcomes:
+        n = start.state.players
+        margin = [0.0] * n
+        win = [0.0] * n
+        for p, options in out:
+            vs = [next(values) for _ in options]
+            best = max(range(len(vs)), key=lambda k: (objective(vs[k], seat, margin_weight), -k))
+            for s in range(n):
+                margin[s] += p * vs[best].margin[s]
+                win[s] += p * vs[best].win[s]
+        result.append(Values(tuple(margin), tuple(win)))
+    return result
+
+
+def rollout_values(start: Start, choices: Sequence[Choice], seed: int, samples: int) -> list[Values]:
+    """Every choice's values at ``start``, from ``samples`` orders of the unseen cards (the k-th drawn from
+    the k-th output of ``SplitMix64(seed)``, the same orders for every choice): the choice, then every seat
+    ``greedy`` to the end of the round, the evaluator at that point (the real values if the game ended)."""
+    state = start.state
+    need = start.need()
+    decks = [start.deal(nth_output(seed, k + 1), need) for k in range(samples)]
+    seat = state.current
+    stop = state.round + 1
+    n = state.players
+    tables = []
+    for choice in choices:
+        for deck in decks:
+            table = Table(state)
+            base = table.turned
+            kind, i = choice
+            if kind == "row":
+                assert start.card is not None
+                table.place(seat, i, start.card)
+            elif kind == "take":
+                extra: str | None = None
+                last = False
+                if GOLDEN_JOKER in table.rows[i] and deck:
+                    extra, last = (deck[1], True) if deck[0] == LAST_ROUND and len(deck) > 1 else (deck[0], False)
+                table.take(seat, i, extra, last)
+            else:
+                card, last = (deck[1], True) if deck[0] == LAST_ROUND else (deck[0], False)
+                table.turn_over(card, last)
+                table.place(seat, _GREEDY.place(table, card, _RNG) - 1, card)
+            if not table.over and table.round != stop:
+                bots.play_out(table, deck, base, [_GREEDY] * n, [_RNG] * n, stop)
+            tables.append(table)
+    values = evaluate_many(tables)
+    out = []
+    for c in range(len(choices)):
+        vs = values[c * samples:(c + 1) * samples]
+        out.append(Values(tuple(sum(v.margin[s] for v in vs) / samples for s in range(n)),
+                          tuple(sum(v.win[s] for v in vs) / samples for s in range(n))))
+    return out

@@ -1,0 +1,242 @@
+"""The evaluator (``play.evaluate``), the search on it (``play.search``) and the ``expert`` that plays it:
+values in their bounds, the same bytes on every run, blind to the deck's order, legal moves only."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from coloretto_log.cli import app
+from coloretto_log.core import engine
+from coloretto_log.core.cards import LAST_ROUND
+from coloretto_log.core.engine import GameState, Table
+from coloretto_log.core.rng import SplitMix64
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.setup import seeded_setup
+from coloretto_log.log.replay import check_match
+from coloretto_log.play import bots, search
+from coloretto_log.play.bots import GreedyBot, RandomBot, hidden, play_to_end, turn
+from coloretto_log.play.evaluate import (
+    N_FEATURES,
+    Values,
+    evaluate,
+    evaluate_many,
+    features,
+    final_values,
+)
+from coloretto_log.play.evaluate.model import load, model_from_json
+from coloretto_log.play.expert import ExpertBot
+from coloretto_log.play.playout import Start
+
+ROOT = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+
+
+def new_state(seed: int, players: int = 3, edition: str = "classic", table: str = "standard") -> GameState:
+    rules = RuleSet.of(edition=edition, scoring=table, games=1)
+    s = seeded_setup(rules, players, seed, 0)
+    return engine.new_game(rules, players, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
+
+
+def game(seed: int, players: int = 3, edition: str = "classic", table: str = "standard") -> list[GameState]:
+    """Every state of one game of greedy and random seats."""
+    state = new_state(seed, players, edition, table)
+    seats: list[bots.Bot] = [GreedyBot() if s % 2 == 0 else RandomBot() for s in range(players)]
+    rngs = [SplitMix64(seed * 10 + s) for s in range(players)]
+    out = [state]
+    while not state.over:
+        state = engine.apply(state, turn(seats[state.current], state, rngs[state.current]))
+        out.append(state)
+    return out
+
+
+def reordered(state: GameState, seed: int) -> GameState:
+    """The same state with its unturned cards in another order (the last-round card stays put)."""
+    assert state.deck is not None
+    deck = list(state.deck)
+    free = [i for i in range(state.turned, len(deck)) if deck[i] != LAST_ROUND]
+    for i, card in zip(free, SplitMix64(seed).shuffle([deck[i] for i in free])):
+        deck[i] = card
+    return state._replace(deck=tuple(deck))
+
+
+# --------------------------------------------------------------------------- values
+
+
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5), edition=st.sampled_from(["classic", "anniversary"]),
+       table=st.sampled_from(["standard", "alternative"]))
+@settings(max_examples=12, deadline=None)
+def test_win_chances_are_chances_and_margins_add_up_to_zero(seed: int, players: int, edition: str,
+                                                             table: str) -> None:
+    states = game(seed, players, edition, table)
+    for state, values in zip(states, evaluate_many(states)):
+        assert len(values.margin) == len(values.win) == players
+        assert all(0.0 <= w <= 1.0 for w in values.win)
+        assert math.isclose(sum(values.win), 1.0, abs_tol=1e-9)
+        assert all(math.isfinite(m) and abs(m) < 200 for m in values.margin)
+        assert abs(sum(values.margin)) < 1e-9  # margins (own less the others' mean) always add up to 0
+        assert values == evaluate(state)
+
+
+def test_a_finished_game_is_worth_its_real_margins_and_winners() -> None:
+    final = game(4, 4)[-1]
+    scores = bots.final_scores(final)
+    values = evaluate(final)
+    assert values == final_values(scores)
+    assert values.margin == tuple(s - (sum(scores) - s) / 3 for s in scores)
+    # by hand: a shared win is shared
+    assert final_values([30, 30, 12]) == Values((9.0, 9.0, -18.0), (0.5, 0.5, 0.0))
+
+
+def test_the_leader_late_in_a_game_is_the_favourite() -> None:
+    # one seat far ahead with few cards left: its margin and chance are the highest
+    for seed in range(3):
+        states = game(seed, 4)
+        late = states[-12]
+        scores = [bots.scores_for(late)[bots.pack(c)] for c in late.collections]
+        leader = max(range(4), key=lambda s: scores[s])
+        top, second = sorted(scores)[-1:-3:-1]
+        if top - second < 10:
+            continue
+        values = evaluate(late)
+        assert max(range(4), key=lambda s: values.win[s]) == leader
+        assert max(range(4), key=lambda s: values.margin[s]) == leader
+
+
+def test_blind_to_the_order_of_the_unseen_cards() -> None:
+    for state in game(11, 3)[:-1:5]:
+        assert evaluate(state) == evaluate(reordered(state, state.turned))
+        assert evaluate(state) == evaluate(hidden(state))
+        assert evaluate(state) == evaluate(Table(state))  # a table and its state are the same position
+
+
+def test_features_are_one_row_of_numbers_per_seat() -> None:
+    for state in game(2, 5)[::20]:
+        rows = features(state)
+        assert len(rows) == 5 and all(len(r) == N_FEATURES and all(math.isfinite(x) for x in r) for r in rows)
+
+
+SCRIPT = """
+import sys
+from coloretto_log.core import engine
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.setup import seeded_setup
+from coloretto_log.play.bots import GreedyBot, turn
+from coloretto_log.core.rng import SplitMix64
+from coloretto_log.play.evaluate import evaluate
+rules = RuleSet.of(games=1)
+s = seeded_setup(rules, 4, 9, 0)
+state = engine.new_game(rules, 4, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
+while not state.over:
+    print(repr(evaluate(state)))
+    state = engine.apply(state, turn(GreedyBot(), state, SplitMix64(0)))
+"""
+
+
+def test_the_same_bytes_in_every_process() -> None:
+    runs = [subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": str(k), "PATH": ""}, cwd=ROOT).stdout for k in (1, 2)]
+    assert runs[0] == runs[1] and runs[0].count("\n") > 50
+
+
+def test_the_shipped_weights_are_small_and_fit_the_features() -> None:
+    path = ROOT / "coloretto_log/play/evaluate/weights.json"
+    assert path.stat().st_size < 64_000
+    model = load()
+    assert model.mean.shape == (N_FEATURES,) and model.w1.shape[0] == N_FEATURES and model.w2.shape[1] == 2
+    assert model_from_json(json.loads(path.read_text(encoding="utf-8"))).w1.tolist() == model.w1.tolist()
+
+
+# --------------------------------------------------------------------------- the search
+
+
+def test_a_draw_from_one_kind_is_worth_that_card_in_the_best_row() -> None:
+    # Every unseen card red: a draw is the red, placed in the player's best row, for sure.
+    for state in game(5, 3)[5:40:7]:
+        view = hidden(state)
+        start = Start(view)
+        if ("draw", -1) not in start.choices():
+            continue
+        n = sum(view.remaining)
+        only_red = view._replace(remaining=tuple(n if k == 6 else 0 for k in range(len(view.remaining))))
+        start = Start(only_red)
+        if start.lr_at == 0:
+            continue
+        drawn = search.choice_values(start, [("draw", -1)])[0]
+        card_in_hand = Start(only_red, "red")
+        rows = card_in_hand.choices()
+        placed = search.choice_values(card_in_hand, rows)
+        seat = view.current
+        best = max(placed, key=lambda v: search.objective(v, seat))
+        assert drawn == best
+
+
+def test_a_take_is_worth_the_position_after_it() -> None:
+    for state in game(6, 4)[3:60:9]:
+        view = hidden(state)
+        start = Start(view)
+        takes = [c for c in start.choices() if c[0] == "take"]
+        for c in takes:
+            after = engine.apply(view, engine.Take(view.current, c[1] + 1))
+            assert search.choice_values(start, [c])[0] == evaluate(after)
+
+
+# --------------------------------------------------------------------------- the expert
+
+
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5), edition=st.sampled_from(["classic", "anniversary"]),
+       samples=st.sampled_from([0, 4]))
+@settings(max_examples=8, deadline=None)
+def test_the_expert_plays_only_legal_moves(seed: int, players: int, edition: str, samples: int) -> None:
+    state = new_state(seed, players, edition)
+    seats: list[bots.Bot] = [ExpertBot(samples=samples)] + [GreedyBot()] * (players - 1)
+    moves: list[engine.Move] = []
+    final = play_to_end(state, seats, [SplitMix64(seed + s) for s in range(players)], moves=moves)
+    assert final.over  # play_to_end checks every answer (BotError otherwise); replay it through the rules too
+    replayed = state
+    for m in moves:
+        assert engine.check(replayed, m) is None
+        replayed = engine.apply(replayed, m)
+    assert replayed.collections == final.collections
+
+
+def test_the_expert_is_reproducible_and_blind_to_the_deck() -> None:
+    bot = ExpertBot()
+    for state in game(41, 3)[:-1:4]:
+        a = bot.choose(state, SplitMix64(3))
+        assert a == bot.choose(reordered(state, 7), SplitMix64(3)) == ExpertBot().choose(state, SplitMix64(3))
+
+
+def test_simulate_plays_expert_expert_mc_and_strong_end_to_end(tmp_path: Path) -> None:
+    out = tmp_path / "e.jsonl"
+    args = ["simulate", "-n", "1", "--player-count", "3", "--games", "1", "--bots", "expert,expert-mc,strong",
+            "--seed", "3", "--out", str(out), "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    summary: dict[str, Any] = json.loads(result.stdout)
+    assert [b["bot"] for b in sorted(summary["bots"], key=lambda b: b["bot"])] == ["expert", "expert-mc", "strong"]
+    (line,) = out.read_text(encoding="utf-8").splitlines()
+    assert check_match(json.loads(line)).valid
+
+
+# --------------------------------------------------------------------------- the training
+
+
+def test_the_training_script_gives_the_same_bytes_twice(tmp_path: Path) -> None:
+    outs = []
+    for k in (1, 2):
+        out = tmp_path / f"w{k}.json"
+        subprocess.run([sys.executable, str(ROOT / "benchmarks/train_evaluator.py"), "--games", "4", "--epochs", "2",
+                        "--hidden", "4", "--seed", "5", "--out", str(out)], check=True, capture_output=True, cwd=ROOT)
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    model = model_from_json(json.loads(outs[0]))
+    assert model.w1.shape == (N_FEATURES, 4) and model.w2.shape == (4, 2)
