@@ -81,9 +81,8 @@ def tournament(
             if files:
                 raise UsageError("new takes no log files")
             allowed = parse_sizes(sizes)
-            with MatchStore.open(path) as store:
-                made = tour_db.create(store, name, parse_people(players), rounds=rounds, points=points, sizes=allowed,
-                                      first_round=first_round, seed=seed)  # fmt: skip
+            made = tour_db.create(path, name, parse_people(players), rounds=rounds, points=points, sizes=allowed,
+                                  first_round=first_round, seed=seed)  # fmt: skip
             out_console().print(Text(one_line(
                 f"Tournament {made.name!r}: {len(made.players)} players, {made.rounds} rounds, placing points "
                 f"{points_text(made.points, made.sizes)}; stored in {path}. Next: tournament pair {made.name!r}"

@@ -179,6 +179,13 @@ def test_a_log_of_another_event_or_table_is_refused_and_nothing_stored(club_day:
     assert snapshot(db) == before
 
 
+def test_a_refused_new_tournament_leaves_no_database(tmp_path: Path) -> None:
+    db = tmp_path / "new.duckdb"
+    result = cli("tournament", "new", "Cup", "--db", str(db), "--players", "Aiko,Boris,Chloe,Boris")
+    assert result.exit_code == 2 and "'Boris' is named twice" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_round_is_not_paired_before_the_last_one_has_its_results(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     assert cli("tournament", "new", "Small", "--db", str(db), "--players", "Aiko,Boris,Chloe,Dae", "--rounds", "2").exit_code == 0
