@@ -59,7 +59,7 @@ def tables(
     by_rating: Annotated[bool, typer.Option("--by-rating", help="Seat players of similar rating together.")] = False,
     seed: Annotated[int | None, typer.Option(metavar="N", help="Seed of the draw among equal splits and starters (default: today's date as YYYYMMDD).", show_default=False)] = None,
     event: Annotated[str | None, typer.Option(metavar="NAME", help='The evening\'s name in the page and the serve commands (default: "Club night DATE").', show_default=False)] = None,
-    html: Annotated[Path | None, typer.Option(metavar="FILE", help="Also write a printable page: a card a table with the QR code of its serve page.", show_default=False)] = None,
+    html: Annotated[Path | None, typer.Option(metavar="OUT.html", help="Also write a printable page: a card a table with the QR code of its serve page.", show_default=False)] = None,
     logs: Annotated[Path | None, typer.Option(metavar="DIR", help="With --html: the folder of the tables' logs (default: the page's folder).", show_default=False)] = None,
     host: Annotated[str | None, typer.Option(metavar="ADDRESS", help="With --html: the address phones reach this machine at (default: found from the network).", show_default=False)] = None,
     port: Annotated[int, typer.Option(metavar="N", help="With --html: the port of table 1's serve page; table k uses N+k-1.")] = 8801,

@@ -45,7 +45,7 @@ def tournament(
     first_round: Annotated[str, typer.Option(metavar="HOW", help="new: round 1 by rating (every table a mix of ratings) or random.")] = "rating",
     seed: Annotated[int, typer.Option(metavar="N", help="new: the seed of every draw.")] = 0,
     round_: Annotated[int | None, typer.Option("--round", metavar="N", help="pair: the round expected (refused when it is paired already); result: the round.", show_default=False)] = None,
-    table: Annotated[int | None, typer.Option(metavar="N", help="result: the table.", show_default=False)] = None,
+    at_table: Annotated[int | None, typer.Option(metavar="N", help="result: the table.", show_default=False)] = None,
     scores: Annotated[str | None, typer.Option(metavar="SCORES", help='result: each player\'s match total: "Aiko=31,Boris=24,Chloe=18".', show_default=False)] = None,
     fmt: FormatOption = None,
     json_out: JsonOption = False,
@@ -57,7 +57,7 @@ def tournament(
     rounds by standing, avoiding rematches, balancing who starts). Record each
     table with record/serve --event NAME --round R --at-table T; then
     add NAME LOGS...: check the logs (this event, a paired table, its
-    players, complete) and ingest them; or result NAME --round R --table T
+    players, complete) and ingest them; or result NAME --round R --at-table T
     --scores "A=31,B=24,...": a table that did not record. standings NAME:
     placing points, then points against the table, then opponents' placing
     points (table, json or csv). show NAME: every round's tables and results.
@@ -81,9 +81,8 @@ def tournament(
             if files:
                 raise UsageError("new takes no log files")
             allowed = parse_sizes(sizes)
-            with MatchStore.open(path) as store:
-                made = tour_db.create(store, name, parse_people(players), rounds=rounds, points=points, sizes=allowed,
-                                      first_round=first_round, seed=seed)  # fmt: skip
+            made = tour_db.create(path, name, parse_people(players), rounds=rounds, points=points, sizes=allowed,
+                                  first_round=first_round, seed=seed)  # fmt: skip
             out_console().print(Text(one_line(
                 f"Tournament {made.name!r}: {len(made.players)} players, {made.rounds} rounds, placing points "
                 f"{points_text(made.points, made.sizes)}; stored in {path}. Next: tournament pair {made.name!r}"
@@ -96,12 +95,12 @@ def tournament(
                 number, tables = tour_db.pair_next(store, name, round_)
             show_round(name, number, tables, chosen)
         elif action is Action.result:
-            if round_ is None or table is None or scores is None:
-                raise UsageError("result needs --round, --table and --scores")
+            if round_ is None or at_table is None or scores is None:
+                raise UsageError("result needs --round, --at-table and --scores")
             totals = parse_scores(scores)
             with MatchStore.open(path) as store:
-                tour_db.enter_result(store, name, round_, table, totals)
-            out_console().print(Text(one_line(f"{name}: round {round_}, table {table}: result stored.")))
+                tour_db.enter_result(store, name, round_, at_table, totals)
+            out_console().print(Text(one_line(f"{name}: round {round_}, table {at_table}: result stored.")))
         elif action is Action.add:
             if not files:
                 raise UsageError("add needs the log files")
@@ -144,7 +143,14 @@ def parse_scores(text: str) -> dict[str, int]:
 
 
 def show_round(name: str, number: int, tables: list[tuple[str, ...]], chosen: Format) -> None:
-    if chosen is not Format.table:
+    if chosen is Format.csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["round", "table", "seat", "player", "starts"])
+        for t, p in enumerate(tables, 1):
+            for seat, player in enumerate(p, 1):
+                writer.writerow([number, t, seat, player, seat == 1])
+        return
+    if chosen is Format.json:
         emit_json({"tournament": name, "round": number,
                    "tables": [{"table": t, "players": list(p), "starter": p[0]} for t, p in enumerate(tables, 1)]})  # fmt: skip
         return
@@ -199,7 +205,17 @@ def show_tournament(tour: tour_db.Tournament, chosen: Format) -> None:
         ]}
         for r in sorted(tour.tables)
     ]  # fmt: skip
-    if chosen is not Format.table:
+    if chosen is Format.csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["round", "table", "seat", "player", "total", "source"])
+        for rnd in rounds:
+            for row in rnd["tables"]:
+                res = row["result"]
+                for seat, player in enumerate(row["players"], 1):
+                    total = "" if res is None else res["totals"].get(player, "")
+                    writer.writerow([rnd["round"], row["table"], seat, player, total, "" if res is None else res["source"]])
+        return
+    if chosen is Format.json:
         emit_json({"tournament": tour.name, "players": list(tour.players), "rounds": tour.rounds,
                    "points": points_text(tour.points, tour.sizes), "sizes": list(tour.sizes), "first_round": tour.first_round,
                    "seed": tour.seed, "paired": rounds, "ignored": tour.ignored})  # fmt: skip

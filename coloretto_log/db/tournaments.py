@@ -116,7 +116,7 @@ def _has_tables(store: MatchStore) -> bool:
 
 
 def create(
-    store: MatchStore,
+    db: Path,
     name: str,
     players: Sequence[str],
     *,
@@ -126,7 +126,11 @@ def create(
     first_round: str = "rating",
     seed: int = 0,
 ) -> Tournament:
-    """Store a new tournament; ``UsageError`` (nothing written) for a bad name, player list or setting."""
+    """Store a new tournament in the database ``db`` (made if missing), once every setting is checked.
+
+    ``UsageError`` for a bad name, player list or setting: then nothing is
+    written (not even a new, empty database).
+    """
     if not 1 <= len(name) <= MAX_EVENT_NAME:
         raise UsageError(f"a tournament's name has 1 to {MAX_EVENT_NAME} characters (it is the logs' event.name)")
     if not 1 <= rounds <= MAX_ROUNDS:
@@ -142,6 +146,14 @@ def create(
         raise UsageError(str(e)) from None
     if len(plan) > MAX_EVENT_NUMBER:
         raise UsageError(f"at most {MAX_EVENT_NUMBER} tables a round")
+    with MatchStore.open(db) as store:
+        _store_new(store, name, players, rounds, points_text(parsed), sizes, first_round, seed)
+        return load(store, name)
+
+
+def _store_new(
+    store: MatchStore, name: str, players: Sequence[str], rounds: int, points: str, sizes: Sequence[int], first_round: str, seed: int
+) -> None:
     try:
         with store.transaction() as con:
             for table, cols in _TABLES.items():
@@ -150,13 +162,12 @@ def create(
                 raise UsageError(f"{name!r}: a tournament of that name exists already in {store.path}")
             con.execute(
                 "INSERT INTO tournaments VALUES ($n, $r, $p, $s, $f, $seed)",
-                {"n": name, "r": rounds, "p": points_text(parsed), "s": ",".join(map(str, sorted(set(sizes)))),
+                {"n": name, "r": rounds, "p": points, "s": ",".join(map(str, sorted(set(sizes)))),
                  "f": first_round, "seed": seed},
             )  # fmt: skip
             con.executemany("INSERT INTO tournament_players VALUES (?, ?, ?)", [[name, i, p] for i, p in enumerate(players)])
     except duckdb.Error as e:
         raise _fail(store, e, "store") from None
-    return load(store, name)
 
 
 def load(store: MatchStore, name: str) -> Tournament:

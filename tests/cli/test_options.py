@@ -126,6 +126,9 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _invocation(name: str, db: Path, tmp: Path) -> list[str] | None:
     """A short run of command ``name`` that prints its result on standard output."""
+    if name == "tournament":  # a tournament to show, made once in the club's database
+        runner.invoke(app, ["tournament", "new", "Options cup", "--db", str(db), "--players", "Aiko,Boris,Chloe", "--rounds", "1"])
+        return ["tournament", "standings", "Options cup", "--db", str(db)]
     return {
         "validate": ["validate", TWO_P],
         "score": ["score", TWO_P],
@@ -138,6 +141,7 @@ def _invocation(name: str, db: Path, tmp: Path) -> list[str] | None:
         "stats": ["stats", "--db", str(db)],
         "query": ["query", *GENEROUS, "--db", str(db), "SELECT player, avg(score) AS mean FROM game_players GROUP BY player"],
         "ratings": ["ratings", "--db", str(db)],
+        "tables": ["tables", "Aiko,Boris,Chloe,Dae", "--db", str(db), "--seed", "1"],
     }.get(name)
 
 

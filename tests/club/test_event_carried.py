@@ -87,3 +87,20 @@ def test_a_database_made_before_the_event_columns_gains_them(tmp_path: Path) -> 
     assert runner.invoke(app, ["ingest", "--db", str(db), str(log)]).exit_code == 0
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT event FROM matches").fetchall() == [("Club night",)]
+
+
+def test_serve_writes_the_event_and_its_page_is_the_one_the_printed_card_shows(tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    from ..builders.server import Server
+
+    page = tmp_path / "tonight.html"
+    made = runner.invoke(app, ["tables", "Aiko,Boris,Chloe", "--db", str(tmp_path / "none.duckdb"), "--event", "Friday",
+                               "--html", str(page), "--host", "127.0.0.1", "--seed", "1"])  # fmt: skip
+    assert made.exit_code == 0, made.output
+    text = page.read_text(encoding="utf-8")
+    log = tmp_path / "friday-t1.json"
+    with Server(log, "--players", "Aiko,Boris,Chloe", "--event", "Friday", "--at-table", "1") as server:
+        assert f"?t={server.token}" in text  # the printed QR code opens this page
+        server.stop()
+    assert json.loads(log.read_text(encoding="utf-8"))["event"] == {"name": "Friday", "table": 1}

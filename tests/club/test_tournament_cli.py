@@ -70,7 +70,7 @@ def club_day(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[tuple
             results[r, t] = totals_of(data)
             if (r, t) == (2, 1):  # this table did not record: its totals typed in
                 scores = ",".join(f"{p}={v}" for p, v in results[r, t].items())
-                entered = cli("tournament", "result", NAME, "--db", str(db), "--round", "2", "--table", "1", "--scores", scores)
+                entered = cli("tournament", "result", NAME, "--db", str(db), "--round", "2", "--at-table", "1", "--scores", scores)
                 assert entered.exit_code == 0, entered.output
                 continue
             path = folder / f"r{r}t{t}.json"
@@ -143,8 +143,8 @@ def test_every_player_starts_within_one_of_their_share(club_day: Any) -> None:
     [
         (["tournament", "pair", NAME, "--round", "3"], "round 3 is paired already"),
         (["tournament", "pair", NAME], "all 3 rounds are paired"),
-        (["tournament", "result", NAME, "--round", "3", "--table", "3", "--scores", "Aiko=3"], "round 3, table 3 was not paired"),
-        (["tournament", "result", NAME, "--round", "1", "--table", "1", "--scores", "Aiko=3,Aiko=4"], "names 'Aiko' twice"),
+        (["tournament", "result", NAME, "--round", "3", "--at-table", "3", "--scores", "Aiko=3"], "round 3, table 3 was not paired"),
+        (["tournament", "result", NAME, "--round", "1", "--at-table", "1", "--scores", "Aiko=3,Aiko=4"], "names 'Aiko' twice"),
         (["tournament", "new", NAME, "--players", "Aiko,Boris,Chloe"], "exists already"),
         (["tournament", "new", "Other", "--players", "Aiko,Boris"], "fewer than the smallest table (3)"),
         (["tournament", "new", "Other", "--players", "Aiko,Boris,Chloe,Aiko"], "'Aiko' is named twice"),
@@ -177,6 +177,13 @@ def test_a_log_of_another_event_or_table_is_refused_and_nothing_stored(club_day:
     result = cli("tournament", "add", NAME, str(again), "--db", str(db))
     assert result.exit_code == 2 and "has a result already" in result.output
     assert snapshot(db) == before
+
+
+def test_a_refused_new_tournament_leaves_no_database(tmp_path: Path) -> None:
+    db = tmp_path / "new.duckdb"
+    result = cli("tournament", "new", "Cup", "--db", str(db), "--players", "Aiko,Boris,Chloe,Boris")
+    assert result.exit_code == 2 and "'Boris' is named twice" in result.output
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_round_is_not_paired_before_the_last_one_has_its_results(tmp_path: Path) -> None:
