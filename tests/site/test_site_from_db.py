@@ -17,8 +17,8 @@ import pytest
 
 from coloretto_log.db.store import MatchStore
 
+from ..builders.season import cli, season
 from ..conftest import SAMPLES
-from .test_site import cli, season
 
 
 def tree(folder: Path) -> dict[str, str]:
