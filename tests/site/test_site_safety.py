@@ -216,7 +216,7 @@ def test_the_replay_viewer_isolates_every_name(tmp_path: Path, browser: Browser)
 
 
 def test_a_build_interrupted_midway_is_finished_by_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from coloretto_log.site import build
+    from coloretto_log.site import build, pages
 
     db, _ = two_matches(tmp_path)
     out = tmp_path / "site"
@@ -225,7 +225,7 @@ def test_a_build_interrupted_midway_is_finished_by_the_next(tmp_path: Path, monk
         raise KeyboardInterrupt
 
     with monkeypatch.context() as m:
-        m.setattr(build.Site, "match", broken)  # every replay and some pages written, then Ctrl-C
+        m.setattr(pages.Site, "match", broken)  # every replay and some pages written, then Ctrl-C
         with pytest.raises(KeyboardInterrupt):
             build.build_site(db, out)
     assert len(list((out / "replay").iterdir())) == 2
