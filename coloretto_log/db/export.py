@@ -18,7 +18,7 @@ from ..log.atomic import atomic_write_text
 from ..log.writer import dumps_pretty
 from .errors import DatabaseError, db_error, shown
 from .outputs import folder_problem, output_problem
-from .schema import APP, TABLES
+from .schema import APP, LOGS_TABLE, TABLES
 from .store import MatchStore, default_db_path
 
 __all__ = ["Exported", "bgstats_plays", "export", "export_parquet", "write_bgstats"]
@@ -48,6 +48,8 @@ def export_parquet(store: MatchStore, folder: str | Path, *, force: bool = False
     counts: dict[str, int] = {}
     try:
         for name in TABLES:
+            if name == LOGS_TABLE and not store.has_logs:  # a version-1 database, read as it is: no logs kept
+                continue
             if name == "matches":
                 source = f"SELECT m.*, {month} AS month FROM matches m"
             else:

@@ -1,14 +1,16 @@
 """The match database: :class:`MatchStore`, an embedded DuckDB file opened, checked and written in transactions.
 
-The JSON logs stay the source of truth; the database is a cache of what
-``validate`` and ``score`` say about them, laid out for questions across many
-matches (docs/database.md lists every table and column).
+The JSON logs stay the source of truth; the database keeps each one
+(compressed, ``match_logs``) with what ``validate`` and ``score`` say about
+it, laid out for questions across many matches (docs/database.md lists every
+table and column).
 
 The rooms of this package: ``schema`` (the tables), ``rows`` (a match as
 rows, by column name), ``ingest`` (deciding and batching matches),
 ``store`` (this: opening, reading, writing a batch), ``rebuild``,
 ``sandbox`` (``query``), ``export`` (Parquet, BG Stats), ``stats`` (the
-reports) and ``errors`` (every DuckDB error as one line).
+reports), ``match_logs`` (the kept logs read back) and ``errors`` (every
+DuckDB error as one line).
 
 Every failure to open, read or write the database raises a
 :class:`DatabaseError` with a one-line message saying what to do; the CLI

@@ -15,9 +15,16 @@ and written (atomically) only when its bytes differ. A replay page, the one
 costly to draw (it replays the log), is drawn again only when its inputs
 changed: the manifest keeps, per replay page, a key of the match's content
 hash, its stored analysis and the viewer's own files. Pages of matches no
-longer stored are removed (only files the manifest lists). The database is
-opened read-only; an ``--out`` that is a file, a folder holding the database,
-or a folder of something else (no manifest, not empty) is refused.
+longer stored are removed (only files the manifest lists, unchanged since,
+and never through a link). The replays are drawn from the logs the database
+keeps (``db.match_logs``), never from the files. The database is opened
+read-only; refused before anything is written (docs/site.md, "What it
+touches"): an ``--out`` that is a file, a folder holding the database, a
+folder of something else (no manifest, not empty) without ``force``, a file
+where the site would write that the manifest does not list (even with
+``force``), a folder on the way that is a link out of ``--out``, two names
+that would share a file name. The manifest also keeps the title and the
+languages, which a rebuild without them keeps.
 """
 
 from __future__ import annotations
@@ -247,8 +254,12 @@ def _build(
     with MatchStore.open(db, read_only=True) as store:
         data = club_data(store)
         Site(data, replays=set(), title=title, tr=translator(langs[0]), langs=langs, templates=templates).check()
-        _refuse_harm(out, old, _planned(data, langs))
+        planned = _planned(data, langs)
+        _refuse_harm(out, old, planned)
         out.mkdir(parents=True, exist_ok=True)
+        # every file it may write listed first: a build interrupted midway leaves them the site's own, for the
+        # next build to finish (a file the manifest lists without a hash is replaced or removed as the site's)
+        _write_manifest(out, {**{rel: {} for rel in planned}, **old}, title, langs)
         writer = _Writer(out, old)
         replays = _replays(store, data, writer, progress, langs)
 
@@ -261,10 +272,14 @@ def _build(
         for rel, text in site.pages():
             writer.put(page_file(rel, lang, langs[0]), html(text))
     removed = sum(_remove(writer, rel, old[rel]) for rel in sorted(set(old) - set(writer.pages)))
-    kept = {"app": "coloretto-log", "layout": LAYOUT, "pages": writer.pages, "title": title, "langs": list(langs)}
-    atomic_write_bytes(out / MANIFEST, json.dumps(kept, indent=1, sort_keys=True, ensure_ascii=False).encode())
+    _write_manifest(out, writer.pages, title, langs)
     missing = len(data.matches) - len(replays)
     return Built(writer.written, writer.unchanged, removed, len(writer.pages), missing, out)
+
+
+def _write_manifest(out: Path, pages: dict[str, dict[str, str]], title: str | None, langs: tuple[str, ...]) -> None:
+    kept = {"app": "coloretto-log", "layout": LAYOUT, "pages": pages, "title": title, "langs": list(langs)}
+    atomic_write_bytes(out / MANIFEST, json.dumps(kept, indent=1, sort_keys=True, ensure_ascii=False).encode())
 
 
 def _planned(data: ClubData, langs: tuple[str, ...]) -> list[str]:

@@ -176,7 +176,8 @@ def test_sample_logs_are_stored_as_score_scores_them(tmp_path: Path) -> None:
             assert isinstance(item, LoadedMatch)
             assert_stored_as_scored(stored, score_match(item))
         counts = store.counts()
-    assert counts == {"matches": 3, "games": 6, "game_players": 23, "match_players": 11, "moves": counts["moves"]}
+    assert counts == {"matches": 3, "games": 6, "game_players": 23, "match_players": 11, "moves": counts["moves"],
+                      "match_logs": 3}
     assert [e.kind for e in events] == ["stored"] * 3
     # hand-checked from the example: Aiko claims 35 and the optimum agrees
     with MatchStore.open(db, read_only=True) as store:

@@ -15,57 +15,24 @@ import hashlib
 import json
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 from urllib.parse import unquote, urlparse
 
 import pytest
-from typer.testing import CliRunner
 
-from coloretto_log.cli import app
 from coloretto_log.db.analysis_store import stored_analyses
 from coloretto_log.db.store import MatchStore
 from coloretto_log.lang import LANGUAGES, NATIVE_NAMES, translator
-from coloretto_log.log.writer import dumps_line
 from coloretto_log.site.build import MANIFEST
 from coloretto_log.site.pages import match_slug, page_file, player_slug
 
 from ..builders.browser import Browser
-from ..builders.club import club_matches
+from ..builders.season import BIDI, HOSTILE, cli, season
 from ..conftest import SAMPLES
 
-runner = CliRunner()
-
-HOSTILE = "<script>alert(1)</script>"
-BIDI = "Ada\u202eevil\u202c"
-ROSTER: dict[str, str] = {
-    "Aiko": "strong", "Boris": "greedy", "Chloe": "greedy", "Dae": "random", HOSTILE: "greedy", BIDI: "random",
-}  # fmt: skip
 SEASON = 24
 #: The languages the club's site is written in: English first (``index.html``), then ``index.ja.html`` ...
 LANGS = ",".join(LANGUAGES)
-
-
-def cli(*args: str) -> Any:
-    result = runner.invoke(app, list(args))
-    return result
-
-
-def write_jsonl(path: Path, matches: Iterator[dict[str, Any]]) -> Path:
-    path.write_text("".join(dumps_line(m) + "\n" for m in matches), encoding="utf-8")
-    return path
-
-
-def season(folder: Path, first: int, count: int) -> Path:
-    """Matches ``first`` .. of a club season: dated, one or two a day over the spring."""
-    import datetime as _dt
-
-    return write_jsonl(
-        folder / f"season-{first}.jsonl",
-        club_matches(count, roster=ROSTER, seed=5, first=first, sizes=(3, 4), start=_dt.date(2026, 3, 1), days=60,
-                     span=40),
-    )
 
 
 def digest(path: Path) -> str:

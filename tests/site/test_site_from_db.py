@@ -17,8 +17,8 @@ import pytest
 
 from coloretto_log.db.store import MatchStore
 
+from ..builders.season import cli, season
 from ..conftest import SAMPLES
-from .test_site import cli, season
 
 
 def tree(folder: Path) -> dict[str, str]:
@@ -63,7 +63,7 @@ def test_replay_db_shows_a_stored_match_without_its_file(tmp_path: Path) -> None
     from_file = cli("replay", str(log), "--moves")
     log.unlink()
     with MatchStore.open(db, read_only=True) as store:
-        (match_id,) = store.execute("SELECT match_id FROM matches").fetchone()
+        match_id = store.scalar("SELECT match_id FROM matches")
     from_db = cli("replay", match_id, "--db", str(db), "--moves")
     assert from_db.exit_code == 0, from_db.output
     assert from_db.stdout == from_file.stdout

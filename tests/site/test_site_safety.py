@@ -27,8 +27,8 @@ from coloretto_log.site.pages import match_slug, player_slug
 
 from ..builders.browser import Browser
 from ..builders.club import club_matches
+from ..builders.season import BIDI, cli, write_jsonl
 from ..conftest import SAMPLES
-from .test_site import BIDI, cli, write_jsonl
 
 #: Two names whose file names share their 10 hex digits of SHA-256 (found once by a birthday search over
 #: "Ann" and three CJK characters: the readable part of both is "ann").
@@ -213,3 +213,24 @@ def test_the_replay_viewer_isolates_every_name(tmp_path: Path, browser: Browser)
     found = {kind: Path(href.removeprefix("file://")) for kind, href in links}
     assert found["index"] == site / "index.ja.html" and found["match"].parent == site / "matches"
     assert found["match"].name.endswith(".ja.html") and found["match"].is_file()
+
+
+def test_a_build_interrupted_midway_is_finished_by_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from coloretto_log.site import build, pages
+
+    db, _ = two_matches(tmp_path)
+    out = tmp_path / "site"
+
+    def broken(*args: object, **kwargs: object) -> str:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(pages.Site, "match", broken)  # every replay and some pages written, then Ctrl-C
+        with pytest.raises(KeyboardInterrupt):
+            build.build_site(db, out)
+    assert len(list((out / "replay").iterdir())) == 2
+    r = cli("site", "--db", str(db), "--out", str(out))  # no --force needed: the files are the site's own
+    assert r.exit_code == 0, r.output
+    fresh = tmp_path / "fresh"
+    assert cli("site", "--db", str(db), "--out", str(fresh)).exit_code == 0
+    assert tree(out) == tree(fresh)

@@ -23,6 +23,16 @@
     return e;
   }
   var iso = ColorettoNarrative.iso;  // a name inside text (a title, a sentence): isolated
+  // Append ``text``, whose names come isolated (U+2068 ... U+2069: iso), to ``box``: each name as a <bdi>, the
+  // marks themselves left out (a name's own isolating characters are escapes: the pairs are iso's).
+  function appendIsolated(box, text) {
+    String(text).split(/(\u2068[^\u2069]*\u2069)/).forEach(function (part) {
+      if (!part) return;
+      if (part.charAt(0) === '\u2068') box.appendChild(el('bdi', 'who', part.slice(1, -1)));
+      else box.appendChild(document.createTextNode(part));
+    });
+    return box;
+  }
   function word(card) { return t(WORDS[card] || card); }
   function words(list) { return list.map(word).join(', '); }
   // A card's chip label in the page's language (lang/chips.py: the English letters are the messages).
@@ -186,8 +196,9 @@
       return;
     }
     var s = g.states[cur.move];
+    $('narrative').replaceChildren();
     $('counter').textContent = (cur.move === 0 ? t('setup') : t('move {move}', {move: cur.move})) + ' / ' + n;
-    $('narrative').textContent = s.story ? ColorettoNarrative.tell(s.story, t, word) : s.narrative;
+    appendIsolated($('narrative'), s.story ? ColorettoNarrative.tell(s.story, t, word) : s.narrative);
     drawStatus(s);
     showError(atEnd && g.error ? (g.error.move ? t('Play broke off at move {move}: ', {move: g.error.move}) : '') + g.error.line : '');
     drawRows(s);
@@ -207,7 +218,7 @@
     var parts = [];
     parts.push(s.over ? t('game over') : t('{who} to play', {who: iso(s.next)}));
     parts.push(nt('{n} card left in the deck', '{n} cards left in the deck', s.deck));
-    st.appendChild(document.createTextNode(parts.join(' \u00b7 ')));
+    appendIsolated(st, parts.join(' \u00b7 '));
   }
 
   function drawRows(s) {
@@ -219,7 +230,7 @@
       row.dataset.taken = String(r.taken);
       row.appendChild(el('span', 'rlabel', t('row {row}', {row: r.row})));
       if (r.taken) {
-        row.appendChild(el('span', 'rnote', r.taken_by ? t('taken by {who}', {who: iso(r.taken_by)}) : t('taken')));
+        row.appendChild(appendIsolated(el('span', 'rnote'), r.taken_by ? t('taken by {who}', {who: iso(r.taken_by)}) : t('taken')));
       } else {
         var cards = el('span', 'cards');
         r.cards.forEach(function (c) { cards.appendChild(card(c)); });

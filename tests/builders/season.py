@@ -1,0 +1,47 @@
+"""The command line in-process and a club season's log file, for the site's tests.
+
+``season(folder, first, count)`` writes matches ``first`` .. of a spring
+season whose players include a ``<script>`` name and one with a right-to-left
+override (``HOSTILE``, ``BIDI``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from coloretto_log.cli import app
+from coloretto_log.log.writer import dumps_line
+
+from .club import club_matches
+
+HOSTILE = "<script>alert(1)</script>"
+BIDI = "Ada\u202eevil\u202c"
+ROSTER: dict[str, str] = {
+    "Aiko": "strong", "Boris": "greedy", "Chloe": "greedy", "Dae": "random", HOSTILE: "greedy", BIDI: "random",
+}  # fmt: skip
+
+_runner = CliRunner()
+
+
+def cli(*args: str) -> Any:
+    """``coloretto-log ARGS`` in this process: the click result (exit_code, stdout, stderr, output)."""
+    return _runner.invoke(app, list(args))
+
+
+def write_jsonl(path: Path, matches: Iterator[dict[str, Any]]) -> Path:
+    path.write_text("".join(dumps_line(m) + "\n" for m in matches), encoding="utf-8")
+    return path
+
+
+def season(folder: Path, first: int, count: int) -> Path:
+    """Matches ``first`` .. of a club season: dated, one or two a day over the spring."""
+    return write_jsonl(
+        folder / f"season-{first}.jsonl",
+        club_matches(count, roster=ROSTER, seed=5, first=first, sizes=(3, 4), start=_dt.date(2026, 3, 1), days=60,
+                     span=40),
+    )
