@@ -14,15 +14,19 @@ from ..core.errors import one_line
 from ..core.rng import MASK64
 from ..core.ruleset import EDITIONS, LAYOUTS, RuleSet, under_last_round_problem
 from ..core.setup import Setup, seeded_setup
+from ..lang import ENGLISH, Translator
+from ..lang.games import edition_word
 from .app import app
 from .common import (
     Format,
     FormatOption,
     JsonOption,
+    LangOption,
     count_of_players,
     emit_json,
     old_short,
     output_format,
+    terminal_translator,
     with_old_short,
 )
 
@@ -93,6 +97,7 @@ def deal(
     ] = None,
     fmt: FormatOption = None,
     json_out: JsonOption = False,
+    lang: LangOption = None,
 ) -> None:
     """Print the setup and the whole deck, top card first, that a seed yields.
 
@@ -109,6 +114,7 @@ def deal(
     Example: coloretto-log deal --seed 42 --player-count 4
     Example: coloretto-log deal --seed 42 --players Aiko,Boris,Chloe --game 2
     Example: coloretto-log deal --seed 42 --player-count 3 --format csv
+    Example: coloretto-log deal --seed 42 --player-count 3 --lang ru
     """
     chosen = output_format(fmt, json_out)
     count, names = count_of_players(with_old_short(player_count, old_n, "--player-count", "-n"), players)
@@ -135,15 +141,26 @@ def deal(
         return
     assert setup.deck is not None
 
-    def seat(i: int) -> str:
-        return f"seat {i + 1} ({one_line(names[i])})" if names else f"seat {i + 1}"
+    tr: Translator = terminal_translator(lang)
 
-    typer.secho(f"Seed {seed}, {count} players, {edition} edition, game {game} of the match", bold=True)
-    typer.echo(f"Removed colours: {', '.join(setup.removed) if setup.removed else 'none'}")
+    def seat(i: int) -> str:
+        return tr.t("seat {n} ({name})", n=i + 1, name=one_line(names[i])) if names else tr.t("seat {n}", n=i + 1)
+
+    def shown(card: str) -> str:
+        """English: the people's word and the log's beside it; another language: the people's word in it."""
+        return _shown(card) if tr is ENGLISH else tr.gettext(card_name(card))
+
+    players = tr.nt("{n} player", "{n} players", count)
+    typer.secho(tr.t("Seed {seed}, {players}, {edition}, game {game} of the match", seed=seed, players=players,
+                     edition=edition_word(edition, tr), game=game), bold=True)  # fmt: skip
+    removed = tr.join(shown(c) for c in setup.removed) if setup.removed else tr.gettext("none")
+    typer.echo(tr.t("Removed colours: {colours}", colours=removed))
     for i, cards in enumerate(setup.starting):
-        typer.echo(f"{seat(i)[:1].upper()}{seat(i)[1:]} starts with: {', '.join(_shown(c) for c in cards)}")
-    typer.echo(f"First player: {seat(setup.first)}")
-    typer.echo(f"Deck, top card first ({len(setup.deck)} cards, last-round card included):")
+        line = tr.t("{seat} starts with: {cards}", seat=seat(i), cards=tr.join(shown(c) for c in cards))
+        typer.echo(line[:1].upper() + line[1:])
+    typer.echo(tr.t("First player: {seat}", seat=seat(setup.first)))
+    typer.echo(tr.nt("Deck, top card first ({n} card, last-round card included):",
+                     "Deck, top card first ({n} cards, last-round card included):", len(setup.deck)))  # fmt: skip
     width = len(str(len(setup.deck)))
     for i, card in enumerate(setup.deck, start=1):
-        typer.echo(f"  {i:>{width}}. {_shown(card)}")
+        typer.echo(f"  {i:>{width}}. {shown(card)}")

@@ -32,13 +32,15 @@ from rich.text import Text
 
 from ..core.cards import KIND_INDEX, KINDS
 from ..core.errors import Finding
+from ..lang import ENGLISH, Translator
 from ..log.atomic import output_problem
 from ..log.load import Unreadable, load
 from ..log.reader import STDIN, expand_paths
 from ..report.scorecard import card_kinds
-from ..report.timeline import GameTimeline, MatchTimeline, Step, from_loaded, scores_line
+from ..report.timeline import GameTimeline, MatchTimeline, Step, from_loaded
 from ..view.html import BadAnalysis, PageTooLarge, read_analysis, write_html
 from ..view.json_stream import JsonList
+from ..view.narrative import scores_told, told
 from ..view.replay_table import table_view, terminal_text
 from ..view.safe_text import TerminalSafe
 from .app import app
@@ -55,6 +57,7 @@ from .common import (
     output_format,
     page_languages,
     plural,
+    terminal_translator,
 )
 
 #: Show progress for --html from this many matches on (on a terminal only).
@@ -122,7 +125,7 @@ def replay(
             show_default=False,
         ),
     ] = None,
-    lang: PageLangOption = "en",
+    lang: PageLangOption = "",
     db: Annotated[
         Path | None,
         typer.Option(
@@ -158,7 +161,9 @@ def replay(
             fail(f"{name} counts from 1", ExitCode.USAGE)
     if move is not None and move < 0:
         fail("--move must be 0 or more", ExitCode.USAGE)
-    langs = page_languages(lang)
+    langs = page_languages(lang or "en")
+    # --moves prints in the first language of --lang, else the locale's (as record chooses)
+    tr = terminal_translator(langs[0] if lang else None)
     if html is not None:
         _refuse_output(html, path if db is None else None, force=force)
     if analysis is not None and html is None:
@@ -168,7 +173,7 @@ def replay(
     # --moves --json is the JSON (it holds every move's narrative); --moves --format csv one row a move
     kind = ("moves-csv" if moves and chosen is Format.csv else chosen.value) if chosen is not Format.table \
         else "moves" if moves else "table" if html is None else None
-    out = _Printer(kind, move)
+    out = _Printer(kind, move, tr)
     run = _Run()
     shown_progress = html is not None and kind is None and sys.stderr.isatty()
 
@@ -344,9 +349,10 @@ class _Console(Console):
 class _Printer:
     """Shows each match as it comes (table, narrative or JSON); a closed pipe ends the output quietly."""
 
-    def __init__(self, kind: str | None, move: int | None) -> None:
+    def __init__(self, kind: str | None, move: int | None, tr: Translator = ENGLISH) -> None:
         self.kind = kind
         self.move = move
+        self.tr = tr
         self.closed = False
         self.count = 0
         self.console = _Console(highlight=False, soft_wrap=False, markup=False, emoji=False)
@@ -371,7 +377,7 @@ class _Printer:
                 if self.count:
                     typer.echo()
                 if self.kind == "moves":
-                    _print_narratives(t, games, self.move)
+                    _print_narratives(t, games, self.move, self.tr)
                 else:
                     _print_tables(self.console, t, games, self.move)
         except BrokenPipeError:
@@ -500,17 +506,18 @@ def _broke_off(f: Finding, label: str) -> str:
     return f.line(label)
 
 
-def _print_narratives(t: MatchTimeline, games: list[GameTimeline], move: int | None) -> None:
+def _print_narratives(t: MatchTimeline, games: list[GameTimeline], move: int | None, tr: Translator = ENGLISH) -> None:
     _match_header(t)
     for g in games:
-        _say(f"{t.label} · game {g.number}" + (" (seeded)" if g.seeded else ""), bold=True)
+        _say(tr.t("{label} · game {game}", label=t.label, game=g.number) + (tr.gettext(" (seeded)") if g.seeded else ""),
+             bold=True)  # fmt: skip
         width = len(str(g.moves))
         for step in g.steps[: None if move is None else move + 1]:
-            _say(f"{step.number:>{width}}. {step.narrative}")
+            _say(f"{step.number:>{width}}. {told(step.story, tr)}")
         if move is not None and move < g.moves:
             continue
-        _game_ending(t, g)
-    _match_totals(t, shown=len(games) == len(t.games) and move is None)
+        _game_ending(t, g, tr)
+    _match_totals(t, shown=len(games) == len(t.games) and move is None, tr=tr)
 
 
 def _match_header(t: MatchTimeline) -> None:
@@ -519,14 +526,14 @@ def _match_header(t: MatchTimeline) -> None:
         _say(err.line(t.label), fg=typer.colors.RED)
 
 
-def _game_ending(t: MatchTimeline, g: GameTimeline) -> None:
+def _game_ending(t: MatchTimeline, g: GameTimeline, tr: Translator = ENGLISH) -> None:
     final = g.final_scores
     if final is not None:
-        _say(f"final scores: {scores_line(t.players, final)}", bold=True)
+        _say(tr.t("final scores: {scores}", scores=scores_told(t.players, final, tr)), bold=True)
     elif g.steps:
         last = g.steps[-1]
         now = tuple(a.score for a in last.scores)
-        _say(f"scores so far (best assignment now): {scores_line(t.players, now, final=False)}")
+        _say(tr.t("scores so far (best assignment now): {scores}", scores=scores_told(t.players, now, tr, final=False)))
     err = g.error
     if err is not None:
         _say(_broke_off(err, t.label), fg=typer.colors.RED)
@@ -535,12 +542,14 @@ def _game_ending(t: MatchTimeline, g: GameTimeline) -> None:
             _say(f.line(t.label), fg=typer.colors.YELLOW)
 
 
-def _match_totals(t: MatchTimeline, *, shown: bool) -> None:
+def _match_totals(t: MatchTimeline, *, shown: bool, tr: Translator = ENGLISH) -> None:
     totals = t.totals()
     if not shown or totals is None or len(t.games) < 2:
         return
     scores, n = totals
-    _say(f"match totals after {plural(n, 'complete game')}: {scores_line(t.players, scores)}", bold=True)
+    line = scores_told(t.players, scores, tr)
+    _say(tr.nt("match totals after {n} complete game: {scores}", "match totals after {n} complete games: {scores}", n,
+               scores=line), bold=True)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- table

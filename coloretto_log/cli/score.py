@@ -288,14 +288,14 @@ def hand_lines(h: HandScore, tr: Translator = ENGLISH) -> list[Text]:
         chip = _card(row.colour, tr, long=True)
         line.append_text(chip)
         count = _count_text(row, tr)
-        line.append(" " * max(1, _CHIP - chip.cell_len) + f" {count:<9}{_signed(row.points):>5}",
+        line.append(" " * max(0, _CHIP - chip.cell_len) + f" {count:<9}{_signed(row.points):>5}",
                     style="" if row.sign > 0 else "dim")
         lines.append(line)
     if a.plus2_points:
         line = Text("    ")
         chip = _card("plus2", tr)
         line.append_text(chip)
-        line.append(" " * max(1, _CHIP - chip.cell_len) + f" ×{_plus2_cards(a):<8}{_signed(a.plus2_points):>5}")
+        line.append(" " * max(0, _CHIP - chip.cell_len) + f" ×{_plus2_cards(a):<8}{_signed(a.plus2_points):>5}")
         lines.append(line)
     lines.append(Text(_label(tr.gettext("Score")) + f"{a.score}", style="bold"))
     return lines

@@ -8,6 +8,9 @@ command that does not translate never pays its import.
   asked for (``--lang``, ``Accept-Language``, ``LC_ALL``/``LC_MESSAGES``/``LANG``).
 - ``translator(lang)`` gives a ``Translator``: ``t`` and ``nt`` (gettext and
   ngettext with ``{name}`` placeholders), ``format_number``, ``format_date``.
+- ``Translator.join`` joins a list the language's way (、 in Japanese);
+  ``chips.chip_label`` is a card's chip label on a page; ``games`` the
+  editions' and tables' names.
 - ``page_catalogue(langs, messages)`` gives a page what it needs to switch
   language in the browser without the network: each language's strings, and
   each plural message by CLDR category (what ``Intl.PluralRules`` returns).

@@ -10,7 +10,7 @@ from coloretto_log.core.cards import LAST_ROUND, SHORT_LABELS, is_colour
 from coloretto_log.lang import LANGUAGES, translator
 from coloretto_log.lang.chips import CHIP_LABELS, chip_label
 
-from .test_glossary import glossary
+from ..builders.glossary import glossary
 
 
 def test_english_chips_are_the_cards_letters() -> None:

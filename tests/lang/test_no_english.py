@@ -97,3 +97,41 @@ def test_score_follows_the_locale_and_english_is_unchanged() -> None:
     assert "対戦の合計" in r.output and "Match totals" not in r.output
     wrong = runner.invoke(app, ["score", "--lang", "fr", str(CLAIMS)])
     assert wrong.exit_code == 2 and "fr" in wrong.output
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_deal_prints_the_setup_and_the_deck_in_the_language(lang: str) -> None:
+    r = runner.invoke(app, ["deal", "--seed", "42", "--players", "Aiko,Boris,Chloe", "--edition", "anniversary",
+                            "--lang", lang])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert len(r.output.splitlines()) > 60  # the whole deck
+    assert english_left(r.output, set(), drop=("Aiko", "Boris", "Chloe")) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_replay_moves_tells_every_move_and_the_scores_in_the_language(lang: str) -> None:
+    three = SAMPLES / "classic-3p-seeded-match.json"
+    for log, moves in ((three, 200), (GOLDEN, 60)):  # every move of four games; a golden joker after the last round
+        r = runner.invoke(app, ["replay", str(log), "--moves", "--lang", lang])
+        assert r.exit_code == 0, r.output
+        assert len(r.output.splitlines()) > moves
+        assert english_left(r.output, set(), drop=_names(log)) == []
+
+
+def test_replay_moves_follows_the_locale() -> None:
+    r = runner.invoke(app, ["replay", str(GOLDEN), "--moves"], env={"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ru_RU.UTF-8"})
+    assert r.exit_code == 0 and "итоговый счёт" in r.output and "final scores" not in r.output
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_serve_pages_own_words_are_in_the_language(lang: str) -> None:
+    """Its buttons, hints and errors; what it shows of the recorder is the recorder's words, tested above. Allowed:
+    the command ``serve`` and the address's ``?t=`` an error names, OK on a button, and the Russian glossary's
+    Latin title Coloretto."""
+    from coloretto_log.lang import translator
+    from coloretto_log.serve.page import MESSAGES
+
+    tr = translator(lang)
+    said = [tr.gettext(m) if isinstance(m, str) else tr.ngettext(m[0], m[1], 5) for m in MESSAGES]
+    text = re.sub(r"\{[a-z_]+\}", "", "\n".join(said))
+    assert english_left(text, {"serve", "t", "OK", "Coloretto"}) == []

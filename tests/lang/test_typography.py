@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .test_glossary import catalogue
+from ..builders.glossary import catalogue
 
 CJK = "\u3000-\u30ff\u3400-\u9fff\uff00-\uffef"
 #: A group in parentheses that is a formula, not running text (the ratings' "{scale} × (μ − {mu0})").
