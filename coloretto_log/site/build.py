@@ -40,7 +40,7 @@ from ..log.atomic import atomic_write_bytes, atomic_write_lines
 from ..log.load import LoadedMatch, load
 from ..report.timeline import from_loaded
 from ..view.html import Analysis, page_chunks
-from .pages import Site, match_slug, page_file, stylesheet
+from .pages import INACTIVE_AFTER, Site, match_slug, page_file, stylesheet
 
 __all__ = ["MANIFEST", "Built", "SiteError", "build_site"]
 
@@ -194,17 +194,19 @@ def _loaded(wanted: list[MatchRow]) -> Iterator[tuple[MatchRow, LoadedMatch]]:
 def build_site(
     db: Path, out: Path, *, force: bool = False, title: str | None = None,
     progress: Callable[[str], None] | None = None, langs: tuple[str, ...] = (DEFAULT,),
-    templates: Path | None = None,
+    templates: Path | None = None, inactive_after: int = INACTIVE_AFTER,
 ) -> Built:
     """Build (or bring up to date) the site in ``out`` from the database ``db``, in each of ``langs`` (the
     first one's pages without a language in their names); see the module's docstring. Without ``title``, each
     language's own words for "Our Coloretto club". ``templates``: a folder whose files replace the package's
-    templates (``site/templates``) of the same name."""
+    templates (``site/templates``) of the same name; ``inactive_after``: months without a game after which a
+    player is listed apart (0: never)."""
     check_out(out, db, force=force)
     collecting = gc.isenabled()
     gc.disable()  # the pages make no reference cycles; the collector's passes over the club's data were a third
     try:  # of the build's time (each replay's JSON is millions of small objects)
-        return _build(db, out, title=title, progress=progress, langs=langs, templates=templates)
+        return _build(db, out, title=title, progress=progress, langs=langs, templates=templates,
+                      inactive_after=inactive_after)
     finally:
         if collecting:
             gc.enable()
@@ -212,11 +214,12 @@ def build_site(
 
 def _build(
     db: Path, out: Path, *, title: str | None, progress: Callable[[str], None] | None, langs: tuple[str, ...],
-    templates: Path | None = None,
+    templates: Path | None = None, inactive_after: int = INACTIVE_AFTER,
 ) -> Built:
     with MatchStore.open(db, read_only=True) as store:
         data = club_data(store)
-    Site(data, replays=set(), title=title, tr=translator(langs[0]), langs=langs, templates=templates).check()
+    Site(data, replays=set(), title=title, tr=translator(langs[0]), langs=langs, templates=templates,
+         inactive_after=inactive_after).check()
     out.mkdir(parents=True, exist_ok=True)
     old = _read_manifest(out)
     writer = _Writer(out, old)
@@ -227,7 +230,8 @@ def _build(
 
     writer.put("site.css", stylesheet(templates).lstrip().encode())
     for lang in langs:
-        site = Site(data, replays=replays, title=title, tr=translator(lang), langs=langs, templates=templates)
+        site = Site(data, replays=replays, title=title, tr=translator(lang), langs=langs, templates=templates,
+                    inactive_after=inactive_after)
         for rel, text in site.pages():
             writer.put(page_file(rel, lang, langs[0]), html(text))
     removed = 0
