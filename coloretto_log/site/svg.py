@@ -66,10 +66,14 @@ def _ticks(low: float, high: float, count: int = 5) -> list[float]:
     return out
 
 
-def _frame(title: str, body: list[str], *, label: str) -> str:
+def _frame(title: str, body: list[str], *, label: str, width: int = WIDTH, height: int = HEIGHT, css: str = "chart",
+           fixed: bool = False) -> str:
+    """The ``<svg>`` around ``body``; ``fixed``: drawn at its own size in pixels (its text sized by the body)."""
+    sized = f' width="{width}" height="{height}"' if fixed else ""
+    font = "" if fixed else f' font-size="{FONT}"'
     return (
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(label)}" '
-        f'xmlns="http://www.w3.org/2000/svg" font-size="{FONT}" font-family="system-ui, sans-serif">'
+        f'<svg class="{css}" viewBox="0 0 {width} {height}"{sized} role="img" aria-label="{escape(label)}" '
+        f'xmlns="http://www.w3.org/2000/svg"{font} font-family="system-ui, sans-serif">'
         f"<title>{escape(title)}</title>" + "".join(body) + "</svg>"
     )
 
@@ -200,11 +204,7 @@ def vbars(
         y = TOP + plot_h - plot_h * min(reference, top) / top
         body.append(f'<line x1="6" x2="{WIDTH - 6}" y1="{y:.1f}" y2="{y:.1f}" stroke="#333" stroke-dasharray="4 3">'
                     f"<title>{escape(reference_title)}</title></line>")
-    return (
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(title)}" '
-        f'xmlns="http://www.w3.org/2000/svg" font-size="{FONT}" font-family="system-ui, sans-serif">'
-        f"<title>{escape(title)}</title>" + "".join(body) + "</svg>"
-    )
+    return _frame(title, body, label=title, height=height)
 
 
 def hbars(bars: Sequence[tuple[str, float, str, str]], *, title: str, x_max: float = 1.0) -> str:
@@ -221,11 +221,7 @@ def hbars(bars: Sequence[tuple[str, float, str, str]], *, title: str, x_max: flo
         body.append(f'<rect x="{label_w}" y="{y + 2}" width="{w:.1f}" height="{row - 6}" fill="{colour}" '
                     f'stroke="#555" stroke-width="0.5"><title>{escape(label)}: {escape(text)}</title></rect>')
         body.append(f'<text x="{label_w + w + 4:.1f}" y="{y + 13}" fill="#333">{escape(text)}</text>')
-    return (
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(title)}" '
-        f'xmlns="http://www.w3.org/2000/svg" font-size="{FONT}" font-family="system-ui, sans-serif">'
-        f"<title>{escape(title)}</title>" + "".join(body) + "</svg>"
-    )
+    return _frame(title, body, label=title, height=height)
 
 
 def form(places: Sequence[tuple[int, int]], *, title: str, labels: Sequence[str], size: int = 30) -> str:
@@ -242,8 +238,4 @@ def form(places: Sequence[tuple[int, int]], *, title: str, labels: Sequence[str]
                     f"<title>{escape(label)}</title></rect>")
         body.append(f'<text x="{x + size / 2}" y="{size / 2 + size / 6:.1f}" text-anchor="middle" font-size="{size // 2}" '
                     f'font-weight="600" fill="{ink}">{place}</text>')
-    return (
-        f'<svg class="form" viewBox="0 0 {width} {size}" width="{width}" height="{size}" role="img" '
-        f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg" font-family="system-ui, sans-serif">'
-        f"<title>{escape(title)}</title>" + "".join(body) + "</svg>"
-    )
+    return _frame(title, body, label=title, width=width, height=size, css="form", fixed=True)
