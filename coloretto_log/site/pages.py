@@ -234,6 +234,7 @@ class Site:
                 if h.date is not None:
                     days[h.date] = displayed(h.mu)
             self.after_day[player] = days
+        self._numbers: dict[str, str] = {}  # a number as Python writes it -> as the locale does
         self.env = environment(templates)  # compiled once a process; what a page needs is given to each render
         self.context: dict[str, Any] = {
             "t": self.html_t, "nt": self.html_nt, "num": self.num, "pct": self.pct, "day": self.day,
@@ -249,13 +250,19 @@ class Site:
 
     def html_nt(self, singular: str, plural: str, n: int, /, **values: Any) -> Markup:
         """A counted message for a page (``{n}`` is the count in the locale's digits)."""
-        return escape(self.tr.ngettext(singular, plural, n)).format(n=self.tr.format_number(n), **values)
+        return escape(self.tr.ngettext(singular, plural, n)).format(n=self.num(n), **values)
 
     def num(self, x: float, digits: int = 0, *, sign: bool = False) -> str:
         """``x`` with ``digits`` decimals, as the locale writes it (English: as Python's format writes it)."""
         text = f"{x:{'+' if sign else ''}.{digits}f}"
         if self.lang == ENGLISH.lang:
             return text
+        found = self._numbers.get(text)
+        if found is None:  # Babel's formatting is most of a page's time: each text is formatted once
+            found = self._numbers[text] = self._locale_number(text)
+        return found
+
+    def _locale_number(self, text: str) -> str:
         body = text.lstrip("+-")
         whole, _, frac = body.partition(".")
         point = self.tr.format_number(1.5)[1:-1]  # the locale's decimal sign
