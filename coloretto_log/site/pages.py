@@ -482,7 +482,7 @@ class Site:
             changes.sort(key=lambda c: (c["before"] - c["after"], c["player"]))
         winners, wins = self.night_winners(ms)
         seats: dict[str, list[MatchSeat]] = {m.match_id: self.data.match_seats.get(m.match_id, []) for m in ms}
-        title = self.tr.t("Evening of {date}", date=self.day(day))
+        title = self.tr.t("Undated matches") if day is None else self.tr.t("Evening of {date}", date=self.day(day))
         return self.render("evening.html", evening_file(day), f"{title} · {self.title}", date=day, ms=list(reversed(ms)),
                            players=players, winners=winners, wins=wins, seats=seats, changes=changes,
                            heading=title)
