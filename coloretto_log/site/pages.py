@@ -102,10 +102,19 @@ def _isolate(text: str) -> str:
     return "\u2068" + one_line(str(text)) + "\u2069"
 
 
-@functools.lru_cache(maxsize=8)
 def environment(templates: Path | None = None) -> jinja2.Environment:
     """The templates' environment: the package's templates, each replaced by a file of the same name in
-    ``templates`` when there is one; autoescaping on; names undefined in a template are an error."""
+    ``templates`` when there is one; autoescaping on; names undefined in a template are an error. The package's
+    is made once a process; one with a club's folder is made afresh (its files are read again)."""
+    return _package_environment() if templates is None else _environment(templates)
+
+
+@functools.cache
+def _package_environment() -> jinja2.Environment:
+    return _environment(None)
+
+
+def _environment(templates: Path | None) -> jinja2.Environment:
     loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("coloretto_log.site", "templates")]
     if templates is not None:
         loaders.insert(0, jinja2.FileSystemLoader(templates))
