@@ -11,7 +11,7 @@ import typer
 from ..core.errors import one_line
 from ..db.store import DatabaseError
 from ..site.build import SiteError, build_site
-from ..site.pages import TemplateProblem
+from ..site.pages import INACTIVE_AFTER, TemplateProblem
 from .app import app
 from .common import ExitCode, emit_json, fail, page_languages, plural
 from .database import DbOption, db_path
@@ -47,6 +47,12 @@ def site(
                      help="A folder of templates (and site.css) replacing the package's of the same name: "
                      "a club's own style (docs/site.md)."),
     ] = None,
+    inactive_after: Annotated[
+        int,
+        typer.Option("--inactive-after", metavar="MONTHS", min=0,
+                     help="List apart, as inactive, the players without a game in this many months before the "
+                     "club's latest match (0: never)."),
+    ] = INACTIVE_AFTER,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print what was built (files written, unchanged, removed) as JSON.")
     ] = False,
@@ -85,7 +91,7 @@ def site(
     try:
         try:
             built = build_site(path, out, force=force, title=title, progress=progress if tty else None,
-                               langs=langs, templates=templates)
+                               langs=langs, templates=templates, inactive_after=inactive_after)
         finally:
             if tty:
                 progress("")  # the progress line is cleared before any other word

@@ -89,6 +89,8 @@ class ClubData:
     stats: dict[str, Any]  # stats.report over every match
     analyses: dict[str, tuple[str, dict[str, Any]]]  # match id -> (content hash, analyze JSON)
     players: list[str] = field(default_factory=list)  # every player, by name
+    score_months: dict[str, list[tuple[str, int, float]]] = field(default_factory=dict)  # player -> (month, games, mean)
+    score_bins: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # player -> (bin's lowest score, games)
 
 
 def _t(value: Any) -> tuple[str, ...]:
@@ -131,6 +133,20 @@ def club_data(store: MatchStore) -> ClubData:
                      None if cj is None else tuple(cj), None if cp is None else tuple(cp), verdict)
         )
     players = sorted({s.player for seats in match_seats.values() for s in seats})
+    stats = report(store, Filter())
+    score_months: dict[str, list[tuple[str, int, float]]] = defaultdict(list)
+    for player, month, games, mean in store.execute(
+        "SELECT gp.player, strftime(m.date, '%Y-%m'), count(*), avg(gp.score) FROM game_players gp "
+        "JOIN matches m USING (match_id) WHERE gp.complete AND m.date IS NOT NULL GROUP BY ALL ORDER BY ALL"
+    ).fetchall():
+        score_months[player].append((month, games, float(mean)))
+    width = max(int(stats.get("histogram", {}).get("width") or 1), 1)  # the club's bins
+    score_bins: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for player, low, games in store.execute(
+        "SELECT player, floor(score / $w)::INTEGER * $w, count(*) FROM game_players WHERE complete "
+        "GROUP BY ALL ORDER BY ALL", {"w": width}
+    ).fetchall():
+        score_bins[player].append((low, games))
     source, rows, history_rows = plot_series(store, Options(), top=max(len(players), 1))
     history: dict[str, list[HistoryRow]] = defaultdict(list)
     for h in history_rows:
@@ -142,7 +158,9 @@ def club_data(store: MatchStore) -> ClubData:
         ratings=rows,
         ratings_source=source.kind,
         history=dict(history),
-        stats=report(store, Filter()),
+        stats=stats,
         analyses=stored_analyses(store),
         players=players,
+        score_months=dict(score_months),
+        score_bins=dict(score_bins),
     )

@@ -358,6 +358,75 @@ def _nice_width(raw: float) -> int:
 # --------------------------------------------------------------------------- the registry
 
 
+def _months(rows: Rows) -> list[dict[str, Any]]:
+    """Matches and finished games a month (dated matches), every month from the first to the last."""
+    found = {month: (n, int(g)) for month, n, g in rows(
+        "SELECT strftime(date, '%Y-%m'), count(*), coalesce(sum(games_complete), 0) FROM {m} "
+        "WHERE date IS NOT NULL GROUP BY 1"
+    )}
+    if not found:
+        return []
+    year, month = map(int, min(found).split("-"))
+    out = []
+    while (key := f"{year:04d}-{month:02d}") <= max(found):
+        n, g = found.get(key, (0, 0))
+        out.append({"month": key, "matches": n, "games": g})
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return out
+
+
+#: Recent form: the last this many finished games.
+FORM = 10
+
+
+def _form(rows: Rows) -> list[dict[str, Any]]:
+    """Each player's finished games in order (date, match, game; undated first): the places of the last
+    :data:`FORM`, wins among them, the longest run of wins and the run going on now."""
+    ordered = (
+        "SELECT gp.player, gp.win, gp.rank, gp.n_players, count(*) OVER (PARTITION BY gp.player) AS n, "
+        "row_number() OVER (PARTITION BY gp.player ORDER BY m.date NULLS FIRST, gp.match_id, gp.game) AS i "
+        "FROM {gp} gp JOIN matches m USING (match_id)"
+    )
+    longest = dict(rows(
+        f"SELECT player, max(c) FROM (SELECT player, count(*) AS c FROM (SELECT player, "
+        f"i - row_number() OVER (PARTITION BY player ORDER BY i) AS run FROM ({ordered}) WHERE win) "
+        "GROUP BY player, run) GROUP BY player"
+    ))
+    out = []
+    for player, n, places, sizes, current in rows(
+        f"SELECT player, max(n), list(rank ORDER BY i) FILTER (WHERE i > n - {FORM}), "
+        f"list(n_players ORDER BY i) FILTER (WHERE i > n - {FORM}), max(n) - coalesce(max(i) FILTER (WHERE NOT win), 0) "
+        f"FROM ({ordered}) GROUP BY player ORDER BY player"
+    ):
+        out.append({"player": player, "games": n, "last": list(places), "last_players": list(sizes),
+                    "last_wins": sum(1 for p in places if p == 1), "longest_streak": longest.get(player, 0),
+                    "current_streak": current})
+    return out
+
+
+def _rivals(rows: Rows) -> list[dict[str, Any]]:
+    """Each player's nemesis (the opponent who most often finished above them in a finished game; ties: the
+    higher share of their games together, then the name) and victim (the one they most often finished above)."""
+    pairs: dict[str, list[tuple[str, int, int, int]]] = {}  # player -> (opponent, games, above, below)
+    for a, b, games, above, below in rows(
+        "SELECT a.player, b.player, count(*), count(*) FILTER (WHERE b.rank < a.rank), "
+        "count(*) FILTER (WHERE b.rank > a.rank) FROM {gp} a JOIN {ap} b "
+        "ON a.match_id = b.match_id AND a.game = b.game AND a.seat <> b.seat GROUP BY ALL ORDER BY ALL"
+    ):
+        pairs.setdefault(a, []).append((b, games, above, below))
+    out = []
+    for player, met in sorted(pairs.items()):
+        row: dict[str, Any] = {"player": player}
+        for role, key, col in (("nemesis", "nemesis_above", 2), ("victim", "victim_below", 3)):
+            found: list[tuple[int, int, str]] = [(int(m[col]), m[1], m[0]) for m in met if m[col]]  # count, games, who
+            best = min(found, key=lambda f: (-f[0], -f[0] / f[1], f[2]), default=None)
+            row[role] = None if best is None else best[2]
+            row[f"{role}_games"] = 0 if best is None else best[1]
+            row[key] = 0 if best is None else best[0]
+        out.append(row)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Report:
     """One report of ``stats``: its name (``--report NAME``, the JSON key) and the query that computes it.
@@ -383,6 +452,9 @@ REPORTS: tuple[Report, ...] = (
     Report("length", lambda rows, flt, done: _length(rows)),
     Report("claims", lambda rows, flt, done: _claims(rows)),
     Report("histogram", lambda rows, flt, done: _scores(rows, done)),
+    Report("months", lambda rows, flt, done: _months(rows)),
+    Report("form", lambda rows, flt, done: _form(rows)),
+    Report("rivals", lambda rows, flt, done: _rivals(rows)),
 )
 #: The reports' names, in output order.
 SECTIONS = tuple(r.name for r in REPORTS)

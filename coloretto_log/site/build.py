@@ -47,7 +47,7 @@ from ..log.atomic import atomic_write_bytes, atomic_write_lines
 from ..log.load import LoadedMatch
 from ..report.timeline import from_loaded
 from ..view.html import Analysis, page_chunks
-from .pages import Site, match_slug, page_file, player_slug, stylesheet
+from .pages import INACTIVE_AFTER, Site, match_slug, page_file, player_slug, stylesheet
 
 __all__ = ["MANIFEST", "Built", "SiteError", "build_site"]
 
@@ -226,18 +226,20 @@ def _loaded(store: MatchStore, wanted: list[MatchRow]) -> Iterator[tuple[MatchRo
 def build_site(
     db: Path, out: Path, *, force: bool = False, title: str | None = None,
     progress: Callable[[str], None] | None = None, langs: tuple[str, ...] | None = None,
-    templates: Path | None = None,
+    templates: Path | None = None, inactive_after: int = INACTIVE_AFTER,
 ) -> Built:
     """Build (or bring up to date) the site in ``out`` from the database ``db``, in each of ``langs`` (the
     first one's pages without a language in their names); see the module's docstring. Without ``title`` or
     ``langs``, those the folder's manifest remembers; failing that, English, and each language's own words for
     "Our Coloretto club". ``templates``: a folder whose files replace the package's templates
-    (``site/templates``) of the same name."""
+    (``site/templates``) of the same name; ``inactive_after``: months without a game after which a player is
+    listed apart (0: never)."""
     check_out(out, db, force=force)
     collecting = gc.isenabled()
     gc.disable()  # the pages make no reference cycles; the collector's passes over the club's data were a third
     try:  # of the build's time (each replay's JSON is millions of small objects)
-        return _build(db, out, title=title, progress=progress, langs=langs, templates=templates)
+        return _build(db, out, title=title, progress=progress, langs=langs, templates=templates,
+                      inactive_after=inactive_after)
     finally:
         if collecting:
             gc.enable()
@@ -245,7 +247,7 @@ def build_site(
 
 def _build(
     db: Path, out: Path, *, title: str | None, progress: Callable[[str], None] | None, langs: tuple[str, ...] | None,
-    templates: Path | None = None,
+    templates: Path | None = None, inactive_after: int = INACTIVE_AFTER,
 ) -> Built:
     manifest = read_manifest(out)
     old = manifest.pages
@@ -253,7 +255,8 @@ def _build(
     langs = langs or manifest.langs or (DEFAULT,)
     with MatchStore.open(db, read_only=True) as store:
         data = club_data(store)
-        Site(data, replays=set(), title=title, tr=translator(langs[0]), langs=langs, templates=templates).check()
+        Site(data, replays=set(), title=title, tr=translator(langs[0]), langs=langs, templates=templates,
+             inactive_after=inactive_after).check()
         planned = _planned(data, langs)
         _refuse_harm(out, old, planned)
         out.mkdir(parents=True, exist_ok=True)
@@ -268,7 +271,8 @@ def _build(
 
     writer.put("site.css", stylesheet(templates).lstrip().encode())
     for lang in langs:
-        site = Site(data, replays=replays, title=title, tr=translator(lang), langs=langs, templates=templates)
+        site = Site(data, replays=replays, title=title, tr=translator(lang), langs=langs, templates=templates,
+                    inactive_after=inactive_after)
         for rel, text in site.pages():
             writer.put(page_file(rel, lang, langs[0]), html(text))
     removed = sum(_remove(writer, rel, old[rel]) for rel in sorted(set(old) - set(writer.pages)))

@@ -45,13 +45,13 @@ from ..db.ratings import (
     displayed,
     uncertainty,
 )
-from ..db.site_data import ClubData, GameSeat, MatchRow
+from ..db.site_data import ClubData, GameSeat, MatchRow, MatchSeat
 from ..lang import ENGLISH, N_, NATIVE_NAMES, Translator
 from ..lang.chips import chip_label
 from ..lang.games import edition_word, table_word
 from . import svg
 
-__all__ = ["CSS", "DEFAULT_TITLE", "Site", "TemplateProblem", "environment", "match_slug", "name", "page_file", "player_slug",
+__all__ = ["CSS", "DEFAULT_TITLE", "INACTIVE_AFTER", "Site", "TemplateProblem", "environment", "match_slug", "name", "page_file", "player_slug",
            "stylesheet"]
 
 #: The site's title when none is given (translated in each language).
@@ -74,6 +74,10 @@ CHART_PLAYERS = 8
 EVENINGS = 5
 #: Best and worst games on a player's page.
 BEST = 5
+#: Players without a game in this many months before the club's latest match are listed apart (``--inactive-after``).
+INACTIVE_AFTER = 6
+#: The months of a player's matches shown open; older months are folded (``<details>``).
+OPEN_MONTHS = 2
 
 
 class TemplateProblem(ColorettoLogError):
@@ -99,10 +103,19 @@ def _isolate(text: str) -> str:
     return "\u2068" + one_line(str(text)) + "\u2069"
 
 
-@functools.lru_cache(maxsize=8)
 def environment(templates: Path | None = None) -> jinja2.Environment:
     """The templates' environment: the package's templates, each replaced by a file of the same name in
-    ``templates`` when there is one; autoescaping on; names undefined in a template are an error."""
+    ``templates`` when there is one; autoescaping on; names undefined in a template are an error. The package's
+    is made once a process; one with a club's folder is made afresh (its files are read again)."""
+    return _package_environment() if templates is None else _environment(templates)
+
+
+@functools.cache
+def _package_environment() -> jinja2.Environment:
+    return _environment(None)
+
+
+def _environment(templates: Path | None) -> jinja2.Environment:
     loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("coloretto_log.site", "templates")]
     if templates is not None:
         loaders.insert(0, jinja2.FileSystemLoader(templates))
@@ -150,6 +163,20 @@ def match_slug(match_id: str) -> str:
     return _slug(match_id, "match")
 
 
+def evening_file(day: _dt.date | None) -> str:
+    """The page of an evening (the matches of one day): ``evenings/2026-03-01.html``, ``evenings/undated.html``."""
+    return f"evenings/{'undated' if day is None else day.isoformat()}.html"
+
+
+def months_before(day: _dt.date, months: int) -> _dt.date:
+    """The same day ``months`` months earlier (the month's last day when it is shorter)."""
+    index = day.year * 12 + day.month - 1 - months
+    year, month = divmod(index, 12)
+    month += 1
+    last = (_dt.date(year + (month == 12), month % 12 + 1, 1) - _dt.timedelta(days=1)).day
+    return _dt.date(year, month, min(day.day, last))
+
+
 def page_file(rel: str, lang: str, first: str) -> str:
     """The file of page ``rel`` in ``lang``: ``index.html`` in the site's first language, ``index.ja.html`` in another."""
     if lang == first:
@@ -183,7 +210,8 @@ class Site:
     """
 
     def __init__(self, data: ClubData, *, replays: set[str], title: str | None = None, tr: Translator = ENGLISH,
-                 langs: Sequence[str] = (), templates: Path | None = None) -> None:
+                 langs: Sequence[str] = (), templates: Path | None = None,
+                 inactive_after: int = INACTIVE_AFTER) -> None:
         self.data = data
         self.replays = replays  # match ids whose replay page is written
         self.tr = tr
@@ -200,12 +228,30 @@ class Site:
         for seats in data.game_seats.values():
             for s in seats:
                 self.player_games[s.player].append(s)
-        self.env = environment(templates).overlay()
-        self.env.globals.update(
-            t=self.html_t, nt=self.html_nt, num=self.num, pct=self.pct, day=self.day, metric=self.metric,
-            number=self.number, colour=self.colour, chip=self.chip, href=self.href, lang=self.lang, langs=self.langs,
-            match_seats=data.match_seats, by_id=self.by_id,
-        )
+        dated = [m.date for m in data.matches if m.date is not None]
+        self.latest = max(dated) if dated else None
+        self.inactive_after = inactive_after
+        self.cutoff = months_before(self.latest, inactive_after) if self.latest and inactive_after > 0 else None
+        self.active = [r for r in data.ratings if not self.is_inactive(r.player)]
+        self.inactive = [r for r in data.ratings if self.is_inactive(r.player)]
+        self.evenings: dict[_dt.date | None, list[MatchRow]] = {}
+        for m in data.matches:
+            self.evenings.setdefault(m.date, []).append(m)
+        self.after_day: dict[str, dict[_dt.date, float]] = {}  # player -> day -> rating after that day
+        for player, hist in data.history.items():
+            days: dict[_dt.date, float] = {}
+            for h in hist:
+                if h.date is not None:
+                    days[h.date] = displayed(h.mu)
+            self.after_day[player] = days
+        self._numbers: dict[str, str] = {}  # a number as Python writes it -> as the locale does
+        self.env = environment(templates)  # compiled once a process; what a page needs is given to each render
+        self.context: dict[str, Any] = {
+            "t": self.html_t, "nt": self.html_nt, "num": self.num, "pct": self.pct, "day": self.day,
+            "metric": self.metric, "number": self.number, "colour": self.colour, "chip": self.chip, "href": self.href,
+            "lang": self.lang,
+            "langs": self.langs, "match_seats": data.match_seats, "by_id": self.by_id, "evening_file": evening_file,
+        }
 
     # ---- words and numbers
 
@@ -215,13 +261,19 @@ class Site:
 
     def html_nt(self, singular: str, plural: str, n: int, /, **values: Any) -> Markup:
         """A counted message for a page (``{n}`` is the count in the locale's digits)."""
-        return escape(self.tr.ngettext(singular, plural, n)).format(n=self.tr.format_number(n), **values)
+        return escape(self.tr.ngettext(singular, plural, n)).format(n=self.num(n), **values)
 
     def num(self, x: float, digits: int = 0, *, sign: bool = False) -> str:
         """``x`` with ``digits`` decimals, as the locale writes it (English: as Python's format writes it)."""
         text = f"{x:{'+' if sign else ''}.{digits}f}"
         if self.lang == ENGLISH.lang:
             return text
+        found = self._numbers.get(text)
+        if found is None:  # Babel's formatting is most of a page's time: each text is formatted once
+            found = self._numbers[text] = self._locale_number(text)
+        return found
+
+    def _locale_number(self, text: str) -> str:
         body = text.lstrip("+-")
         whole, _, frac = body.partition(".")
         point = self.tr.format_number(1.5)[1:-1]  # the locale's decimal sign
@@ -262,12 +314,20 @@ class Site:
         """The link to page ``rel`` of the site in this page's language."""
         return up + page_file(rel, self.lang, self.langs[0])
 
+    def is_inactive(self, player: str) -> bool:
+        """No game in the ``inactive_after`` months before the club's latest match (never, with 0 or no date)."""
+        r = self.rating.get(player)
+        last = r.last_played if r is not None else None
+        return self.cutoff is not None and (last is None or last < self.cutoff)
+
     # ---- the pages
 
     def _makers(self) -> Iterator[tuple[str, Callable[[], str]]]:
         """Every page of the site: (its path in the first language, what draws it)."""
         yield "index.html", self.index
         yield "matches.html", self.matches
+        for day in self.evenings:
+            yield evening_file(day), functools.partial(self.evening, day)
         for player in self.data.players:
             yield f"players/{player_slug(player)}.html", functools.partial(self.player, player)
         for m in self.data.matches:
@@ -291,6 +351,7 @@ class Site:
             self.player(player)
         for m in self.data.matches[:1]:
             self.match(m)
+            self.evening(m.date)
 
     # ---- the frame
 
@@ -298,7 +359,8 @@ class Site:
         """Page ``rel`` (its path in the folder) from ``template``, titled ``title``."""
         up = "../" * rel.count("/")
         try:
-            return self.env.get_template(template).render(title=title, up=up, here=rel.rsplit("/", 1)[-1], **values)
+            return self.env.get_template(template).render(title=title, up=up, here=rel.rsplit("/", 1)[-1],
+                                                          **self.context, **values)
         except jinja2.TemplateError as e:
             raise TemplateProblem(_where(e, template)) from None
 
@@ -312,10 +374,27 @@ class Site:
                    "games": str(PROVISIONAL_GAMES)}
         return self.render(
             "index.html", "index.html", self.title, matches=d.matches, players=d.players,
-            first_day=min(dated) if dated else None, last_day=max(dated) if dated else None, ratings=d.ratings,
-            figures=figures, chart=self._ratings_chart([r.player for r in d.ratings[:CHART_PLAYERS]]),
-            evenings=self._evenings(), club=self._club_figures(),
+            first_day=min(dated) if dated else None, last_day=max(dated) if dated else None, ratings=self.active,
+            inactive=self.inactive, inactive_after=self.inactive_after, latest=self.latest,
+            figures=figures, chart=self._ratings_chart([r.player for r in self.active[:CHART_PLAYERS]]),
+            evenings=self._evenings(), club=self._club_figures(), months=self._months_chart(),
+            forms=[f for f in self.data.stats.get("form", []) if not self.is_inactive(f["player"])],
+            form_svg=lambda f, size=22: self._form_svg(f, size),
         )
+
+    def _months_chart(self) -> Markup | None:
+        months = self.data.stats.get("months", [])
+        if not months:
+            return None
+        bars = [(m["month"], float(m["matches"]), svg.PALETTE[0]) for m in months]
+        return Markup(svg.vbars(bars, title=self.tr.t("Matches a month"), height=170,
+                                y_max=1.15 * max(1.0, *(b[1] for b in bars))))
+
+    def _form_svg(self, form: dict[str, Any], size: int = 30) -> Markup:
+        places = list(zip(form["last"], form["last_players"]))
+        labels = [self.tr.t("{rank} of {n}", rank=self.num(p), n=self.num(n)) for p, n in places]
+        return Markup(svg.form(places, title=self.tr.t("Places in the last games, oldest first"), labels=labels,
+                               size=size))
 
     def _series(self, player: str, colour: str, *, band: bool) -> svg.Line:
         """The player's rating (the standings' figure) by day, or by contest when a match is undated; with
@@ -386,8 +465,51 @@ class Site:
     # ---- every match
 
     def matches(self) -> str:
-        days = [(date, list(ms)) for date, ms in itertools.groupby(self.data.matches, key=lambda m: m.date)]
-        return self.render("matches.html", "matches.html", self.tr.t("Every match"), days=days)
+        """Every evening, newest first, grouped by month: its matches, and who won the night."""
+        def month(day: _dt.date | None) -> str:
+            return "" if day is None else day.strftime("%Y-%m")
+
+        months = [(key, [(day, ms, self.night_winners(ms)) for day, ms in group])
+                  for key, group in itertools.groupby(self.evenings.items(), key=lambda e: month(e[0]))]
+        return self.render("matches.html", "matches.html", self.tr.t("Every match"), months=months)
+
+    def night_winners(self, ms: Sequence[MatchRow]) -> tuple[list[str], int]:
+        """Who won the night: the most matches won that day (a shared win counts); ties broken by the lower mean
+        place. The winners (more than one when tied on both) and their wins; ([], 0) when no match was won."""
+        wins: dict[str, int] = defaultdict(int)
+        places: dict[str, list[int]] = defaultdict(list)
+        for m in ms:
+            for seat in self.data.match_seats.get(m.match_id, []):
+                places[seat.player].append(seat.rank)
+                wins[seat.player] += bool(seat.win)
+        most = max(wins.values(), default=0)
+        if most == 0:
+            return [], 0
+        mean = {p: sum(places[p]) / len(places[p]) for p in wins if wins[p] == most}
+        best = min(mean.values())
+        return sorted(p for p, v in mean.items() if v == best), most
+
+    # ---- an evening
+
+    def evening(self, day: _dt.date | None) -> str:
+        ms = self.evenings.get(day, [])
+        players = sorted({p for m in ms for p in m.players})
+        changes: list[dict[str, Any]] = []
+        if day is not None:
+            for p in players:
+                days = self.after_day.get(p, {})
+                if day not in days:
+                    continue
+                before = max((d for d in days if d < day), default=None)
+                old = displayed(MU0) if before is None else days[before]
+                changes.append({"player": p, "before": old, "after": days[day], "new": before is None})
+            changes.sort(key=lambda c: (c["before"] - c["after"], c["player"]))
+        winners, wins = self.night_winners(ms)
+        seats: dict[str, list[MatchSeat]] = {m.match_id: self.data.match_seats.get(m.match_id, []) for m in ms}
+        title = self.tr.t("Undated matches") if day is None else self.tr.t("Evening of {date}", date=self.day(day))
+        return self.render("evening.html", evening_file(day), f"{title} · {self.title}", date=day, ms=list(reversed(ms)),
+                           players=players, winners=winners, wins=wins, seats=seats, changes=changes,
+                           heading=title)
 
     # ---- a player
 
@@ -399,13 +521,53 @@ class Site:
                             title=self.tr.t("Rating of {player}", player=player), dates=dated,
                             y_label=self.tr.t("rating"))
         best, worst = self._best_worst(mine)
+        form = next((f for f in self.data.stats.get("form", []) if f["player"] == player), None)
+        rivals = next((f for f in self.data.stats.get("rivals", []) if f["player"] == player), None)
         return self.render(
             "player.html", f"players/{player_slug(player)}.html", f"{one_line(player)} · {self.title}",
             player=player, r=r, rated=len(self.data.ratings), dated=dated, rating_chart=chart,
             band={"scale": f"{SCALE:g}", "band": f"{BAND:g}"}, by_seat=self._by_seat(mine),
             colours=self._colours(mine), opponents=self._head_to_head(mine), regular=REGULAR, best=best, worst=worst,
-            analysed=self._analysis_rows(player), player_matches=self.player_matches.get(player, []),
+            analysed=self._analysis_rows(player), match_months=self._by_month(self.player_matches.get(player, [])),
+            open_months=OPEN_MONTHS, form=form, form_svg=None if form is None else self._form_svg(form),
+            rivals=rivals, seat_chart=self._seat_chart(mine), score_trend=self._score_trend(player),
+            score_bins=self._score_bins(player), inactive=self.is_inactive(player),
+            active_rank={r.player: i for i, r in enumerate(self.active, 1)}.get(player), active=len(self.active),
         )
+
+    @staticmethod
+    def _by_month(ms: list[MatchRow]) -> list[tuple[str, list[MatchRow]]]:
+        """Matches (newest first) grouped by month; undated ones last, as ""."""
+        return [(key, list(group)) for key, group in
+                itertools.groupby(ms, key=lambda m: "" if m.date is None else m.date.strftime("%Y-%m"))]
+
+    def _seat_chart(self, mine: list[GameSeat]) -> Markup | None:
+        """Win rate from each (table size, seat), with what chance gives (1 / table size) marked over each bar."""
+        groups: dict[tuple[int, int], list[GameSeat]] = defaultdict(list)
+        for s in mine:
+            groups[(s.n_players, s.seat)].append(s)
+        if not groups:
+            return None
+        keys = sorted(groups)
+        bars = [(f"{n}·{seat + 1}", sum(g.win for g in groups[(n, seat)]) / len(groups[(n, seat)]),
+                 svg.PALETTE[(n - 2) % len(svg.PALETTE)]) for n, seat in keys]
+        return Markup(svg.vbars(bars, title=self.tr.t("Wins by table size and seat"), percent=True, y_max=1.0,
+                                marks=[1 / n for n, _ in keys], reference_title=self.tr.t("what chance gives")))
+
+    def _score_trend(self, player: str) -> Markup | None:
+        months = self.data.score_months.get(player, [])
+        if len(months) < 2:
+            return None
+        pts = [(float(_dt.date.fromisoformat(m + "-15").toordinal()), mean) for m, _, mean in months]
+        return self._lines([svg.Line(self.tr.t("mean score"), svg.PALETTE[1], pts)],
+                           title=self.tr.t("Mean score a month"), dates=True, y_label=self.tr.t("score"))
+
+    def _score_bins(self, player: str) -> Markup | None:
+        bins = self.data.score_bins.get(player, [])
+        if not bins:
+            return None
+        bars = [(str(low), float(n), svg.PALETTE[2]) for low, n in bins]
+        return Markup(svg.vbars(bars, title=self.tr.t("Scores"), height=150, y_max=1.15 * max(b[1] for b in bars)))
 
     def _by_seat(self, mine: list[GameSeat]) -> list[list[str]]:
         groups: dict[tuple[int, int], list[GameSeat]] = defaultdict(list)

@@ -17,7 +17,7 @@ from markupsafe import escape as _escape
 
 from ..core.errors import one_line
 
-__all__ = ["PALETTE", "Line", "hbars", "lines", "vbars"]
+__all__ = ["PALETTE", "Line", "form", "hbars", "lines", "month_starts", "vbars"]
 
 WIDTH = 360
 HEIGHT = 210
@@ -66,16 +66,41 @@ def _ticks(low: float, high: float, count: int = 5) -> list[float]:
     return out
 
 
-def _frame(title: str, body: list[str], *, label: str) -> str:
+def _frame(title: str, body: list[str], *, label: str, width: int = WIDTH, height: int = HEIGHT, css: str = "chart",
+           fixed: bool = False) -> str:
+    """The ``<svg>`` around ``body``; ``fixed``: drawn at its own size in pixels (its text sized by the body)."""
+    sized = f' width="{width}" height="{height}"' if fixed else ""
+    font = "" if fixed else f' font-size="{FONT}"'
     return (
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(label)}" '
-        f'xmlns="http://www.w3.org/2000/svg" font-size="{FONT}" font-family="system-ui, sans-serif">'
+        f'<svg class="{css}" viewBox="0 0 {width} {height}"{sized} role="img" aria-label="{escape(label)}" '
+        f'xmlns="http://www.w3.org/2000/svg"{font} font-family="system-ui, sans-serif">'
         f"<title>{escape(title)}</title>" + "".join(body) + "</svg>"
     )
 
 
 def _date_label(day: _dt.date, span_days: int) -> str:
     return day.strftime("%Y-%m") if span_days > 90 else day.strftime("%m-%d")
+
+
+#: The most month labels an axis shows (each "2026-03" is about 40 of the chart's 360 units wide).
+MONTH_LABELS = 6
+
+
+def month_starts(first: _dt.date, last: _dt.date) -> list[_dt.date]:
+    """The first days of the months from ``first`` to ``last`` (inclusive) that an axis labels: every month,
+    or every 2nd, 3rd, 6th or 12th (counted from January) when there are more than :data:`MONTH_LABELS`."""
+    starts = []
+    year, month = first.year, first.month
+    if first.day != 1:  # the next month's first day
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    while (day := _dt.date(year, month, 1)) <= last:
+        starts.append(day)
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    for step in (1, 2, 3, 6, 12, 24, 60):
+        kept = [d for d in starts if (d.year * 12 + d.month - 1) % step == 0]
+        if len(kept) <= MONTH_LABELS:
+            return kept
+    return kept
 
 
 def lines(series: Sequence[Line], *, title: str, dates: bool, y_label: str = "", empty: str = "no data yet") -> str:
@@ -104,7 +129,15 @@ def lines(series: Sequence[Line], *, title: str, dates: bool, y_label: str = "",
     for t in _ticks(y0, y1, 5):
         body.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{py(t):.1f}" y2="{py(t):.1f}" stroke="#eee"/>')
         body.append(f'<text x="{LEFT - 3}" y="{py(t) + 4:.1f}" text-anchor="end" fill="#444">{_fmt(t)}</text>')
-    if dates:
+    starts = month_starts(_dt.date.fromordinal(math.ceil(x0)), _dt.date.fromordinal(int(x1))) if dates else []
+    if len(starts) >= 2:  # labelled at month starts, a tick on each
+        for day in starts:
+            x = px(day.toordinal())
+            centre = min(max(x, LEFT + 20), WIDTH - RIGHT - 20)  # a label (about 40 wide) stays inside the chart
+            body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP + plot_h}" y2="{TOP + plot_h + 4}" stroke="#999"/>')
+            body.append(f'<text x="{centre:.1f}" y="{HEIGHT - 8}" text-anchor="middle" fill="#444">'
+                        f'{day.strftime("%Y-%m")}</text>')
+    elif dates:  # less than two month starts: the first and last days
         span = int(x1 - x0)
         count = 2 if span < 2 else 4
         days = sorted({round(x0 + (x1 - x0) * k / (count - 1)) for k in range(count)})
@@ -139,9 +172,10 @@ def lines(series: Sequence[Line], *, title: str, dates: bool, y_label: str = "",
 def vbars(
     bars: Sequence[tuple[str, float, str]], *, title: str, y_max: float | None = None, reference: float | None = None,
     percent: bool = False, height: int = 150, reference_title: str = "expected with no advantage",
+    marks: Sequence[float] = (),
 ) -> str:
     """Vertical bars (label under each, value over it, colour); a dashed ``reference`` line across, titled
-    ``reference_title``."""
+    ``reference_title``; or, with ``marks``, a dashed mark over each bar at its own reference value."""
     top = y_max if y_max is not None else max((v for _, v, _ in bars), default=1.0) or 1.0
     plot_w, plot_h = WIDTH - 12, height - TOP - BOTTOM
     n = max(len(bars), 1)
@@ -160,15 +194,17 @@ def vbars(
         if i % step == 0:
             body.append(f'<text x="{x + slot / 2:.1f}" y="{height - 8}" text-anchor="middle" fill="#444">'
                         f"{escape(label)}</text>")
+    for i, mark in enumerate(marks):
+        if top > 0:
+            x, y = 6 + i * slot, TOP + plot_h - plot_h * min(mark, top) / top
+            body.append(f'<line x1="{x + slot * 0.04:.1f}" x2="{x + slot * 0.96:.1f}" y1="{y:.1f}" y2="{y:.1f}" '
+                        f'stroke="#333" stroke-width="1.5" stroke-dasharray="3 2"><title>{escape(reference_title)}'
+                        "</title></line>")
     if reference is not None and top > 0:
         y = TOP + plot_h - plot_h * min(reference, top) / top
         body.append(f'<line x1="6" x2="{WIDTH - 6}" y1="{y:.1f}" y2="{y:.1f}" stroke="#333" stroke-dasharray="4 3">'
                     f"<title>{escape(reference_title)}</title></line>")
-    return (
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(title)}" '
-        f'xmlns="http://www.w3.org/2000/svg" font-size="{FONT}" font-family="system-ui, sans-serif">'
-        f"<title>{escape(title)}</title>" + "".join(body) + "</svg>"
-    )
+    return _frame(title, body, label=title, height=height)
 
 
 def hbars(bars: Sequence[tuple[str, float, str, str]], *, title: str, x_max: float = 1.0) -> str:
@@ -185,8 +221,21 @@ def hbars(bars: Sequence[tuple[str, float, str, str]], *, title: str, x_max: flo
         body.append(f'<rect x="{label_w}" y="{y + 2}" width="{w:.1f}" height="{row - 6}" fill="{colour}" '
                     f'stroke="#555" stroke-width="0.5"><title>{escape(label)}: {escape(text)}</title></rect>')
         body.append(f'<text x="{label_w + w + 4:.1f}" y="{y + 13}" fill="#333">{escape(text)}</text>')
-    return (
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(title)}" '
-        f'xmlns="http://www.w3.org/2000/svg" font-size="{FONT}" font-family="system-ui, sans-serif">'
-        f"<title>{escape(title)}</title>" + "".join(body) + "</svg>"
-    )
+    return _frame(title, body, label=title, height=height)
+
+
+def form(places: Sequence[tuple[int, int]], *, title: str, labels: Sequence[str], size: int = 30) -> str:
+    """A row of squares, oldest first: each game's place (of its table's size), a win in green, the lower
+    places lighter; ``labels`` is each square's title."""
+    gap = max(2, size // 8)
+    width = max(len(places), 1) * (size + gap)
+    body = []
+    for i, ((place, n), label) in enumerate(zip(places, labels)):
+        x = i * (size + gap)
+        shade = "#23883a" if place == 1 else ("#8a96a3", "#aeb8c2", "#cfd6dd", "#e3e8ec")[min(place - 2, 3)]
+        ink = "#fff" if place <= 2 else "#1d1d1f"
+        body.append(f'<rect x="{x}" y="0" width="{size}" height="{size}" rx="4" fill="{shade}">'
+                    f"<title>{escape(label)}</title></rect>")
+        body.append(f'<text x="{x + size / 2}" y="{size / 2 + size / 6:.1f}" text-anchor="middle" font-size="{size // 2}" '
+                    f'font-weight="600" fill="{ink}">{place}</text>')
+    return _frame(title, body, label=title, width=width, height=size, css="form", fixed=True)

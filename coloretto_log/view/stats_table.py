@@ -163,6 +163,37 @@ def _histogram(out: Console, data: dict[str, Any]) -> None:
     out.print(_histogram_bars(data["histogram"]))
 
 
+def _months(out: Console, data: dict[str, Any]) -> None:
+    t = _table("Matches a month (dated matches)")
+    for col in ("month", "matches", "finished games"):
+        t.add_column(col, justify="left" if col == "month" else "right")
+    for r in data["months"]:
+        t.add_row(r["month"], str(r["matches"]), str(r["games"]))
+    out.print(t)
+
+
+def _form(out: Console, data: dict[str, Any]) -> None:
+    t = _table("Recent form: places in the last 10 finished games (oldest first), and runs of wins")
+    for col in ("player", "games", "last places", "wins", "longest run", "current run"):
+        t.add_column(col, justify="left" if col in ("player", "last places") else "right", no_wrap=col == "last places")
+    for r in data["form"]:
+        t.add_row(_name(r["player"]), str(r["games"]), " ".join(map(str, r["last"])), str(r["last_wins"]),
+                  str(r["longest_streak"]), str(r["current_streak"]))
+    out.print(t)
+
+
+def _rivals(out: Console, data: dict[str, Any]) -> None:
+    t = _table("Nemesis (most often finished above the player) and victim (most often finished below)")
+    for col in ("player", "nemesis", "above", "victim", "below"):
+        t.add_column(col, justify="left" if col in ("player", "nemesis", "victim") else "right")
+    for r in data["rivals"]:
+        t.add_row(
+            _name(r["player"]), _name(r["nemesis"] or "–"), f"{r['nemesis_above']} of {r['nemesis_games']}",
+            _name(r["victim"] or "–"), f"{r['victim_below']} of {r['victim_games']}",
+        )
+    out.print(t)
+
+
 #: Each report's renderer, by the report's name, in output order (``db.stats.REPORTS`` has the same names).
 RENDERERS: dict[str, Renderer] = {
     "summary": _summary,
@@ -175,6 +206,9 @@ RENDERERS: dict[str, Renderer] = {
     "length": _length,
     "claims": _claims,
     "histogram": _histogram,
+    "months": _months,
+    "form": _form,
+    "rivals": _rivals,
 }
 
 
@@ -271,6 +305,8 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
         elif isinstance(v, dict):
             for k2, v2 in v.items():
                 out[f"{k}_{k2}"] = v2
+        elif isinstance(v, list):
+            out[k] = " ".join(map(str, v))
         else:
             out[k] = v
     return out

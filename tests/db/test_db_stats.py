@@ -206,7 +206,7 @@ def test_stats_json_is_the_report(tiny: Path) -> None:
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert list(data) == ["filters", "summary", "players", "seats", "turns", "head_to_head", "colours",
-                          "specials", "length", "claims", "histogram"]
+                          "specials", "length", "claims", "histogram", "months", "form", "rivals"]
     assert data == json.loads(json.dumps(stats(tiny)))
     one = json.loads(runner.invoke(app, ["stats", "--db", str(tiny), "-f", "json", "--report", "claims"]).stdout)
     assert list(one) == ["filters", "claims"]
@@ -293,3 +293,39 @@ def test_every_report_has_a_renderer_and_a_new_report_is_one_entry_each(
     result = runner.invoke(app, ["stats", "--db", str(tiny)])
     assert result.exit_code == 0, result.output
     assert f"Longest game: {data['longest']} moves" in result.stdout
+
+
+def test_months_form_and_rivals_worked_by_hand(tiny: Path) -> None:
+    """Finished games in order A1, A2 (2026-01-10), B1 (2026-02-05); C is unfinished. Places: Ann 1 (shared), 2, 1;
+    Bob 3, 1; Cy 1 (shared), 3; Dee 2."""
+    r = stats(tiny)
+    assert r["months"] == [{"month": "2026-01", "matches": 1, "games": 2}, {"month": "2026-02", "matches": 1, "games": 1}]
+    form = by(r["form"], "player")
+    assert form["Ann"] == {"player": "Ann", "games": 3, "last": [1, 2, 1], "last_players": [3, 3, 2], "last_wins": 2,
+                           "longest_streak": 1, "current_streak": 1}
+    assert [(form[p]["last"], form[p]["longest_streak"], form[p]["current_streak"]) for p in ("Bob", "Cy", "Dee")] == [
+        ([3, 1], 1, 1), ([1, 3], 1, 0), ([2], 0, 0)]
+    rivals = by(r["rivals"], "player")
+    # Ann: only Bob ever finished above her (A2: 1 of 2 games); she finished above Bob (A1), Cy (A2) and Dee (B1),
+    # once each: Dee is her victim, the higher share (1 of 1)
+    assert rivals["Ann"] == {"player": "Ann", "nemesis": "Bob", "nemesis_games": 2, "nemesis_above": 1,
+                             "victim": "Dee", "victim_games": 1, "victim_below": 1}
+    # Bob: Ann and Cy each above him once and below once in 2 games: the name decides
+    assert (rivals["Bob"]["nemesis"], rivals["Bob"]["victim"]) == ("Ann", "Ann")
+    assert (rivals["Dee"]["nemesis"], rivals["Dee"]["nemesis_above"], rivals["Dee"]["victim"]) == ("Ann", 1, None)
+    only = stats(tiny, Filter(player="Dee"))
+    assert [f["player"] for f in only["form"]] == ["Dee"] and [f["player"] for f in only["rivals"]] == ["Dee"]
+
+
+def test_the_new_reports_print_and_export(tiny: Path) -> None:
+    for section in ("months", "form", "rivals"):
+        text = runner.invoke(app, ["stats", "--db", str(tiny), "--report", section])
+        assert text.exit_code == 0, text.output
+        table = runner.invoke(app, ["stats", "--db", str(tiny), "--report", section, "--format", "csv"])
+        assert table.exit_code == 0
+        rows = list(csv.DictReader(io.StringIO(table.stdout)))
+        assert rows
+    rows = list(csv.DictReader(io.StringIO(runner.invoke(
+        app, ["stats", "--db", str(tiny), "--report", "form", "--format", "csv"]).stdout)))
+    assert {r["player"]: r["last"] for r in rows}["Ann"] == "1 2 1"
+    assert "Ann" in runner.invoke(app, ["stats", "--db", str(tiny), "--report", "rivals"]).stdout

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coloretto_log.site import svg
@@ -26,6 +26,7 @@ def test_file_names_keep_what_can_be_read() -> None:
     assert player_slug("李").startswith("player-")
 
 
+@settings(deadline=None)  # the first name drawn compiles the templates
 @given(st.text(max_size=40))
 def test_a_name_is_text_on_the_page(text: str) -> None:
     shown = name(text)
@@ -42,3 +43,36 @@ def test_ticks_are_round_values_within_the_range(low: float, span: float) -> Non
     assert 1 <= len(ticks) <= 12
     assert all(low - 1e-6 * span <= t <= low + span + 1e-6 * span for t in ticks)
     assert ticks == sorted(ticks)
+
+
+def test_axes_are_labelled_at_month_starts() -> None:
+    import datetime as dt
+
+    assert svg.month_starts(dt.date(2026, 3, 5), dt.date(2026, 5, 31)) == [dt.date(2026, 4, 1), dt.date(2026, 5, 1)]
+    assert svg.month_starts(dt.date(2026, 3, 1), dt.date(2026, 3, 31)) == [dt.date(2026, 3, 1)]
+    # ten months: too many labels for a phone, so every second month (counted from January)
+    assert svg.month_starts(dt.date(2025, 6, 3), dt.date(2026, 3, 30)) == [
+        dt.date(2025, 7, 1), dt.date(2025, 9, 1), dt.date(2025, 11, 1), dt.date(2026, 1, 1), dt.date(2026, 3, 1)]
+    chart = svg.lines([svg.Line("a", "#000", [(dt.date(2026, 1, 20).toordinal(), 1.0),
+                                              (dt.date(2026, 4, 2).toordinal(), 2.0)])], title="t", dates=True)
+    assert re.findall(r">(\d{4}-\d\d)</text>", chart) == ["2026-02", "2026-03", "2026-04"]
+
+
+@given(st.dates(), st.integers(0, 400))
+def test_months_before_is_the_same_day_or_the_months_last(day: object, months: int) -> None:
+    import datetime as dt
+
+    from coloretto_log.site.pages import months_before
+
+    assert isinstance(day, dt.date)
+    if day.year * 12 + day.month - 1 - months < 12:
+        return
+    back = months_before(day, months)
+    assert (back.year * 12 + back.month) == (day.year * 12 + day.month) - months
+    assert back.day == day.day or (back.day < day.day and (back + dt.timedelta(days=1)).day == 1)
+
+
+def test_form_squares_say_each_place() -> None:
+    picture = svg.form([(1, 4), (3, 3)], title="Form <x>", labels=["1 of 4", "3 of 3"])
+    assert re.findall(r">(\d)</text>", picture) == ["1", "3"] and "#23883a" in picture
+    assert "Form &lt;x&gt;" in picture and "<x>" not in picture

@@ -11,6 +11,7 @@ all of that holds for each.
 
 from __future__ import annotations
 
+import datetime as _dt
 import hashlib
 import json
 import re
@@ -24,7 +25,7 @@ from coloretto_log.db.analysis_store import stored_analyses
 from coloretto_log.db.store import MatchStore
 from coloretto_log.lang import LANGUAGES, NATIVE_NAMES, translator
 from coloretto_log.site.build import MANIFEST
-from coloretto_log.site.pages import match_slug, page_file, player_slug
+from coloretto_log.site.pages import match_slug, months_before, page_file, player_slug
 
 from ..builders.browser import Browser
 from ..builders.season import BIDI, HOSTILE, cli, season
@@ -74,27 +75,94 @@ def test_every_player_and_match_has_a_page(club: Path) -> None:
             assert (site / "players" / page_file(f"{player_slug(p)}.html", lang, "en")).is_file()
     for mid in ids:
         assert (site / "replay" / f"{match_slug(mid)}.html").is_file()  # every log is where it was ingested from
-    assert len(pages(site)) == len(LANGUAGES) * (2 + len(ids) + len(players)) + len(ids)
+    with MatchStore.open(club / "club.duckdb", read_only=True) as store:
+        days = store.scalar("SELECT count(DISTINCT coalesce(date::VARCHAR, '')) FROM matches")
+    assert len(pages(site)) == len(LANGUAGES) * (2 + len(ids) + len(players) + days) + len(ids)
     index = (site / "index.html").read_text(encoding="utf-8")
     for p in players:  # the standings name every rated player, with a link to the page
         assert f'players/{player_slug(p)}.html"' in index
 
 
 def test_the_standings_are_the_ratings_command(club: Path) -> None:
-    """Order, rating ± uncertainty, cautious rating, provisional, games and wins as `ratings --json` gives them."""
+    """Order, rating ± uncertainty, cautious rating, provisional, games and wins as `ratings --json` gives them;
+    the players without a game in the 6 months before the club's latest match listed apart, unranked."""
     rated = json.loads(cli("ratings", "--db", str(club / "club.duckdb"), "--json").stdout)["players"]
+    latest = max(r["last_played"] for r in rated if r["last_played"])
+    cutoff = months_before(_dt.date.fromisoformat(latest), 6).isoformat()
+    active = [r for r in rated if r["last_played"] and r["last_played"] >= cutoff]
+    inactive = [r for r in rated if r not in active]
+    assert active and inactive  # the season's players stopped in April; the samples are from November
     index = (club / "site" / "index.html").read_text(encoding="utf-8")
     table = index[index.index("<h2 id=standings>"): index.index("<h2 id=chart>")]
-    rows = re.findall(r"<tr><td class=n>(\d+)</td><td><a href=\"players/([a-z0-9-]+)\.html\">.*?</a>(.*?)</td>"
+    rows = re.findall(r"<tr><td class=n>(\d+|–)</td><td><a href=\"players/([a-z0-9-]+)\.html\">.*?</a>(.*?)</td>"
                       r"<td class=n>(\d+) <span>± (\d+)</span></td><td class=n>(-?\d+)</td><td class=n>(\d+)</td><td class=n>(\d+)</td>",
                       table)
     assert len(rows) == len(rated) > 0
-    for row, r in zip(rows, rated):
+    for i, (row, r) in enumerate(zip(rows, active + inactive)):
         rank, slug, tag, rating, plus, cautious, games, wins = row
-        assert (int(rank), slug, int(games), int(wins)) == (r["rank"], player_slug(r["player"]), r["games"], r["wins"])
+        assert rank == (str(i + 1) if i < len(active) else "–")  # ranked among the active players only
+        assert (slug, int(games), int(wins)) == (player_slug(r["player"]), r["games"], r["wins"])
         assert (int(rating), int(plus), int(cautious)) == tuple(round(r[k]) for k in ("rating", "uncertainty", "cautious"))
         assert ("provisional" in tag) == r["provisional"]
+    assert table.index("<h3 id=inactive>Inactive</h3>") > table.index(player_slug(active[-1]["player"]))
     assert any(r["provisional"] for r in rated) and not all(r["provisional"] for r in rated)
+
+
+def test_no_player_is_set_apart_with_inactive_after_0(tmp_path: Path, club: Path) -> None:
+    out = tmp_path / "site"
+    r = cli("site", "--db", str(club / "club.duckdb"), "--out", str(out), "--inactive-after", "0")
+    assert r.exit_code == 0, r.output
+    rated = json.loads(cli("ratings", "--db", str(club / "club.duckdb"), "--json").stdout)["players"]
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "id=inactive" not in index
+    ranks = re.findall(r"<tr><td class=n>(\d+)</td><td><a href=\"players/([a-z0-9-]+)\.html", index)
+    assert ranks == [(str(r["rank"]), player_slug(r["player"])) for r in rated]
+
+
+def test_an_evening_page_says_who_won_the_night_and_the_rating_changes(club: Path) -> None:
+    """Every day with a match has a page, linked from matches.html; on it each table's results as the database has
+    them, the winner of the night (most matches won, then the lower mean place) and each rating before and after."""
+    site = club / "site"
+    with MatchStore.open(club / "club.duckdb", read_only=True) as store:
+        days = [d for (d,) in store.execute("SELECT DISTINCT date FROM matches ORDER BY date").fetchall()]
+        seats = store.execute("SELECT m.date, mp.match_id, mp.player, mp.total, mp.rank, mp.win FROM match_players mp "
+                              "JOIN matches m USING (match_id)").fetchall()
+    listing = (site / "matches.html").read_text(encoding="utf-8")
+    for day in days:
+        rel = f"evenings/{'undated' if day is None else day.isoformat()}.html"
+        assert f'href="{rel}"' in listing
+        for lang in LANGUAGES:
+            assert (site / page_file(rel, lang, "en")).is_file()
+        page = (site / rel).read_text(encoding="utf-8")
+        mine = [s for s in seats if s[0] == day]
+        for _, _, player, total, rank, _ in mine:
+            assert re.search(rf"{re.escape(player_slug(player))}\.html\">.*?</a></td><td class=n>{total}</td>"
+                             rf"<td class=n>{rank}</td>", page)
+        wins: dict[str, int] = {}
+        places: dict[str, list[int]] = {}
+        for _, _, player, _, rank, win in mine:
+            wins[player] = wins.get(player, 0) + bool(win)
+            places.setdefault(player, []).append(rank)
+        most = max(wins.values())
+        if most:
+            best = min(sum(places[p]) / len(places[p]) for p in wins if wins[p] == most)
+            winners = sorted(p for p in wins if wins[p] == most and sum(places[p]) / len(places[p]) == best)
+            night = page[page.index('<p class="night">'):]
+            night = night[: night.index("</p>")]
+            assert [m for m in re.findall(r'players/([a-z0-9-]+)\.html', night)] == [player_slug(p) for p in winners]
+            assert f"{most} match{'es' if most != 1 else ''} won" in night
+    # the latest evening: each player's rating after it is their rating now (nobody played since)
+    rated = {r["player"]: r for r in json.loads(cli("ratings", "--db", str(club / "club.duckdb"), "--json").stdout)["players"]}
+    last = days[-1] if days[-1] is not None else days[-2]
+    page = (site / f"evenings/{last.isoformat()}.html").read_text(encoding="utf-8")
+    changes = page[page.index("<h2 id=ratings>"):]
+    rows = re.findall(r'players/([a-z0-9-]+)\.html">.*?</td><td class=n>(\d+)</td><td class=n>(\d+)</td>'
+                      r"<td class=n>([+-]\d+)</td>", changes)
+    assert rows
+    by_slug = {player_slug(p): r for p, r in rated.items()}
+    for slug, before, after, delta in rows:
+        assert int(after) == round(by_slug[slug]["rating"])
+        assert abs(int(after) - int(before) - int(delta)) <= 1  # each rounded on its own
 
 
 def test_a_match_page_shows_what_score_says(club: Path) -> None:
@@ -112,7 +180,8 @@ def test_a_match_page_shows_what_score_says(club: Path) -> None:
     shown = [a for a, _ in verdicts]
     expected = [(p["verdict"] or {}).get("status", "no-claim") for g in games for p in g["players"]]
     assert shown == expected and "agrees" in shown and len(set(shown)) > 1
-    cells = re.findall(r"<td class=n>(\d+)</td><td class=n>(\d+)</td><td>", page)  # score, rank of each row
+    # score, rank of each row (each cell named by its column, for the phone's cards)
+    cells = re.findall(r'<td class=n data-l="score">(\d+)</td><td class=n data-l="rank">(\d+)</td><td class=line', page)
     assert [int(s) for s, _ in cells] == [p["score"] for g in games for p in g["players"]]
 
 
@@ -124,7 +193,7 @@ def test_analysis_is_shown_from_the_database(club: Path) -> None:
     page = (club / "site" / "matches" / f"{match_slug(mid)}.html").read_text(encoding="utf-8")
     assert "<h2>Analysis</h2>" in page
     for s in data["summary"]:
-        assert f"<td class=n>{s['mean_loss']:.2f}</td>" in page
+        assert f'<td class=n data-l="mean loss">{s["mean_loss"]:.2f}</td>' in page
         player_page = (club / "site" / "players" / f"{player_slug(s['player'])}.html").read_text(encoding="utf-8")
         assert "Analysed games" in player_page and f"{s['mean_loss']:.2f}" in player_page
 
@@ -225,6 +294,11 @@ def test_dated_matches_put_dates_on_the_ratings_axis(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- in the browser
 
+#: Every table whose box is narrower than the table (it would scroll sideways): the heading before it, widths.
+TABLES_SCROLLING = """[...document.querySelectorAll('table')].map(t => [t, t.parentElement])
+  .filter(([t, box]) => box.scrollWidth > box.clientWidth + 1 || t.scrollWidth > t.clientWidth + 1)
+  .map(([t, box]) => [(box.previousElementSibling || {}).textContent, box.scrollWidth, box.clientWidth])"""
+
 LINKS = """[...document.querySelectorAll('a[href], link[href], img[src], script[src], iframe[src]')]
   .map(e => e.getAttribute('href') || e.getAttribute('src'))"""
 
@@ -240,11 +314,9 @@ def test_every_page_in_chromium(club: Path, browser: Browser) -> None:
             wide = browser.eval("[document.documentElement.scrollWidth, window.innerWidth]")
             if wide[0] > wide[1]:
                 problems.append(f"{page.relative_to(site)} at {width}px: {wide[0]} px wide")
-            if page.name.startswith("index."):  # the standings fit their box: no scrolling inside it either
-                box = browser.eval("(b => b && [b.scrollWidth, b.clientWidth])"
-                                   "(document.querySelector('.standings').parentElement)")
-                if box is None or box[0] > box[1]:
-                    problems.append(f"{page.relative_to(site)} at {width}px: the standings are {box} px wide")
+            if page.parent.name != "replay":  # no table scrolls inside its box: it fits, or folds into cards
+                for box in browser.eval(TABLES_SCROLLING):
+                    problems.append(f"{page.relative_to(site)} at {width}px: a table scrolls in its box: {box}")
             for href in browser.eval(LINKS):
                 url = urlparse(href)
                 if url.scheme or url.netloc:
@@ -281,9 +353,10 @@ def test_accuracy_luck_and_skill_over_time_where_the_analysis_gives_them(tmp_pat
             store_analysis(store, mid, digest, {"match": 1, "players": players, "decisions": [], "summary": summary})
     assert cli("site", "--db", str(db), "--out", str(tmp_path / "site")).exit_code == 0
     page = (tmp_path / "site" / "players" / f"{player_slug('Aiko')}.html").read_text(encoding="utf-8")
-    section = page[page.index("<h2>Analysed games</h2>"): page.index("<h2>Matches</h2>")]
+    section = page[page.index("<h2 id=analysed>Analysed games</h2>"): page.index("<h2 id=matches>Matches</h2>")]
+    columns = ("accuracy", "error rate", "luck", "skill")
     for cells in (["90%", "10%", "+1.5", "-0.2"], ["80%", "20%", "+0.5", "+0.8"]):
-        assert "".join(f"<td class=n>{c}</td>" for c in cells) in section
+        assert "".join(f'<td class=n data-l="{k}">{c}</td>' for k, c in zip(columns, cells)) in section
     for label in ("mean loss", "accuracy", "error rate", "luck", "skill"):
         assert f'aria-label="\u2068{label}\u2069"' in section  # a chart of each over the two dates
 
@@ -349,16 +422,14 @@ def test_the_words_numbers_and_dates_are_the_languages(club: Path, lang: str) ->
 
     def figures(page: str) -> list[list[int]]:
         table = page[page.index("<h2 id=standings>"): page.index("<h2 id=chart>")]
-        rows = re.findall(r"<tr><td class=n>(.*?)</td>.*?<td class=n>(.*?) <span>± (.*?)</span></td><td class=n>(.*?)</td>",
+        rows = re.findall(r"<tr><td class=n>(?:\d+|–)</td>.*?<td class=n>(.*?) <span>± (.*?)</span></td><td class=n>(.*?)</td>",
                           table)
         return [[int(re.sub(r"[\s\u00a0\u202f,.]", "", x).replace("\u2212", "-")) for x in row] for row in rows]
 
     assert figures(index) == figures(english) and len(figures(index)) > 3
     # dates are the locale's: the latest evening's day as the translator writes it
-    day = max(m for m in re.findall(r"<h3>(\d{4}-\d\d-\d\d)</h3>", english))
-    import datetime as _dt
-
-    assert f"<h3>{tr.format_date(_dt.date.fromisoformat(day))}</h3>" in index
+    day = max(m for m in re.findall(r"<h3><a href=\"evenings/[0-9-]+\.html\">(\d{4}-\d\d-\d\d)</a></h3>", english))
+    assert f">{tr.format_date(_dt.date.fromisoformat(day))}</a></h3>" in index
     # a claim's verdict is shown in the language, and keeps score's status beside it
     sample = SAMPLES / "classic-4p-recorded-match-with-claims.json"
     with MatchStore.open(club / "club.duckdb", read_only=True) as store:

@@ -41,8 +41,8 @@ def test_a_clubs_templates_replace_the_packages(db: Path, tmp_path: Path) -> Non
     style.mkdir()
     (style / "site.css").write_text("body{color:#123456}\n", encoding="utf-8")
     (style / "matches.html").write_text(
-        '{% extends "base.html" %}{% block body %}<h1 class="ours">{{ t("Every match") }}: {{ days|length }}'
-        "</h1>{% endblock %}", encoding="utf-8")  # a page's template is given what the package's is (here: the days)
+        '{% extends "base.html" %}{% block body %}<h1 class="ours">{{ t("Every match") }}: {{ months|length }}'
+        "</h1>{% endblock %}", encoding="utf-8")  # a page's template is given what the package's is (here: the months)
     out = tmp_path / "site"
     r = runner.invoke(app, ["site", "--db", str(db), "--out", str(out), "--templates", str(style)])
     assert r.exit_code == 0, r.output
