@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -21,5 +22,42 @@ def test_analyze_of_a_file_that_is_not_json_says_so_and_nothing_else(tmp_path: P
     done = cli("analyze", str(bad))
     assert done.returncode == 1
     assert done.stdout == ""
-    assert done.stderr.splitlines() == [f"{bad}: error [bad-json] invalid JSON at line 1, column 2: expecting "
-                                        "property name enclosed in double quotes"]
+    assert done.stderr.splitlines() == [(f"{bad}: error [bad-json] invalid JSON at line 1, column 2: expecting "
+                                        "property name enclosed in double quotes")]
+
+
+def test_rotate_seats_seats_each_bot_in_turn(tmp_path: Path) -> None:
+    """simulate --rotate-seats: over 3 matches of 3 players each bot holds each seat once; the log's players are
+    in seat order and its note says so; every log is valid; without it, each bot keeps its seat."""
+    out = tmp_path / "sims.jsonl"
+    done = cli("simulate", "-n", "3", "--player-count", "3", "--bots", "strong,greedy,random", "--games", "1",
+               "--rotate-seats", "--no-progress", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    matches = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    seatings = [m["players"] for m in matches]
+    assert seatings == [["strong-1", "greedy-2", "random-3"], ["random-3", "strong-1", "greedy-2"],
+                        ["greedy-2", "random-3", "strong-1"]]
+    assert [m["notes"] for m in matches] == [
+        f"simulated: coloretto-log simulate --seed 0 --rotate-seats, match {i}" for i in (1, 2, 3)]
+    assert cli("validate", str(out)).returncode == 0
+    kept = tmp_path / "kept.jsonl"
+    assert cli("simulate", "-n", "3", "--player-count", "3", "--bots", "strong,greedy,random", "--games", "1",
+               "--no-progress", "--out", str(kept)).returncode == 0
+    assert {tuple(json.loads(line)["players"]) for line in kept.read_text(encoding="utf-8").splitlines()} == {
+        ("strong-1", "greedy-2", "random-3")}
+
+
+def test_the_tally_counts_each_bot_wherever_it_sat() -> None:
+    """The strength report of a rotated run adds each bot's results up by bot, whichever seat it held."""
+    from coloretto_log.play.simulate import Tally, make_plan, run
+
+    plan = make_plan(players=3, bots=["strong", "greedy", "random"], games=1, rotate=True)
+    outcomes = list(run(plan, 3))
+    tally = Tally(plan)
+    for o in outcomes:
+        tally.add(o)
+    points = {name: 0 for name in plan.players}
+    for o in outcomes:
+        for name, total in zip(plan.players_at(o.index), o.totals):
+            points[name] += total
+    assert {b.bot: b.points for b in tally.stats()} == {name.split("-")[0]: n for name, n in points.items()}
