@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,20 @@ def test_the_tally_counts_each_bot_wherever_it_sat() -> None:
         for name, total in zip(plan.players_at(o.index), o.totals):
             points[name] += total
     assert {b.bot: b.points for b in tally.stats()} == {name.split("-")[0]: n for name, n in points.items()}
+
+
+def test_stats_says_when_seat_figures_come_from_bots_that_kept_their_seats(tmp_path: Path) -> None:
+    note = "These seats were held by one player nearly always"
+    for rotate, said in ((False, True), (True, False)):
+        sims, db = tmp_path / f"s{rotate}.jsonl", tmp_path / f"c{rotate}.duckdb"
+        assert cli("simulate", "-n", "6", "--player-count", "3", "--bots", "greedy,random,random", "--games", "1",
+                   "--no-progress", "--out", str(sims), *(["--rotate-seats"] if rotate else [])).returncode == 0
+        assert cli("ingest", str(sims), "--db", str(db)).returncode == 0
+        shown = cli("stats", "--db", str(db), "--report", "seats", env={**os.environ, "COLUMNS": "200"})
+        assert shown.returncode == 0, shown.stderr
+        assert (note in shown.stdout) is said, shown.stdout
+        if said:
+            assert "seat 1 of 3-player games: greedy-1 in 100.0%" in shown.stdout
+        rows = json.loads(cli("stats", "--db", str(db), "--json", "--report", "seats").stdout)["seats"]
+        shares = [r["most_often"]["share"] for r in rows]
+        assert shares == ([1.0, 1.0, 1.0] if not rotate else [2 / 6] * 3)
