@@ -88,7 +88,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Short for --format jso
 PageLangOption = Annotated[
     str,
     typer.Option("--lang", metavar="LANG", help="With --html: the page's languages, separated by commas, from "
-                 "en, ja, ko, ru; it opens in the first and switches among them (default: en)."),
+                 "en, ja, ko, ru; it opens in the first and switches among them (default: en).", show_default=False),
 ]
 
 

@@ -33,7 +33,7 @@ def site(
         str,
         typer.Option("--lang", metavar="LANG", help="The pages' languages, separated by commas, from en, ja, ko, ru: "
                      "the first one's pages are index.html..., another's index.ja.html..., each page links to "
-                     "its other languages (default: en)."),
+                     "its other languages (default: en).", show_default=False),
     ] = "en",
     force: Annotated[
         bool, typer.Option("--force", help="Build into a folder that holds other files (never the database's).")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,14 @@ def test_stats_says_when_seat_figures_come_from_bots_that_kept_their_seats(tmp_p
         rows = json.loads(cli("stats", "--db", str(db), "--json", "--report", "seats").stdout)["seats"]
         shares = [r["most_often"]["share"] for r in rows]
         assert shares == ([1.0, 1.0, 1.0] if not rotate else [2 / 6] * 3)
+
+
+def test_no_help_says_its_default_twice() -> None:
+    """site --help said "(default: en). [default: en]": an option whose help names its default shows it once."""
+    from typer.testing import CliRunner
+
+    from coloretto_log.cli import COMMANDS, app
+
+    for name in COMMANDS:
+        shown = " ".join(CliRunner().invoke(app, [name, "--help"], terminal_width=200).output.split())
+        assert not re.search(r"\(default:? [^)]*\)\.? ?\[default: ", shown, re.IGNORECASE), (name, shown)
