@@ -91,3 +91,33 @@ def test_no_help_says_its_default_twice() -> None:
     for name in COMMANDS:
         shown = " ".join(CliRunner().invoke(app, [name, "--help"], terminal_width=200).output.split())
         assert not re.search(r"\(default:? [^)]*\)\.? ?\[default: ", shown, re.IGNORECASE), (name, shown)
+
+
+GLOSSARY_WORDS = ("Wilson interval", "Contest", "μ and σ", "Weng–Lin", "Plackett–Luce", "Log-loss", "Fold",
+                  "hive style", "Calibration", "Provisional", "Expected margin", "Standard error", "Seeded")
+
+
+def test_the_glossary_says_every_technical_word_of_the_readme_and_help() -> None:
+    """docs/glossary.md, linked from the README, has an entry for each word a player met unexplained (issue 30),
+    and each of those words the README or a command's --help uses has its entry."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    assert "(docs/glossary.md)" in readme
+    entries = {m.lower() for m in re.findall(r"^\*\*([^*]+)\*\*", glossary, re.M)}
+    for word in GLOSSARY_WORDS:
+        assert any(word.lower() in e for e in entries), word
+    helps = " ".join(cli(name, "--help").stdout for name in ("ratings", "simulate", "analyze", "stats", "export"))
+    for word in ("Plackett", "Weng", "Wilson", "log-loss", "contest", "hive"):
+        if word.lower() in (readme + helps).lower():
+            assert word.lower() in glossary.lower(), word
+
+
+def test_the_readme_reads_for_players_first() -> None:
+    """The engineers' figures moved to docs/performance.md; the test command says whether to make the venv
+    again and how long the suite takes."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    performance = readme[readme.index("## Performance"):readme.index("## Development")]
+    assert len(performance.splitlines()) < 8 and "docs/performance.md" in performance
+    assert "| validate, seeded logs |" in (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    start = readme[readme.index("Install and run the tests:"):readme.index("`tests/data/invalid/`")]
+    assert "makes `.venv` again" in start and "The whole suite took" in start
