@@ -103,7 +103,7 @@ def test_the_glossary_says_every_technical_word_of_the_readme_and_help() -> None
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
     assert "(docs/glossary.md)" in readme
-    entries = {m.lower() for m in re.findall(r"^\*\*([^*]+)\*\*", glossary, re.M)}
+    entries = {m.lower() for m in re.findall(r"^\*\*([^*]+)\*\*", glossary, re.MULTILINE)}
     for word in GLOSSARY_WORDS:
         assert any(word.lower() in e for e in entries), word
     helps = " ".join(cli(name, "--help").stdout for name in ("ratings", "simulate", "analyze", "stats", "export"))
