@@ -245,6 +245,19 @@ def exit_for(*, unreadable: bool, invalid: bool, disputes: bool = False) -> None
         raise typer.Exit(int(ExitCode.CLAIM_DISAGREES))
 
 
+def wrapped(text: str) -> str:
+    """``text`` broken between words at the width of the terminal it goes to, so that the terminal never cuts
+    it mid-word nor leaves a final "." alone on a line; piped, one line as before (for programs that read it)."""
+    import shutil
+    import textwrap
+
+    if not sys.stdout.isatty():
+        return text
+
+    return textwrap.fill(text, width=max(40, shutil.get_terminal_size().columns - 1), break_long_words=False,
+                         break_on_hyphens=False)
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from ..conftest import ROOT
+import pytest
+
+from ..builders.terminal import drain
+from ..conftest import GENEROUS, ROOT, SAMPLES
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -121,3 +125,79 @@ def test_the_readme_reads_for_players_first() -> None:
     assert "| validate, seeded logs |" in (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
     start = readme[readme.index("Install and run the tests:"):readme.index("`tests/data/invalid/`")]
     assert "makes `.venv` again" in start and "The whole suite took" in start
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Dated club matches and undated simulated ones, as a club that tried simulate first has them."""
+    work = tmp_path_factory.mktemp("club")
+    sims = work / "sims.jsonl"
+    assert cli("simulate", "-n", "6", "--player-count", "3", "--games", "1", "--no-progress",
+               "--out", str(sims)).returncode == 0
+    db = work / "club.duckdb"
+    assert cli("ingest", str(sims), str(SAMPLES), "--db", str(db)).returncode == 0
+    return db
+
+
+#: Every command that prints a table, and its table (a {db} in an argument is the club's database). Not yet in
+#: the list, because some of their lines are wider than 80 columns piped: score (the per-game breakdown line),
+#: replay (the narrative line above the table) and analyze (its preamble) - issue 30, item 6, partly done.
+TABLES = {
+    "validate": ["validate", str(SAMPLES)],
+    "deal": ["deal", "--seed", "1", "--player-count", "5"],
+    "stats": ["stats", "--db", "{db}"],
+    "query": ["query", *GENEROUS, "--db", "{db}", "SELECT * FROM games ORDER BY match_id LIMIT 5"],
+    "ratings": ["ratings", "--db", "{db}"],
+    "ratings --history": ["ratings", "--db", "{db}", "--history", "Chloe"],
+    "ratings --predict": ["ratings", "--db", "{db}", "--predict", "Aiko,Boris,Chloe"],
+    "ratings --backtest": ["ratings", "--db", "{db}", "--backtest"],
+}
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+@pytest.mark.parametrize("name", list(TABLES))
+def test_tables_piped_fit_the_width(name: str, columns: int, club: Path) -> None:
+    """Piped (as into less) at COLUMNS=80 and 120: no line wider than the width."""
+    args = [a.replace("{db}", str(club)) for a in TABLES[name]]
+    done = cli(*args, env={**os.environ, "COLUMNS": str(columns)})
+    assert done.returncode == 0, done.stderr
+    wide = [line for line in (done.stdout + done.stderr).splitlines() if len(line.rstrip()) > columns]
+    assert not wide, wide[:3]
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_a_players_history_is_one_line_a_contest(columns: int, club: Path) -> None:
+    """ratings --history piped at 80 columns: one line a contest, numbered 1, 2, ... within the player's own
+    history, match ids shortened (never folded onto a second line), footnotes wrapped."""
+    done = cli("ratings", "--db", str(club), "--history", "Chloe", env={**os.environ, "COLUMNS": str(columns)})
+    data = json.loads(cli("ratings", "--db", str(club), "--history", "Chloe", "--json").stdout)["history"]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"Rating of Chloe after each of {len(data)} contests")
+    rows = [line for line in lines if re.match(r"^\s*\d+\s{3}", line)]
+    assert [int(r.split()[0]) for r in rows] == list(range(1, len(data) + 1))  # one line each, from 1
+    for row, d in zip(rows, data):
+        shown = row.split()[2]
+        whole = d["match_id"][len(d["date"]) + 1:] if d["date"] and d["match_id"].startswith(d["date"] + "-") \
+            else d["match_id"]
+        assert shown == whole or (shown.endswith("…") and whole.startswith(shown[:-1])), (shown, whole)
+    assert all(len(line.rstrip()) <= columns for line in lines)
+
+
+def test_ingest_summary_wraps_between_words(tmp_path: Path) -> None:
+    """On a terminal 120 columns wide the summary's final "." stayed alone on a line; now it breaks between
+    words at the terminal's width (piped, it stays one line for programs)."""
+    for columns in (60, 120):
+        db = tmp_path / f"c{columns}.duckdb"
+        leader, follower = pty.openpty()
+        proc = subprocess.Popen([sys.executable, "-m", "coloretto_log", "ingest", str(SAMPLES), "--db", str(db)],
+                                stdout=follower, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, cwd=ROOT,
+                                env={**os.environ, "COLUMNS": str(columns), "NO_COLOR": "1"})  # fmt: skip
+        os.close(follower)
+        shown = drain(leader).decode("utf-8")
+        assert proc.wait(timeout=300) == 0
+        lines = re.sub(r"\x1b\[[0-9;]*m", "", shown).replace("\r\n", "\n").splitlines()  # bold, as styled
+        lines = lines[next(i for i, line in enumerate(lines) if line.startswith("Ingest: ")):]  # the summary
+        assert len(lines) >= 2 and all(len(line) < columns or " " not in line for line in lines), lines
+        assert all(line.strip() not in (".", "written.") for line in lines), lines
+    piped = cli("ingest", str(SAMPLES), "--db", str(tmp_path / "piped.duckdb"), env={**os.environ, "COLUMNS": "60"})
+    assert piped.stdout.splitlines()[0].endswith("games written.")
