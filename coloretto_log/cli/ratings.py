@@ -453,33 +453,31 @@ def _calibration_summary(cal: dict[str, Any]) -> str:
 
 def _draw(store: MatchStore, options: Options, top: int, png: Path) -> None:
     _source, best, history = plot_series(store, options, top)
-    # Days on the time axis wherever a game is dated (undated games come first in the rating
-    # order, so the first dated point already holds them); the contests' order only when none is.
+    # Days on the time axis wherever a game is dated; the undated games (rated first) in a panel of their
+    # own, by their place in the rating order, so that they never squeeze the dated season (issue 30).
     dated = any(r.date is not None for r in history)
-    series = []
+    series: list[Series] = []
+    undated: list[Series] = []
     for p in best:
-        rows = [r for r in history if r.player == p.player and (r.date is not None or not dated)]
-        if not rows:
-            continue
-        band = [uncertainty(r.sigma) for r in rows]
-        mean = [displayed(r.mu) for r in rows]
-        series.append(
-            Series(
-                p.player,
-                [r.date if dated else r.position for r in rows],
-                mean,
-                [m - b for m, b in zip(mean, band)],
-                [m + b for m, b in zip(mean, band)],
-            )
-        )
-    title = f"Ratings of the top {plural(len(series), 'player')} ({options.model}, per {options.per})"
+        mine = [r for r in history if r.player == p.player]
+        for part, rows in ((series, [r for r in mine if (r.date is not None) == dated]),
+                           (undated, [r for r in mine if r.date is None] if dated else [])):
+            if not rows:
+                continue
+            band = [uncertainty(r.sigma) for r in rows]
+            mean = [displayed(r.mu) for r in rows]
+            part.append(Series(p.player, [r.date if r.date is not None else r.position for r in rows], mean,
+                               [m - b for m, b in zip(mean, band)], [m + b for m, b in zip(mean, band)]))
+    drawn = len({s.name for s in (*series, *undated)})
+    title = f"Ratings of the top {plural(drawn, 'player')} ({options.model}, per {options.per})"
     try:
-        data = ratings_png(series, title=title, xlabel="day" if dated else "contest, in rating order")
+        data = ratings_png(series, title=title, xlabel="day" if dated else "contest, in rating order",
+                           undated=undated)
     except PlotUnavailable as e:
         fail(str(e), ExitCode.USAGE)
     try:
         atomic_write_bytes(png, data)
     except OSError as e:
         fail(f"{one_line(str(png))}: cannot write: {e.strerror}", ExitCode.UNREADABLE)
-    _err().print(f"{one_line(str(png))}: ratings of {plural(len(series), 'player')} drawn", style="dim", markup=False)
+    _err().print(f"{one_line(str(png))}: ratings of {plural(drawn, 'player')} drawn", style="dim", markup=False)
 

@@ -201,3 +201,39 @@ def test_ingest_summary_wraps_between_words(tmp_path: Path) -> None:
         assert all(line.strip() not in (".", "written.") for line in lines), lines
     piped = cli("ingest", str(SAMPLES), "--db", str(tmp_path / "piped.duckdb"), env={**os.environ, "COLUMNS": "60"})
     assert piped.stdout.splitlines()[0].endswith("games written.")
+
+
+def test_the_ratings_chart_keeps_the_dated_season_apart_from_undated_matches(club: Path) -> None:
+    """Undated simulated matches first, then the club's dated evenings: the chart draws the undated contests in
+    a panel of their own, so the dated panel's axis spans only the club's days; the ± 2σ bands are visible."""
+    pytest.importorskip("matplotlib")
+    import datetime as dt
+
+    from coloretto_log.cli import ratings as cli_ratings
+    from coloretto_log.view import ratings_plot
+
+    seen: dict[str, object] = {}
+    real = ratings_plot.ratings_figure
+
+    def spy(plt: object, series: object, **kw: object) -> object:
+        fig = real(plt, series, **kw)  # type: ignore[arg-type]
+        seen["axes"] = [(a.get_title(), a.get_xlim()) for a in fig.axes]
+        seen["alpha"] = [c.get_alpha() for a in fig.axes for c in a.collections]
+        return fig
+
+    ratings_plot.ratings_figure = spy  # type: ignore[assignment]
+    try:
+        from typer.testing import CliRunner
+
+        result = CliRunner().invoke(cli_ratings.app, ["ratings", "--db", str(club), "--png", str(club.with_suffix(".png"))])
+    finally:
+        ratings_plot.ratings_figure = real
+    assert result.exit_code == 0, result.output
+    axes = dict(seen["axes"])  # type: ignore[call-overload]
+    assert set(axes) == {"undated matches", "dated matches"}
+    import matplotlib.dates as mdates
+
+    low, high = (mdates.num2date(x).date() for x in axes["dated matches"])
+    first, last = dt.date(2026, 1, 1), dt.date(2026, 12, 31)  # the samples' dates: all in 2026
+    assert first <= low and high <= last + dt.timedelta(days=1), (low, high)
+    assert min(a for a in seen["alpha"] if a is not None) >= ratings_plot.BAND_ALPHA >= 0.15  # type: ignore[attr-defined]
