@@ -218,6 +218,8 @@ def analyze(
                         sys.stderr.write("\r\x1b[K")
                         sys.stderr.flush()
                     invalid = invalid or not result.valid
+                    if fmt == "table" and html is None and not result.valid and not result.decisions:
+                        continue  # its error is said above: no method, no empty table (issue 30)
                     if keep is not None and result.valid:
                         _keep(keep, item, {**result.as_json(), "settings": settings_json(settings)})
                     if analysed == 0 and fmt == "table":

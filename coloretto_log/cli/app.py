@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, get_args, get_origin
 
 import typer
+from typer._click import exceptions as _click  # typer's own copy of click: its errors are these
 from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
@@ -45,6 +46,20 @@ class LazyGroup(TyperGroup):
         names = list(_registry())
         return names + [name for name in self.commands if name not in names]
 
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """The command ``args`` name; for a mistyped one, the closest names ("did you mean validate?"), as git says."""
+        try:
+            return super().resolve_command(ctx, args)
+        except _click.UsageError:
+            name = args[0] if args else ""
+            if self.get_command(ctx, name) is not None or name.startswith("-"):
+                raise
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=2, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(close)}?" if close else "; the commands are listed by coloretto-log -h"
+            raise _click.UsageError(f"no such command '{name}'{hint}", ctx) from None
+
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name not in self.commands:
             module = _registry().get(cmd_name)
@@ -62,7 +77,7 @@ class LazyGroup(TyperGroup):
             return None
         for param in found.get_params(ctx):  # with its --help
             _quicken(param)
-        return _with_words(found)
+        return _suggesting(_with_words(found))
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """The command list of ``--help``: each command's first help line, without importing it."""
@@ -98,9 +113,20 @@ def _quicken(param: Any) -> None:
     param._quick = True
     multi = bool(param.multiple or param.nargs == -1)
     convert = _quick_converter(desc.annotation, desc.parameter_info, multi)
-    if convert is None:
+    typer_s = param.process_value
+
+    def slow(ctx: Any, value: Any) -> Any:
+        """Typer's own conversion, its refusal said in this program's words (``_own_words``)."""
+        try:
+            return typer_s(ctx, value)
+        except typer.BadParameter as exc:
+            exc.message = _own_words(desc.annotation, desc.parameter_info, value, exc.message)
+            raise
+
+    if convert is None:  # typer converts every value; only its refusals are worded here
+        param.process_value = slow
         return
-    slow = param.process_value
+    param._converts_quickly = True
 
     def process_value(ctx: Any, value: Any) -> Any:
         if value is None:
@@ -117,6 +143,58 @@ def _quicken(param: Any) -> None:
         return got
 
     param.process_value = process_value
+
+
+#: What the validation library says (pydantic through typer), which a user never reads (issue 30).
+_LIBRARY_WORDS = re.compile(r"Input should|Value error|unable to parse|valid (integer|number)|pydantic", re.IGNORECASE)
+
+
+def _own_words(annotation: Any, info: Any, value: Any, message: str) -> str:
+    """``message`` (a refused option value), in this program's words where the validation library wrote it."""
+    if not _LIBRARY_WORDS.search(message):
+        return message
+    kind = _plain_type(annotation)
+    given = value if isinstance(value, str) else " ".join(map(str, value)) if isinstance(value, (list, tuple)) \
+        else str(value)
+    shown = repr(given) if given.strip() == given and given else f"'{given}' (empty or with spaces)"
+    if kind is int or kind is float:
+        what = "a whole number" if kind is int else "a number"
+        if info.min is not None and info.max is not None:
+            what += f" from {info.min:g} to {info.max:g}"
+        elif info.min is not None:
+            what += f" of at least {info.min:g}"
+        elif info.max is not None:
+            what += f" of at most {info.max:g}"
+        return f"{shown} is not {what}"
+    if getattr(kind, "__name__", "") in ("datetime", "date"):
+        return f"{shown} is not a day of the calendar; give it as YYYY-MM-DD, for example 2026-01-31"
+    choices = _choices(kind)
+    if choices:
+        import difflib
+
+        close = difflib.get_close_matches(given.strip().lower(), choices, n=1, cutoff=0.5)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        return f"{shown} is not one of {', '.join(choices)}{hint}"
+    return f"{shown} is not a value this option takes"
+
+
+def _plain_type(annotation: Any) -> Any:
+    """``int`` for ``int | None`` and ``list[int]``: the type of one value."""
+    while get_origin(annotation) is not None and get_origin(annotation) is not Literal:
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if not args:
+            break
+        annotation = args[0]
+    return annotation
+
+
+def _choices(kind: Any) -> list[str]:
+    """The values a choice type takes, as typed (``Literal`` or ``Enum``), else none."""
+    if get_origin(kind) is Literal:
+        return [str(c) for c in get_args(kind)]
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        return [str(c.value) for c in kind]
+    return []
 
 
 def _quick_converter(annotation: Any, info: Any, multi: bool) -> Any:
@@ -213,6 +291,25 @@ def _with_words(command: Any) -> Any:
             label = param.metavar or param.display_type_rich(None).strip("<>")
             word = _WORDS.get(label, label)
             param.display_type_rich = _const(word)
+    return command
+
+
+def _suggesting(command: Any) -> Any:
+    """``command``, whose mistyped option says the closest ("did you mean --format?"), as git says."""
+    if getattr(command, "_suggests", False):
+        return command
+    command._suggests = True
+    parse = command.parse_args
+
+    def parse_args(ctx: Any, args: list[str]) -> Any:
+        try:
+            return parse(ctx, args)
+        except _click.NoSuchOption as exc:
+            close = exc.possibilities or []  # the closest first
+            hint = f"; did you mean {close[0]}?" if close else f"; the options are listed by {ctx.command_path} -h"
+            raise _click.NoSuchOption(exc.option_name, f"no such option {exc.option_name}{hint}", None, ctx) from None
+
+    command.parse_args = parse_args
     return command
 
 

@@ -89,7 +89,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Short for --format jso
 PageLangOption = Annotated[
     str,
     typer.Option("--lang", metavar="LANG", help="With --html: the page's languages, separated by commas, from "
-                 "en, ja, ko, ru; it opens in the first and switches among them (default: en)."),
+                 "en, ja, ko, ru; it opens in the first and switches among them (default: en).", show_default=False),
 ]
 
 
@@ -266,6 +266,19 @@ def exit_for(*, unreadable: bool, invalid: bool, disputes: bool = False) -> None
         raise typer.Exit(int(ExitCode.INVALID))
     if disputes:
         raise typer.Exit(int(ExitCode.CLAIM_DISAGREES))
+
+
+def wrapped(text: str) -> str:
+    """``text`` broken between words at the width of the terminal it goes to, so that the terminal never cuts
+    it mid-word nor leaves a final "." alone on a line; piped, one line as before (for programs that read it)."""
+    import shutil
+    import textwrap
+
+    if not sys.stdout.isatty():
+        return text
+
+    return textwrap.fill(text, width=max(40, shutil.get_terminal_size().columns - 1), break_long_words=False,
+                         break_on_hyphens=False)
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:

@@ -31,7 +31,8 @@ def err_console() -> Console:
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def out_console() -> Console:
-    """Standard output for tables: no highlighting, long lines kept whole."""
-    return Console(highlight=False, soft_wrap=True)
+def out_console(*, wrap: bool = False) -> Console:
+    """Standard output for tables: no highlighting, long lines kept whole (``wrap``: text between the tables
+    wrapped at the width, 80 columns piped or COLUMNS, as people read it)."""
+    return Console(highlight=False, soft_wrap=not wrap)
 

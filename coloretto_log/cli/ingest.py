@@ -32,6 +32,7 @@ from .common import (
     fail,
     output_format,
     plural,
+    wrapped,
 )
 from .database import DbOption, db_path, err_console
 
@@ -183,14 +184,14 @@ def _print_ingest_summary(s: IngestSummary, counts: dict[str, int], path: Path) 
         parts.append(f"{plural(s.unreadable, 'file')} unreadable")
     ok = not (s.invalid or s.unreadable)
     typer.secho(
-        "Ingest: " + ", ".join(parts) + f"; {plural(s.games, 'game')} written.",
+        wrapped("Ingest: " + ", ".join(parts) + f"; {plural(s.games, 'game')} written."),
         fg=typer.colors.GREEN if ok else typer.colors.RED,
         bold=True,
     )
     if not counts:
         typer.echo(f"{shown(path)}: no database (nothing was stored).")
         return
-    typer.echo(
+    typer.echo(wrapped(
         f"{shown(path)}: {plural(counts['matches'], 'match', 'matches')}, {plural(counts['games'], 'game')}, "
         f"{plural(counts['moves'], 'move')}."
-    )
+    ))

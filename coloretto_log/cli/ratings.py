@@ -81,7 +81,8 @@ def _rating(rating: float, provisional: bool) -> str:
 
 
 def _out() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    """Standard output: footnotes wrapped at the width (80 columns piped, or COLUMNS), never one long line."""
+    return Console(highlight=False, soft_wrap=False)
 
 
 def _err() -> Console:
@@ -308,6 +309,13 @@ def _history_json(rows: list[HistoryRow], start: float) -> list[dict[str, Any]]:
     return out
 
 
+def _short_id(match_id: str, date: str | None) -> str:
+    """A match id as the history table shows it: ``kitchen`` for ``2026-11-29-kitchen`` beside its date."""
+    if date and match_id.startswith(date + "-") and len(match_id) > len(date) + 1:
+        return match_id[len(date) + 1:]
+    return match_id
+
+
 def _print_history(player: str, rows: list[HistoryRow], fmt: Format, model: str) -> None:
     data = _history_json(rows, displayed(make_model(model).rating().mu))
     if fmt is Format.json:
@@ -317,21 +325,29 @@ def _print_history(player: str, rows: list[HistoryRow], fmt: Format, model: str)
         _write_csv(list(data[0]), [list(d.values()) for d in data])
         return
     t = _table(f"Rating of {one_line(player)} after each of {plural(len(rows), 'contest')}")
-    # Every column but the match keeps its width; the match id folds onto more lines when the
-    # terminal is narrow, so that nothing is cut (80 columns hold every other column whole).
-    for col in ("#", "date", "match", "game", "rank", "score", "rating", "±", "Δ"):
+    # One line a contest at any width (issue 30): every column keeps its width, and a match id longer than
+    # its column is cut with "…" rather than folded onto a second line (csv and --json give it whole).
+    cells = [
+        [str(n), d["date"] or "–", one_line(_short_id(d["match_id"], d["date"])), str(d["game"] or "–"),
+         f"{d['rank']}/{d['players']}",
+         str(d["score"]), f"{d['rating']:.0f}", f"{d['uncertainty']:.0f}", _signed(d["change"])]
+        for n, d in enumerate(data, 1)
+    ]
+    columns = ("#", "date", "match", "game", "rank", "score", "rating", "±", "Δ")
+    widths = [max([len(c), *(len(row[i]) for row in cells)]) for i, c in enumerate(columns)]
+    out = _out()
+    # the match column gets what the others leave (each column: a space a side and one between)
+    room = out.width - sum(w for i, w in enumerate(widths) if i != 2) - 3 * len(columns)
+    for i, col in enumerate(columns):
         if col == "match":
-            t.add_column(col, justify="left", overflow="fold", min_width=8, ratio=1)
+            t.add_column(col, justify="left", no_wrap=True, overflow="ellipsis", width=max(8, min(widths[i], room)))
         else:
-            t.add_column(col, justify="left" if col == "date" else "right", no_wrap=True, min_width=len(col))
-    for d in data:
-        t.add_row(
-            str(d["position"]), d["date"] or "–", Text(one_line(d["match_id"])), str(d["game"] or "–"),
-            f"{d['rank']}/{d['players']}", str(d["score"]), f"{d['rating']:.0f}", f"{d['uncertainty']:.0f}",
-            _signed(d["change"]),
-        )
-    _out().print(t)
-    _out().print(Text(f"#: the contest's place in the rating order; rank: of how many.\n{SCALE_TEXT}.", style="dim"))
+            t.add_column(col, justify="left" if col == "date" else "right", no_wrap=True, width=widths[i])
+    for row in cells:
+        t.add_row(*row[:2], Text(row[2]), *row[3:])
+    out.print(t)
+    _out().print(Text(f"#: the player's contests, counted from 1 in the order they were rated; rank: of how many; "
+                      f"a match id without the date it starts with, cut with … where long (--format csv and --json give it whole).\n{SCALE_TEXT}.", style="dim"))
 
 
 # --------------------------------------------------------------------------- predictions
@@ -437,33 +453,31 @@ def _calibration_summary(cal: dict[str, Any]) -> str:
 
 def _draw(store: MatchStore, options: Options, top: int, png: Path) -> None:
     _source, best, history = plot_series(store, options, top)
-    # Days on the time axis wherever a game is dated (undated games come first in the rating
-    # order, so the first dated point already holds them); the contests' order only when none is.
+    # Days on the time axis wherever a game is dated; the undated games (rated first) in a panel of their
+    # own, by their place in the rating order, so that they never squeeze the dated season (issue 30).
     dated = any(r.date is not None for r in history)
-    series = []
+    series: list[Series] = []
+    undated: list[Series] = []
     for p in best:
-        rows = [r for r in history if r.player == p.player and (r.date is not None or not dated)]
-        if not rows:
-            continue
-        band = [uncertainty(r.sigma) for r in rows]
-        mean = [displayed(r.mu) for r in rows]
-        series.append(
-            Series(
-                p.player,
-                [r.date if dated else r.position for r in rows],
-                mean,
-                [m - b for m, b in zip(mean, band)],
-                [m + b for m, b in zip(mean, band)],
-            )
-        )
-    title = f"Ratings of the top {plural(len(series), 'player')} ({options.model}, per {options.per})"
+        mine = [r for r in history if r.player == p.player]
+        for part, rows in ((series, [r for r in mine if (r.date is not None) == dated]),
+                           (undated, [r for r in mine if r.date is None] if dated else [])):
+            if not rows:
+                continue
+            band = [uncertainty(r.sigma) for r in rows]
+            mean = [displayed(r.mu) for r in rows]
+            part.append(Series(p.player, [r.date if r.date is not None else r.position for r in rows], mean,
+                               [m - b for m, b in zip(mean, band)], [m + b for m, b in zip(mean, band)]))
+    drawn = len({s.name for s in (*series, *undated)})
+    title = f"Ratings of the top {plural(drawn, 'player')} ({options.model}, per {options.per})"
     try:
-        data = ratings_png(series, title=title, xlabel="day" if dated else "contest, in rating order")
+        data = ratings_png(series, title=title, xlabel="day" if dated else "contest, in rating order",
+                           undated=undated)
     except PlotUnavailable as e:
         fail(str(e), ExitCode.USAGE)
     try:
         atomic_write_bytes(png, data)
     except OSError as e:
         fail(f"{one_line(str(png))}: cannot write: {e.strerror}", ExitCode.UNREADABLE)
-    _err().print(f"{one_line(str(png))}: ratings of {plural(len(series), 'player')} drawn", style="dim", markup=False)
+    _err().print(f"{one_line(str(png))}: ratings of {plural(drawn, 'player')} drawn", style="dim", markup=False)
 

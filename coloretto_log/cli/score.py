@@ -484,9 +484,9 @@ def score(
         emit_json(result.as_json())
         return
     if chosen is Format.csv:
-        table = csv.writer(TerminalSafe(sys.stdout, kind="text"), lineterminator="\n")
-        table.writerow(HAND_CSV_COLUMNS)
-        table.writerows(hand_csv_rows(result))
+        sheet = csv.writer(TerminalSafe(sys.stdout, kind="text"), lineterminator="\n")
+        sheet.writerow(HAND_CSV_COLUMNS)
+        sheet.writerows(hand_csv_rows(result))
         return
     show = _printer()
     for line in hand_lines(result, tr):

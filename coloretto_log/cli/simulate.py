@@ -176,6 +176,12 @@ def simulate(
     per_day: Annotated[
         int, typer.Option("--per-day", metavar="N", help="With --date: matches dated the same day before the next day.")
     ] = 1,
+    rotate_seats: Annotated[
+        bool,
+        typer.Option("--rotate-seats", help="Seat the bots in turn: match 2 moves each bot one seat on, and so on "
+                     "(the log's players are in seat order). Without it each bot keeps its seat, and seat "
+                     "statistics measure the bots."),
+    ] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file that simulate wrote (never a recorded log or a database).")] = False,
     jobs: Annotated[
         int,
@@ -195,7 +201,8 @@ def simulate(
 
     Bots: random (uniform over legal actions), greedy (one step ahead by the best
     score), strong (rollouts over sampled unseen cards). Players are named after
-    their bot and seat (strong-1, greedy-2, ...). The summary, the bots' win rates
+    their bot and place in --bots (strong-1, greedy-2, ...), which is their seat unless
+    --rotate-seats seats them in turn from match to match. The summary, the bots' win rates
     with 95% intervals and average scores, goes to stderr (to stdout with --out).
 
     The same --seed gives the same bytes whatever --jobs is; --first-match F -n N
@@ -210,6 +217,7 @@ def simulate(
     Example: coloretto-log simulate --matches 10 --bots strong,greedy,random,greedy --out sims.jsonl
     Example: coloretto-log simulate -n 10 --first-match 11 --out part2.jsonl
     Example: coloretto-log simulate -n 30 --date 2026-11-01 --out november.jsonl
+    Example: coloretto-log simulate -n 30 --players 3 --rotate-seats --out fair-seats.jsonl
     """
     chosen = output_format(fmt, json_out)
     count, _ = count_of_players(4 if player_count is None and players is None else player_count, players, names_allowed=False)
@@ -231,6 +239,7 @@ def simulate(
             recorded=recorded,
             date=start_date,
             per_day=per_day,
+            rotate=rotate_seats,
         )
     except UsageError as e:
         fail(str(e), ExitCode.USAGE)

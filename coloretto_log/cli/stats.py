@@ -139,4 +139,4 @@ def stats(
         rows = csv_rows(data, only or "players")
         write_csv(list(rows[0].keys()) if rows else [], [list(r.values()) for r in rows], sys.stdout)
     else:
-        render_stats(out_console(), data, only)
+        render_stats(out_console(wrap=True), data, only)

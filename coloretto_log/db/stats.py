@@ -204,6 +204,20 @@ def _advantage(rows: Rows, column: str) -> list[dict[str, Any]]:
     ]
 
 
+def _seats(rows: Rows) -> list[dict[str, Any]]:
+    """Win rate by seat, and who held each seat most often, with the share of its games (``most_often``): a
+    seat one player held nearly always (a bot of ``simulate`` without ``--rotate-seats``) measures that player."""
+    held = {
+        (n, seat): {"player": player, "share": games / total}
+        for n, seat, player, games, total in rows(
+            "SELECT n_players, seat, arg_max(player, c), max(c), sum(c) FROM "
+            "(SELECT n_players, seat, player, count(*) AS c FROM {gp} GROUP BY n_players, seat, player) "
+            "GROUP BY n_players, seat"
+        )
+    }
+    return [{**r, "most_often": held[r["players"], r["seat"]]} for r in _advantage(rows, "seat")]
+
+
 def _head_to_head(rows: Rows, player: str | None) -> list[dict[str, Any]]:
     """Games two players played together: who scored more. With ``player``, only that player's pairs."""
     # with a player: that player's rows against everyone; else each pair once
@@ -444,7 +458,7 @@ class Report:
 REPORTS: tuple[Report, ...] = (
     Report("summary", lambda rows, flt, done: _summary(rows)),
     Report("players", lambda rows, flt, done: _players(rows)),
-    Report("seats", lambda rows, flt, done: _advantage(rows, "seat")),
+    Report("seats", lambda rows, flt, done: _seats(rows)),
     Report("turns", lambda rows, flt, done: _advantage(rows, "turn")),
     Report("head_to_head", lambda rows, flt, done: _head_to_head(rows, flt.player)),
     Report("colours", lambda rows, flt, done: _colours(rows)),

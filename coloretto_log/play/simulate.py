@@ -99,6 +99,7 @@ class Plan:
     recorded: bool = False  # write every card and the setups, no seed
     date: _dt.date | None = None  # the date of the run's first match (match 0); None: undated logs
     per_day: int = 1  # matches dated the same day before the date moves on a day
+    rotate: bool = False  # --rotate-seats: match i seats the bots turned i places (``seating``)
 
     def match_date(self, index: int) -> str | None:
         """The date of match ``index`` (from 0), ``YYYY-MM-DD``; ``OverflowError`` past the year 9999."""
@@ -110,6 +111,17 @@ class Plan:
     def players(self) -> tuple[str, ...]:
         """Player names: the bot and the seat, ``strong-1``, ``greedy-2``, ..."""
         return tuple(f"{bot}-{seat + 1}" for seat, bot in enumerate(self.bots))
+
+    def seating(self, index: int) -> tuple[int, ...]:
+        """Which bot of ``bots`` (and of ``players``) sits in each seat in match ``index``: in turn with
+        ``rotate`` (match 1 as given, match 2 each bot one seat on, ...), else each bot in its own seat."""
+        n = len(self.bots)
+        turn = index % n if self.rotate else 0
+        return tuple((seat - turn) % n for seat in range(n))
+
+    def players_at(self, index: int) -> tuple[str, ...]:
+        """The names of match ``index``'s players, seat by seat: the log says who sat where."""
+        return tuple(self.players[b] for b in self.seating(index))
 
     @property
     def form(self) -> str:
@@ -133,6 +145,7 @@ def make_plan(
     recorded: bool = False,
     date: _dt.date | None = None,
     per_day: int = 1,
+    rotate: bool = False,
 ) -> Plan:
     """A checked plan; ``UsageError`` with a one-line reason for a bad value.
 
@@ -163,7 +176,7 @@ def make_plan(
         raise UsageError(f"--seed must satisfy 0 <= seed < 2^64, not {seed}")
     if per_day < 1:
         raise UsageError(f"--per-day must be 1 or more, not {per_day}")
-    return Plan(RuleSet.of(edition=edition, scoring=table, games=games), names, seed, recorded, date, per_day)
+    return Plan(RuleSet.of(edition=edition, scoring=table, games=games), names, seed, recorded, date, per_day, rotate)
 
 
 # --------------------------------------------------------------------------- playing
@@ -224,7 +237,8 @@ def play_match(plan: Plan, index: int, bots: Sequence[Bot] | None = None) -> Pla
     """
     seed = match_seed(plan.seed, index)
     if bots is None:
-        bots = [make_bot(name) for name in plan.bots]
+        made = [make_bot(name) for name in plan.bots]
+        bots = [made[b] for b in plan.seating(index)]
     n = len(bots)
     games = []
     for g in range(plan.rules.games):
@@ -240,7 +254,7 @@ def match_log(plan: Plan, played: PlayedMatch) -> dict[str, Any]:
     Seeded: the match ``seed``, ``setup: {}`` and moves without cards.
     Recorded: no seed, explicit setups, every card drawn and extra card.
     """
-    names = plan.players
+    names = plan.players_at(played.index)
     recorded = plan.recorded
     games = [
         {
@@ -256,11 +270,12 @@ def _match_head(plan: Plan, played: PlayedMatch, games: list[dict[str, Any]]) ->
     """The match object of ``match_log`` around ``games``."""
     return match_json(
         rules=plan.rules,
-        players=plan.players,
+        players=plan.players_at(played.index),
         games=games,
         seed=None if plan.recorded else played.seed,
         date=plan.match_date(played.index),
-        notes=f"{SIMULATED_NOTE} --seed {plan.seed}, match {played.index + 1}",
+        notes=f"{SIMULATED_NOTE} --seed {plan.seed}{' --rotate-seats' if plan.rotate else ''}, "
+        f"match {played.index + 1}",
     )
 
 
@@ -295,7 +310,7 @@ def log_line(plan: Plan, played: PlayedMatch) -> str:
     for a run's players and form (``_MOVE_TEXTS``: a run has a few hundred distinct moves, some 350 a
     match) and the games are put together around the texts as compact JSON puts them. The log line was a
     sixth of a greedy match's time."""
-    names, recorded = plan.players, plan.recorded
+    names, recorded = plan.players_at(played.index), plan.recorded
     texts = _MOVE_TEXTS.get((names, recorded))
     if texts is None:
         if len(_MOVE_TEXTS) >= 16:
@@ -400,7 +415,7 @@ class Tally:
     matches: int = 0
     games: int = 0
     shared_matches: int = 0
-    wins: list[int] = field(default_factory=list)  # by seat
+    wins: list[int] = field(default_factory=list)  # by place in plan.bots (the seat, unless seats rotate)
     shared: list[int] = field(default_factory=list)
     points: list[int] = field(default_factory=list)
 
@@ -414,12 +429,13 @@ class Tally:
         winners = outcome.winners
         if len(winners) > 1:
             self.shared_matches += 1
+        bot = self.plan.seating(outcome.index)  # seat -> the bot's place in plan.bots, which the tally counts by
         for s in winners:
-            self.wins[s] += 1
+            self.wins[bot[s]] += 1
             if len(winners) > 1:
-                self.shared[s] += 1
+                self.shared[bot[s]] += 1
         for s, total in enumerate(outcome.totals):
-            self.points[s] += total
+            self.points[bot[s]] += total
 
     def stats(self) -> list[BotStats]:
         """One entry per bot, in order of first seat; sorted by ``ranking`` for the report."""

@@ -87,6 +87,17 @@ def _players(out: Console, data: dict[str, Any]) -> None:
 def _seats(out: Console, data: dict[str, Any]) -> None:
     out.print(_advantage_table(data["seats"], "seat", "Win rate by seat (seat 1 is the first name of the players list)", 1))
     out.print(_bars_by_seat(data["seats"]))
+    kept = [r for r in data["seats"] if r["most_often"]["share"] >= KEPT_SEAT]
+    if kept:
+        which = "; ".join(f"seat {r['seat'] + 1} of {r['players']}-player games: {_name(r['most_often']['player'])} "
+                          f"in {_pct(r['most_often']['share'])}" for r in kept)
+        out.print(Text(f"These seats were held by one player nearly always ({which}): their win rates measure "
+                       "that player, not the seat. Bots of simulate keep their seats unless it runs with "
+                       "--rotate-seats.", style="dim"))
+
+
+#: A seat held by one player in at least this share of its games is said to measure that player.
+KEPT_SEAT = 0.9
 
 
 def _turns(out: Console, data: dict[str, Any]) -> None:

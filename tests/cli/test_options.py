@@ -23,6 +23,7 @@ import typer
 from typer.testing import CliRunner
 
 from coloretto_log.cli import COMMANDS, app
+from coloretto_log.cli.app import _own_words
 from coloretto_log.cli.common import OLD_SHORT_OPTIONS, SHORT_OPTIONS
 
 from ..conftest import GENEROUS, ROOT, SAMPLES
@@ -297,10 +298,14 @@ def test_validate_says_a_match_is_missing_planned_games(tmp_path: Path) -> None:
 
 
 def _typer_converts(param: Any, ctx: Any, value: Any) -> tuple[str, Any]:
-    """What typer's own step makes of ``value``: ("ok", the value) or ("error", its message)."""
+    """What typer's own step makes of ``value``: ("ok", the value) or ("error", its message, in the tool's words
+    where typer's were the validation library's: ``_own_words``, issue 30)."""
     try:
         return "ok", type(param).process_value(param, ctx, value)
     except click_errors() as exc:
+        if isinstance(exc, typer.BadParameter):
+            desc = param.type_descriptor
+            exc.message = _own_words(desc.annotation, desc.parameter_info, value, exc.message)
         return "error", exc.format_message()
 
 
@@ -317,7 +322,7 @@ def _quick_params() -> list[tuple[str, Any, Any]]:
     for name in COMMANDS:
         command = group.get_command(root, name)
         found += [(name, p, typer.Context(command, parent=root)) for p in command.params]
-    return [(n, p, c) for n, p, c in found if "process_value" in vars(p) and p.callback is None]
+    return [(n, p, c) for n, p, c in found if getattr(p, "_converts_quickly", False) and p.callback is None]
 
 
 def _sample_values(tmp: Path) -> list[Any]:

@@ -624,7 +624,9 @@ def _contests(db: Path) -> list[Contest]:
         return list(contests(store.con, Options()))
 
 
-def test_history_fits_80_columns_and_cuts_nothing(tmp_path: Path) -> None:
+def test_history_fits_80_columns_one_line_a_contest(tmp_path: Path) -> None:
+    """Issue 30: piped at 80 columns each contest keeps one line (before, a long id folded every row onto two):
+    a long match id is cut with "…" (and without the date it starts with); csv and JSON keep it whole."""
     log = json.loads((SAMPLES / "classic-3p-seeded-match.json").read_text(encoding="utf-8"))
     log["id"] = "2026-11-29-kitchen-table-evening-with-the-neighbours"
     src = tmp_path / "long.json"
@@ -634,15 +636,16 @@ def test_history_fits_80_columns_and_cuts_nothing(tmp_path: Path) -> None:
     player = log["players"][0]
     r = runner.invoke(app, ["ratings", "--db", str(db), "--history", player], env={"COLUMNS": "80"})
     assert r.exit_code == 0, r.output
-    table = r.stdout.split("#: ")[0].splitlines()  # the table; the notes under it wrap in the terminal
-    assert len(table) > 3 and max(len(line) for line in table) <= 80
-    assert "…" not in r.stdout
+    table = r.stdout.split("#: ")[0].splitlines()
+    assert len(table) > 3 and max(len(line) for line in r.stdout.splitlines()) <= 80
     header = next(line for line in table if " match " in line)
-    start, end = header.index(" match ") + 1, header.index(" game ")
-    column = "".join(line[start:end].strip() for line in table[table.index(header) + 2:])
-    assert log["id"] in column  # folded onto several lines, never cut
     rows = [line.split() for line in table[table.index(header) + 2:] if line.strip() and line.split()[0].isdigit()]
-    assert rows and all(re.fullmatch(r"[+-]\d+|–", row[-1]) for row in rows)  # the Δ column whole
+    assert [int(row[0]) for row in rows] == list(range(1, len(rows) + 1))  # one line each, counted from 1
+    shown = {row[2] for row in rows}
+    assert len(shown) == 1
+    cut = shown.pop()
+    assert cut.endswith("…") and log["id"].removeprefix(f"{log.get('date')}-").startswith(cut[:-1]), cut
+    assert all(re.fullmatch(r"[+-]\d+|–", row[-1]) for row in rows)  # the Δ column whole
     data = json.loads(runner.invoke(app, ["ratings", "--db", str(db), "--history", player, "--json"]).stdout)
     assert data["history"][0]["match_id"] == log["id"]  # JSON unchanged: the whole id
 
