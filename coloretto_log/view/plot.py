@@ -8,8 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import one_line
-from ..log.atomic import atomic_write_bytes
+from ..log.atomic import atomic_write_bytes, write_problem
 
 __all__ = ["PlotError", "PlotUnavailable", "write_png"]
 
@@ -60,4 +59,4 @@ def write_png(data: dict[str, Any], path: Path) -> None:
     try:
         atomic_write_bytes(Path(os.path.realpath(path)), image.getvalue())  # written whole, then renamed into place
     except OSError as e:
-        raise PlotError(f"{one_line(str(path))}: cannot write: {e.strerror}") from None
+        raise PlotError(write_problem(path, e)) from None
