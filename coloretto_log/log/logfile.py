@@ -71,8 +71,15 @@ class LogFile:
         """Refuse a read-only file, take the lock, then remove stray temporary files; returns the files removed."""
         self._check_writable()
         for _ in range(10):
+            created = True
             try:
-                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+                try:
+                    fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+                except FileExistsError:
+                    created = False
+                    fd = os.open(self.lock_path, os.O_RDWR)
+            except FileNotFoundError:
+                continue  # removed by its holder between the two opens: try again
             except OSError as e:
                 raise UnreadableFileError(write_problem(self.lock_path, e, "create the lock file")) from None
             try:
@@ -80,10 +87,15 @@ class LogFile:
             except OSError as e:
                 holder = _read_pid(fd)
                 os.close(fd)
-                if e.errno in (errno.EWOULDBLOCK, errno.EACCES):
+                if e.errno == errno.EWOULDBLOCK:  # flock's answer when another holds it
                     who = f" (process {holder})" if holder else ""
                     raise LockedError(f"{self.path} is being recorded by another recorder{who}; close that one first") from None
-                raise UnreadableFileError(f"{self.lock_path}: cannot lock: {e.strerror}") from None
+                if created:  # nobody else has it: leave nothing behind
+                    try:
+                        os.unlink(self.lock_path)
+                    except OSError:
+                        pass
+                raise UnreadableFileError(write_problem(self.lock_path, e, "lock")) from None
             # The holder before us may have removed the lock file just before we locked it.
             try:
                 same = os.path.samestat(os.fstat(fd), os.stat(self.lock_path))
@@ -117,12 +129,12 @@ class LogFile:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
             os.close(fd)
-            if e.errno in (errno.EWOULDBLOCK, errno.EACCES):
+            if e.errno == errno.EWOULDBLOCK:
                 raise LockedError(
                     f"{self.path} is being recorded by another recorder (through another name or link); "
                     "close that one first"
                 ) from None
-            raise UnreadableFileError(f"{self.path}: cannot lock: {e.strerror}") from None
+            raise UnreadableFileError(write_problem(self.path, e, "lock")) from None
         self._held.append(fd)
 
     def _hold_new(self, fd: int) -> None:
