@@ -12,8 +12,10 @@ or those of the clean run); nothing half-written is left (no temporary
 file); and the same command run again without the fault gives the clean
 run's result. docs/safety.md has the table of points per writer.
 
-Slow (about a minute and a half on two cores): marked ``faults``;
-``.ci/run`` runs it.
+Slow: 163 points, each run twice; 16 minutes of wall time on two cores
+shared with a load of 20 to 30, analyze --html the slowest case (its
+analysis in every run). Marked ``faults``; the README's test command, and so
+``.ci/run``, runs it.
 """
 
 from __future__ import annotations
