@@ -237,7 +237,7 @@ def make_app(table: Table, token: str, names: Collection[str] = ()) -> Starlette
         except UnicodeDecodeError:
             return _bad(f"the body is not UTF-8 text: send {SHAPE}")
         except (ValueError, RecursionError) as e:
-            return _bad(f"the body is not JSON as a log holds it ({one_line(str(e))}): send {SHAPE}")
+            return _bad(f"the body is not JSON as a log holds it: {one_line(str(e))[:120]}")
         if not isinstance(data, dict) or not isinstance(data.get("line"), str):
             return _bad(f'the body must be a JSON object with a "line" text: {SHAPE}')
         text: str = data["line"]
