@@ -102,7 +102,7 @@ def check_match(match: Any) -> MatchReport:
 
     if isinstance(match, (str, bytes)):
         from .core.errors import Finding
-        from .log.reader import decode, parse_json
+        from .log.reader import decode, finding_rule, parse_json
 
         try:
             text = decode(match) if isinstance(match, bytes) else match
@@ -111,7 +111,7 @@ def check_match(match: Any) -> MatchReport:
         try:
             match = parse_json(text)
         except ValueError as e:
-            return MatchReport(findings=[Finding("error", "bad-json", str(e))])
+            return MatchReport(findings=[Finding("error", finding_rule(e), str(e))])
     return check(match)
 
 

@@ -20,7 +20,7 @@ from ..core.cards import KINDS, card_name
 from ..core.errors import one_line
 from ..core.rng import MASK64
 from ..lang import ENGLISH, N_, Translator, from_environment, translator
-from ..log.atomic import output_problem
+from ..log.atomic import output_problem, write_problem
 from ..log.load import LoadedMatch, Unreadable, load
 from ..log.reader import STDIN, expand_paths
 from ..play.analyze import (
@@ -350,7 +350,7 @@ def _write_page(
         fail(f"{one_line(str(html))} not written: with match {e.matches} the page would pass "
              f"{e.limit / 1e6:g} MB, too big for a browser to open; choose a match with --match K", ExitCode.USAGE)
     except OSError as e:
-        fail(f"cannot write {one_line(str(html))}: {e.strerror or e}", ExitCode.UNREADABLE)
+        fail(write_problem(html, e), ExitCode.UNREADABLE)
     typer.echo(f"wrote {one_line(str(html))}", err=True)
 
 

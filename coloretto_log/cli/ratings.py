@@ -38,7 +38,7 @@ from ..db.ratings import (
     uncertainty,
 )
 from ..db.store import DatabaseError, MatchStore, default_db_path
-from ..log.atomic import atomic_write_bytes
+from ..log.atomic import atomic_write_bytes, write_problem
 from ..view.ratings_plot import PlotUnavailable, Series, ratings_png
 from .app import app
 from .common import (
@@ -478,6 +478,6 @@ def _draw(store: MatchStore, options: Options, top: int, png: Path) -> None:
     try:
         atomic_write_bytes(png, data)
     except OSError as e:
-        fail(f"{one_line(str(png))}: cannot write: {e.strerror}", ExitCode.UNREADABLE)
+        fail(write_problem(png, e), ExitCode.UNREADABLE)
     _err().print(f"{one_line(str(png))}: ratings of {plural(drawn, 'player')} drawn", style="dim", markup=False)
 

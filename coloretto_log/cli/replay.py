@@ -33,7 +33,7 @@ from rich.text import Text
 from ..core.cards import KIND_INDEX, KINDS
 from ..core.errors import Finding
 from ..lang import ENGLISH, Translator
-from ..log.atomic import output_problem
+from ..log.atomic import output_problem, write_problem
 from ..log.load import Unreadable, load
 from ..log.reader import STDIN, expand_paths
 from ..report.scorecard import card_kinds
@@ -201,7 +201,7 @@ def replay(
                 ExitCode.USAGE,
             )
         except OSError as e:
-            fail(f"cannot write {terminal_text(str(html))}: {e.strerror or e}", ExitCode.UNREADABLE)
+            fail(write_problem(terminal_text(str(html)), e), ExitCode.UNREADABLE)
     out.finish()
     if written is not None:
         typer.echo(f"wrote {terminal_text(str(html))} ({plural(written.games, 'game')})", err=True)

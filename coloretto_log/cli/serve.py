@@ -17,6 +17,7 @@ import typer
 from ..core.editions import edition_choice
 from ..core.errors import one_line
 from ..lang import LANGUAGES
+from ..log.atomic import write_problem
 from .app import app
 from .common import ExitCode, fail, install_hint
 from .record import (
@@ -105,7 +106,7 @@ def serve(
         try:
             token = run.saved_token(log.real)
         except OSError as e:
-            fail(one_line(f"{file}: cannot keep the page's token beside it: {e.strerror or e}"), ExitCode.UNREADABLE)
+            fail(write_problem(file, e, "keep the page's token beside it"), ExitCode.UNREADABLE)
         where = run.address(sock, listen_on)
         url = where.url(token)
         what = f"Resuming {file}: {rec.progress()}." if resumed else f"Recording {file}."

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # imported where used: a run without a progress bar or csv ne
 from ..core.editions import edition_choice
 from ..core.errors import UsageError, one_line
 from ..core.rng import MASK64
-from ..log.atomic import MATCH_LOG, atomic_write_lines, output_problem
+from ..log.atomic import MATCH_LOG, atomic_write_lines, output_problem, write_problem
 from ..play.bots import BOTS
 from ..play.simulate import Outcome, Plan, Tally, make_plan, run
 from .app import app
@@ -274,7 +274,7 @@ def simulate(
             try:
                 atomic_write_lines(out, lines)
             except OSError as e:
-                fail(f"{one_line(str(out))}: cannot write: {e.strerror or e}", ExitCode.UNREADABLE)
+                fail(write_problem(out, e), ExitCode.UNREADABLE)
 
     console = Console(highlight=False, markup=False, emoji=False) if out is not None else err
     if chosen is Format.json:

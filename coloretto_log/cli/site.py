@@ -10,6 +10,7 @@ import typer
 
 from ..core.errors import one_line
 from ..db.store import DatabaseError
+from ..log.atomic import write_problem
 from ..site.build import SiteError, build_site
 from ..site.pages import INACTIVE_AFTER, TemplateProblem
 from .app import app
@@ -100,7 +101,7 @@ def site(
     except DatabaseError as e:
         fail(str(e), ExitCode.UNREADABLE)
     except OSError as e:
-        fail(f"cannot write in {one_line(str(out))}: {e.strerror or e}", ExitCode.UNREADABLE)
+        fail(write_problem(out, e, "write in this folder"), ExitCode.UNREADABLE)
     if json_out:
         emit_json(built.as_json())
         return

@@ -14,7 +14,7 @@ from ..core.errors import one_line
 from ..db.errors import DatabaseError
 from ..db.outputs import output_problem
 from ..db.stats import SECTIONS, Filter, report_file
-from ..view.plot import PlotError, PlotUnavailable, write_png
+from ..view.plot import PlotError, PlotUnavailable, PlotWriteError, write_png
 from ..view.stats_table import csv_rows, render_stats
 from ..view.tabular import write_csv
 from .app import app
@@ -131,6 +131,8 @@ def stats(
             write_png(data, png)
         except PlotUnavailable as e:
             fail(f"{e}: {install_hint('plot', 'matplotlib')}", ExitCode.USAGE)
+        except PlotWriteError as e:
+            fail(str(e), ExitCode.UNREADABLE)
         except PlotError as e:
             fail(str(e), ExitCode.USAGE)
     if chosen is Format.json:

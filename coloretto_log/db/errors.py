@@ -78,12 +78,17 @@ def db_error(path: str | Path, exc: BaseException, *, writing: bool = False) -> 
             f"{where}: the disk is full; what was being written was not kept (the database is as it was "
             "before this batch); free some space and run the command again"
         )
+    if isinstance(exc, OSError) and exc.errno == errno.EIO or "input/output error" in low:
+        return DatabaseError(
+            f"{where}: the disk reported an input/output error; what was being written was not kept; "
+            "check the disk, then run the command again"
+        )
     if "permission denied" in low:
         return DatabaseError(f"{where}: permission denied; check the file's and its folder's permissions")
     if "serialization" in low or "version" in low and "storage" in low:
         return DatabaseError(f"{where}: written by an incompatible DuckDB version; {REBUILD_HINT}")
     action = "write" if writing else "read"
-    return DatabaseError(f"{where}: cannot {action} the database: {text}")
+    return DatabaseError(f"{where}: cannot {action} the database ({text}); check the file and its folder, then run the command again")
 
 
 def decoded_name(text: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..log.atomic import atomic_write_text
+from ..log.atomic import atomic_write_text, write_problem
 from ..log.writer import dumps_pretty
 from .errors import DatabaseError, db_error, shown
 from .outputs import folder_problem, output_problem
@@ -92,7 +92,7 @@ def write_bgstats(store: MatchStore, out: str | Path, *, force: bool = False) ->
     try:
         atomic_write_text(Path(os.path.realpath(target)), dumps_pretty(plays))
     except OSError as e:
-        raise DatabaseError(f"{shown(target)}: cannot write: {e.strerror}") from None
+        raise DatabaseError(write_problem(shown(target), e)) from None
     return len(plays), undated
 
 

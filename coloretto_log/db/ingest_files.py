@@ -145,6 +145,13 @@ def rebuild(
             if wal.exists():
                 wal.unlink()  # an old write-ahead log must not be replayed onto the new file
         os.replace(tmp, real)
+    except (DatabaseError, OSError) as e:
+        remove_db_files(tmp)
+        if isinstance(e, RebuildKept):
+            raise
+        # the temporary file is no name the user knows: the message names the database, left as it was
+        said = str(e) if isinstance(e, DatabaseError) else str(db_error(tmp, e, writing=True))
+        raise DatabaseError(said.replace(shown(tmp), f"{shown(db)} (left as it was; the rebuild)", 1)) from None
     except BaseException:
         remove_db_files(tmp)
         raise

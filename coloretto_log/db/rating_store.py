@@ -29,6 +29,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa  # type: ignore[import-untyped]
 
+from .errors import db_error
 from .ratings import (
     DEFAULT_MODEL,
     HistoryRow,
@@ -82,8 +83,15 @@ _UNRATED = "SELECT match_id FROM matches ANTI JOIN rating_matches USING (match_i
 
 
 def _fail(store: MatchStore, e: duckdb.Error, action: str) -> DatabaseError:
+    """What went wrong with the stored ratings: the disk's trouble as ``db_error`` says it, else which step failed."""
+    said = db_error(store.path, e, writing=action == "write")
+    if type(said) is not DatabaseError or "cannot read the database" not in str(said) and "cannot write the database" not in str(said):
+        return said  # a full disk, a disk error, a lock...: said with what to do
     text = str(e).strip().splitlines()
-    return DatabaseError(f"{store.path}: cannot {action} the stored ratings: {text[0] if text else type(e).__name__}")
+    return DatabaseError(
+        f"{store.path}: cannot {action} the stored ratings ({text[0] if text else type(e).__name__}); "
+        "check the file and its folder, then run the command again"
+    )
 
 
 # --------------------------------------------------------------------------- freshness

@@ -10,16 +10,28 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..core.errors import one_line
 
 
-def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:
-    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, fsync, rename."""
-    atomic_write_lines(path, (text,), newline=False, mode=mode)
+def atomic_write_text(
+    path: Path, text: str, *, mode: int | None = None, before_rename: Callable[[int], None] | None = None
+) -> None:
+    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, fsync, rename.
+
+    ``before_rename`` is given the temporary file's descriptor once it is
+    written and fsynced, before it takes ``path``'s place (the recorder locks
+    it there, so that the new file is never unlocked); when it raises,
+    nothing is replaced.
+    """
+    with (
+        _replacing(Path(path), mode, before_rename) as fd,
+        open(fd, "w", encoding="utf-8", newline="\n", closefd=False) as f,
+    ):
+        f.write(text)
 
 
 def atomic_write_lines(path: Path, lines: Iterable[str], *, newline: bool = True, mode: int | None = None) -> None:
@@ -82,7 +94,7 @@ def _create_temp(path: Path, mode: int | None) -> tuple[Path, int]:
 
 
 @contextmanager
-def _replacing(path: Path, mode: int | None) -> Iterator[int]:
+def _replacing(path: Path, mode: int | None, before_rename: Callable[[int], None] | None = None) -> Iterator[int]:
     """The descriptor of a new temporary file to fill, beside ``path`` (see :func:`_create_temp`); on success
     it is fsynced and renamed over ``path`` and the folder fsynced; on any error or interruption it is removed
     and ``path`` left alone."""
@@ -96,6 +108,8 @@ def _replacing(path: Path, mode: int | None) -> Iterator[int]:
         try:
             yield fd
             os.fsync(fd)
+            if before_rename is not None:
+                before_rename(fd)
         finally:
             os.close(fd)
         os.replace(tmp, path)
@@ -115,6 +129,27 @@ def _replacing(path: Path, mode: int | None) -> Iterator[int]:
         pass
     finally:
         os.close(dir_fd)
+
+
+_ADVICE = {
+    errno.ENOSPC: "the disk is full: free some space, then run the command again",
+    errno.EDQUOT: "the disk quota is used up: free some space, then run the command again",
+    errno.EFBIG: "the file is too large for this disk: write it elsewhere",
+    errno.EACCES: "permission denied: check the permissions of the file and its folder, or write elsewhere",
+    errno.EPERM: "not permitted: check the permissions of the file and its folder, or write elsewhere",
+    errno.EROFS: "the disk is read-only: write elsewhere",
+    errno.EIO: "the disk reported an input/output error: check it, then run the command again",
+}
+
+
+def write_problem(path: str | Path, e: OSError, action: str = "write") -> str:
+    """One line for a failed write: the file, what failed and why, and what to do (by ``e.errno``).
+
+    ``action`` says what was being done (``write``, ``save``, ``create the lock file``...).
+    """
+    why = e.strerror or str(e) or type(e).__name__
+    advice = _ADVICE.get(e.errno or 0, "check the file and its folder, then run the command again")
+    return f"{one_line(str(path))}: cannot {action} ({why}); {advice}"
 
 
 def same_file(a: Path, b: Path) -> bool:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ColorettoLogError, UnreadableFileError
-from .atomic import atomic_write_text, temp_name_pattern
+from .atomic import atomic_write_text, temp_name_pattern, write_problem
 from .reader import decode, parse_json, read_bytes
 from .writer import dumps_pretty
 
@@ -29,8 +29,14 @@ class LockedError(ColorettoLogError):
 class LogFile:
     """The log being recorded: a lock beside it, stray temporary files removed, atomic saves.
 
-    The lock is ``fcntl.flock`` on ``.NAME.lock`` in the same folder (advisory:
-    it keeps a second ``record`` out, not other programs). Saves go through
+    The lock is ``fcntl.flock`` on the log file itself, held on every version
+    of it this recorder made that still has a name, so that a second recorder
+    finds it by any route to the file: a symbolic or a hard link, another
+    spelling of the path, a bind mount. A save locks the new file before it
+    takes the old one's place. Beside it, ``.NAME.lock`` in the same folder
+    (also locked) keeps the recorder's process id, named when a second one is
+    refused, and guards a log not written yet. Both are advisory: they keep
+    a second ``record`` or ``serve`` out, not other programs. Saves go through
     ``atomic.atomic_write_text``: a new temporary ``.NAME.tmp-RANDOM`` in the
     same folder (created exclusively, never through a planted link), fsync,
     rename; a crash between the two leaves that temporary file, which the
@@ -48,6 +54,7 @@ class LogFile:
         self.real = Path(os.path.realpath(self.path))
         self.lock_path = self.real.with_name(f".{self.real.name}.lock")
         self._fd: int | None = None
+        self._held: list[int] = []  # locked descriptors of the log's versions that still have a name
         self._saved: str | None = None
 
     def _check_writable(self) -> None:
@@ -64,31 +71,95 @@ class LogFile:
         """Refuse a read-only file, take the lock, then remove stray temporary files; returns the files removed."""
         self._check_writable()
         for _ in range(10):
+            created = True
             try:
-                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+                try:
+                    fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+                except FileExistsError:
+                    created = False
+                    fd = os.open(self.lock_path, os.O_RDWR)
+            except FileNotFoundError:
+                continue  # removed by its holder between the two opens: try again
             except OSError as e:
-                raise UnreadableFileError(f"{self.lock_path}: cannot create the lock file: {e.strerror}") from None
+                raise UnreadableFileError(write_problem(self.lock_path, e, "create the lock file")) from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as e:
                 holder = _read_pid(fd)
                 os.close(fd)
-                if e.errno in (errno.EWOULDBLOCK, errno.EACCES):
+                if e.errno == errno.EWOULDBLOCK:  # flock's answer when another holds it
                     who = f" (process {holder})" if holder else ""
                     raise LockedError(f"{self.path} is being recorded by another recorder{who}; close that one first") from None
-                raise UnreadableFileError(f"{self.lock_path}: cannot lock: {e.strerror}") from None
+                if created:  # nobody else has it: leave nothing behind
+                    try:
+                        os.unlink(self.lock_path)
+                    except OSError:
+                        pass
+                raise UnreadableFileError(write_problem(self.lock_path, e, "lock")) from None
             # The holder before us may have removed the lock file just before we locked it.
             try:
                 same = os.path.samestat(os.fstat(fd), os.stat(self.lock_path))
             except FileNotFoundError:
                 same = False
             if same:
-                os.ftruncate(fd, 0)
-                os.write(fd, f"{os.getpid()}\n".encode())
                 self._fd = fd
+                try:
+                    self._lock_the_file()
+                    os.ftruncate(fd, 0)
+                    os.write(fd, f"{os.getpid()}\n".encode())
+                except OSError as e:  # a full disk, say: nothing of the log was touched
+                    self.release()
+                    raise UnreadableFileError(write_problem(self.lock_path, e, "write the lock file")) from None
+                except BaseException:
+                    self.release()
+                    raise
                 return self._clean_strays()
             os.close(fd)
         raise LockedError(f"{self.path}: could not take the lock {self.lock_path}")  # pragma: no cover
+
+    def _lock_the_file(self) -> None:
+        """Lock the log file itself (when it exists), whatever path reaches it; refuse when another recorder has it."""
+        try:
+            fd = os.open(self.real, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return  # a new log: the lock beside it guards it until the first save locks the file
+        except OSError as e:
+            raise UnreadableFileError(f"{self.path}: cannot read: {e.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            os.close(fd)
+            if e.errno == errno.EWOULDBLOCK:
+                raise LockedError(
+                    f"{self.path} is being recorded by another recorder (through another name or link); "
+                    "close that one first"
+                ) from None
+            raise UnreadableFileError(write_problem(self.path, e, "lock")) from None
+        self._held.append(fd)
+
+    def _hold_new(self, fd: int) -> None:
+        """Lock a save's new file before it replaces the old one (``atomic_write_text``'s ``before_rename``)."""
+        new = os.dup(fd)
+        try:
+            fcntl.flock(new, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BaseException:
+            os.close(new)
+            raise
+        self._held.append(new)
+
+    def _drop_unnamed(self) -> None:
+        """Let go of the versions no name points to any more (each save replaces one; a failed one removes its own)."""
+        keep = []
+        for fd in self._held:
+            try:
+                named = os.fstat(fd).st_nlink > 0
+            except OSError:
+                named = False
+            if named:
+                keep.append(fd)
+            else:
+                os.close(fd)
+        self._held = keep
 
     def _clean_strays(self) -> list[Path]:
         pattern = temp_name_pattern(self.real.name)
@@ -115,6 +186,9 @@ class LogFile:
             os.unlink(self.lock_path)
         except OSError:
             pass
+        for fd in self._held:
+            os.close(fd)
+        self._held = []
         os.close(self._fd)
         self._fd = None
 
@@ -137,10 +211,13 @@ class LogFile:
         text = dumps_pretty(data)
         if text == self._saved:
             return False
+        hold = self._hold_new if self._fd is not None else None
         try:
-            atomic_write_text(self.real, text)  # keeps the file's permission bits
+            atomic_write_text(self.real, text, before_rename=hold)  # keeps the file's permission bits
         except OSError as e:
-            raise UnreadableFileError(f"{self.path}: cannot save: {e.strerror}") from None
+            raise UnreadableFileError(write_problem(self.path, e, "save")) from None
+        finally:
+            self._drop_unnamed()
         self._saved = text
         return True
 

@@ -3,7 +3,9 @@
 Every read is bounded and strict: a size limit, regular files only, UTF-8
 without a byte-order mark, no duplicate keys, no NaN or Infinity, bounded
 nesting. What cannot be parsed becomes a ``Finding`` (rules ``bad-encoding``
-and ``bad-json``); what cannot be read at all raises ``UnreadableFileError``.
+and ``bad-json``; ``bad-value`` for a number too long to be read as one, which
+no bound of the format comes near); what cannot be read at all raises
+``UnreadableFileError``.
 """
 
 from __future__ import annotations
@@ -52,6 +54,39 @@ WIDE_OBJECT = 64
 
 class _NonFinite(ValueError):
     pass
+
+
+#: The most digits a whole number of the format has: the seed, below 2^64 (20 digits).
+FORMAT_DIGITS = len(str(2**64 - 1))
+#: A whole number of more digits than this is refused by Python's ``int`` (``sys.get_int_max_str_digits``).
+_LONGEST = re.compile(r"(?<![0-9.eE+-])-?[0-9]{4301,}")
+
+
+class NumberTooLong(ValueError):
+    """A whole number too long to read (beyond every bound of the format): the finding's ``rule`` is ``bad-value``."""
+
+    rule = "bad-value"
+
+
+def finding_rule(e: ValueError) -> str:
+    """The rule of a finding for a text that could not be parsed: ``bad-value`` for a number too long, else ``bad-json``."""
+    return getattr(e, "rule", "bad-json")
+
+
+def _too_long(text: str, error: ValueError, *, one_line: bool) -> NumberTooLong:
+    """The one line for a number Python would not convert (it says "Exceeds the limit (4300 digits)...")."""
+    digits = re.search(r"value has (\d+) digits", str(error))
+    found = _LONGEST.search(text)
+    size = f"{digits.group(1)} digits" if digits else "thousands of digits"
+    where = ""
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        column = found.start() - text.rfind("\n", 0, found.start())
+        where = f" at column {column}" if one_line else f" at line {line}, column {column}"
+        size = f"{len(found.group().lstrip('-'))} digits"
+    return NumberTooLong(
+        f"a number of {size}{where} is out of range: no value of the log format has more than {FORMAT_DIGITS} digits"
+    )
 
 
 #: The widest object seen by the current parse (reset by each ``parse_json_wide``; parsing is not shared
@@ -195,6 +230,10 @@ def _parse(text: str, *, one_line: bool) -> Any:
         raise ValueError("nesting too deep") from None
     except json.JSONDecodeError as e:
         raise ValueError(_json_error(e.msg, e.lineno, e.colno, one_line=one_line)) from None
+    except ValueError as e:  # int() refused a number of thousands of digits
+        if "integer string conversion" not in str(e):
+            raise
+        raise _too_long(text, e, one_line=one_line) from None
     finally:
         if collect:
             gc.enable()
@@ -393,7 +432,7 @@ def _parse_source(text: str, file: str, line: int | None) -> Source:
         data, wide = parse_json_wide(text, one_line=line is not None)
         return Source(file, line, data=data, wide=wide)
     except ValueError as e:
-        return Source(file, line, problem=Finding("error", "bad-json", str(e)))
+        return Source(file, line, problem=Finding("error", finding_rule(e), str(e)))
 
 
 def expand_paths(paths: list[str]) -> Iterator[str | Path]:

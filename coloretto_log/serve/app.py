@@ -24,7 +24,15 @@ Every request must name this server in ``Host`` (the address it printed,
 ``localhost``, a loopback address, or the address the connection came in
 on), or is refused (400): a page of another site cannot reach it through a
 name it controls (DNS rebinding). A request with an ``Origin`` that is not
-one of those is refused (403): another site's page cannot post to it.
+one of those is refused (403): another site's page cannot post to it; so
+is one its browser marks ``Sec-Fetch-Site: cross-site`` or ``same-site``
+(a page of another site, or of another port of this host, that sends no
+``Origin``), but a person following a link to the page (a top-level
+navigation). A move's body is read as a log is (``log.reader.parse_json``):
+a key given twice, NaN or a number too long is refused. The page is sent
+with a Content-Security-Policy (:func:`page_headers`): nothing loaded from
+elsewhere, only its own script and styles (a nonce each response), never in
+a frame.
 """
 
 from __future__ import annotations
@@ -57,6 +65,7 @@ from ..core.cards import CARD_HEX
 from ..core.errors import UnreadableFileError, one_line
 from ..lang import LANGUAGES, N_, Translator, negotiate, translator
 from ..log.logfile import LogFile
+from ..log.reader import parse_json
 from ..play.record import Recorder, Refused
 from ..play.record.events import Help, Reply
 from ..play.record.text import event_lines
@@ -185,6 +194,8 @@ def make_app(table: Table, token: str, names: Collection[str] = ()) -> Starlette
     (``names``: the host names besides ``localhost`` and addresses it answers to, as the printed address's)."""
     page = resources.files(__package__).joinpath("assets/page.html").read_text(encoding="utf-8")
     page = page.replace("/*CARD-CSS*/", card_css())
+    if page.count("<script") != 1 or page.count("<style") != 1:  # the policy lets exactly these two in
+        raise AssertionError("the serve page must hold one <script> and one <style>")
 
     def lang_of(request: Request) -> str:
         """The request's language: ``&lang=``, else ``serve --lang``, else ``Accept-Language``, else English."""
@@ -203,7 +214,9 @@ def make_app(table: Table, token: str, names: Collection[str] = ()) -> Starlette
     async def index(request: Request) -> Response:
         if not allowed(request):
             return PlainTextResponse("Open the address that coloretto-log serve printed (with its ?t=...).\n", 403)
-        return HTMLResponse(page_html(page, lang_of(request)), headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+        nonce = secrets.token_urlsafe(18)
+        html = page_html(page, lang_of(request)).replace("<script>", f'<script nonce="{nonce}">', 1)
+        return HTMLResponse(html.replace("<style>", f'<style nonce="{nonce}">', 1), headers=page_headers(nonce))
 
     async def state(request: Request) -> Response:
         if not allowed(request):
@@ -220,9 +233,11 @@ def make_app(table: Table, token: str, names: Collection[str] = ()) -> Starlette
         if body is None:
             return _bad(f"the body is larger than {MAX_BODY} bytes", 413)
         try:
-            data = json.loads(body)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            return _bad(f"the body is not JSON: send {SHAPE}")
+            data = parse_json(body.decode("utf-8"))  # as strict as a log: no key twice, no NaN, bounded numbers
+        except UnicodeDecodeError:
+            return _bad(f"the body is not UTF-8 text: send {SHAPE}")
+        except (ValueError, RecursionError) as e:
+            return _bad(f"the body is not JSON as a log holds it: {one_line(str(e))[:120]}")
         if not isinstance(data, dict) or not isinstance(data.get("line"), str):
             return _bad(f'the body must be a JSON object with a "line" text: {SHAPE}')
         text: str = data["line"]
@@ -257,15 +272,31 @@ def make_app(table: Table, token: str, names: Collection[str] = ()) -> Starlette
     )
 
 
-class HostCheck:
-    """The page's language (docs/serve.md, "Languages"): every request may say
-``&lang=ja`` (one of ``lang.LANGUAGES``); without it, ``serve --lang``, else
-the request's ``Accept-Language``, else English. The table, the refusals and
-the lines of an answer come in that language, so that phones at the same
-table can read different languages at once; the log is the same in every
-language (the lines typed are the same).
+def page_headers(nonce: str) -> dict[str, str]:
+    """The page's headers: not cached, no referrer, and a Content-Security-Policy that lets in only the
+    page's own script and styles (those carrying ``nonce``), its requests to this server, and no frame."""
+    policy = "; ".join((
+        "default-src 'none'",
+        f"script-src 'nonce-{nonce}'",
+        f"style-src 'nonce-{nonce}'",
+        "connect-src 'self'",
+        "img-src 'self' data:",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+    ))  # fmt: skip
+    return {
+        "Cache-Control": "no-store",
+        "Referrer-Policy": "no-referrer",
+        "Content-Security-Policy": policy,
+        "X-Frame-Options": "DENY",
+        "X-Content-Type-Options": "nosniff",
+    }
 
-Every request must name this server in ``Host``, and an ``Origin``, when sent, must be this server's.
+
+class HostCheck:
+    """Every request must name this server in ``Host``; an ``Origin``, when sent, must be this server's, and
+    ``Sec-Fetch-Site``, when sent, must not say another site.
 
     This server is: ``localhost``, a loopback address, the address the
     connection came in on (the LAN address when listening on every
@@ -288,6 +319,8 @@ Every request must name this server in ``Host``, and an ``Origin``, when sent, m
                 problem = 400, "this server is not at the address the request names (Host): open the address serve printed"
             elif "origin" in headers and not self.ours_origin(headers["origin"], server):
                 problem = 403, "a request from another site's page is refused (Origin): open the address serve printed"
+            elif self.from_another_site(headers, scope.get("method", "")):
+                problem = 403, "a request from another site's page is refused (Sec-Fetch-Site): open the address serve printed"
             if problem is not None:
                 status, text = problem
                 answer: Response = (JSONResponse({"ok": False, "error": text}, status) if scope["path"].startswith("/api/")
@@ -295,6 +328,16 @@ Every request must name this server in ``Host``, and an ``Origin``, when sent, m
                 await answer(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+    @staticmethod
+    def from_another_site(headers: Headers, method: str) -> bool:
+        """The browser says another site's page made this request (``Sec-Fetch-Site``), and it is not a person
+        following a link to the page (a top-level navigation, which gets only the page: the token is in the link)."""
+        site = headers.get("sec-fetch-site", "").strip().lower()
+        if site not in ("cross-site", "same-site"):
+            return False  # same-origin, none (typed, scanned, bookmarked), or a program that sends none
+        navigation = headers.get("sec-fetch-mode", "") == "navigate" and headers.get("sec-fetch-dest", "") == "document"
+        return not (navigation and method == "GET")
 
     def ours(self, host: str, server: tuple[str, int | None] | None) -> bool:
         """``host`` (``name:port``, ``[::1]:port``) names this server, as the connection to ``server`` reached it."""

@@ -8,14 +8,17 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import one_line
-from ..log.atomic import atomic_write_bytes
+from ..log.atomic import atomic_write_bytes, write_problem
 
-__all__ = ["PlotError", "PlotUnavailable", "write_png"]
+__all__ = ["PlotError", "PlotUnavailable", "PlotWriteError", "write_png"]
 
 
 class PlotError(Exception):
     """The plot cannot be drawn or written; the message says why."""
+
+
+class PlotWriteError(PlotError):
+    """The plot was drawn but its file cannot be written (a full disk, say): exit 3, as every unwritable output."""
 
 
 class PlotUnavailable(PlotError):
@@ -60,4 +63,4 @@ def write_png(data: dict[str, Any], path: Path) -> None:
     try:
         atomic_write_bytes(Path(os.path.realpath(path)), image.getvalue())  # written whole, then renamed into place
     except OSError as e:
-        raise PlotError(f"{one_line(str(path))}: cannot write: {e.strerror}") from None
+        raise PlotWriteError(write_problem(path, e)) from None

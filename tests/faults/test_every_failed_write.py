@@ -1,0 +1,224 @@
+"""Every failed write tried in turn, for every command that writes (``tests/builders/faults.py``).
+
+For each writer: a run without faults counts its fault points (each file
+creation, write, fsync, rename, mkdir, lock and DuckDB write it makes) and
+gives the result. Then, for k = 1, 2, ... every point: the same run from
+the same start with the k-th point failing (ENOSPC, EIO, EACCES in turn).
+After each: the exit is 0 with the same result as the clean run (the
+failure was one the command may pass over, a folder's fsync) or 3 with one
+line naming the file and what to do and no traceback; every file that was
+there is byte-identical or replaced whole (a database holds the rows it had,
+or those of the clean run); nothing half-written is left (no temporary
+file); and the same command run again without the fault gives the clean
+run's result. docs/safety.md has the table of points per writer.
+
+Slow: 163 points, each run twice; 16 minutes of wall time on two cores
+shared with a load of 20 to 30, analyze --html the slowest case (its
+analysis in every run). Marked ``faults``; the README's test command, and so
+``.ci/run``, runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from coloretto_log.cli import app
+from coloretto_log.log.replay import check_match
+
+from ..builders.faults import CODES, Faults, injected
+from ..builders.record import DATE, FOUR
+from ..conftest import SAMPLES
+
+pytestmark = pytest.mark.faults
+runner = CliRunner()
+ADVICE = re.compile(r"free some space|check (it|the)|permissions|write (it )?elsewhere|run the command again")
+TEMP = re.compile(r"\.tmp-|\.old-|\.rebuild-")
+
+
+@dataclass
+class Writer:
+    name: str
+    args: Callable[[Path], list[str]]  # the command line, in the work folder
+    setup: Callable[[Path], None] = lambda w: None
+    stdin: str | None = None
+    rerun_stdin: Callable[[Path], str | None] | None = None  # what a rerun types (a recorder resumes)
+    saves_as_it_goes: bool = False  # a recorder: the log on disk is any version it saved, each whole
+    points: list[tuple[str, str]] = field(default_factory=list)
+
+
+def logs(w: Path) -> None:
+    (w / "in").mkdir()
+    for name in ("classic-2p-recorded-game.json", "classic-3p-seeded-match.json"):
+        shutil.copy(SAMPLES / name, w / "in" / name)
+
+
+def database(w: Path) -> None:
+    logs(w)
+    result = runner.invoke(app, ["ingest", str(w / "in"), "--db", str(w / "club.duckdb")])
+    assert result.exit_code == 0, result.output
+
+
+def earlier(name: str, make: Callable[[Path], None] = logs) -> Callable[[Path], None]:
+    """Inputs, and an earlier output at ``name`` for ``--force`` to replace (whole, or not at all)."""
+
+    def setup(w: Path) -> None:
+        make(w)
+        (w / name).write_bytes(b"an earlier output\n" * 100)
+
+    return setup
+
+
+def site_before(w: Path) -> None:
+    database(w)
+    result = runner.invoke(app, ["site", "--db", str(w / "club.duckdb"), "--out", str(w / "site"), "--title", "Before"])
+    assert result.exit_code == 0, result.output
+
+
+RECORD = ["blue", "red", "green", "yellow", "Aiko", "d r 1", "d bl 2", "t 1"]
+
+
+def record_rest(w: Path) -> str:
+    """The lines a resumed recorder still needs: those whose answers the saved log does not hold yet."""
+    path = w / "m.json"
+    if not path.exists():
+        return "".join(f"{line}\n" for line in RECORD)
+    games = json.loads(path.read_text(encoding="utf-8"))["games"]
+    game = games[0] if games else {}
+    setup = game.get("setup", {})
+    done = len(setup.get("starting", {})) + ("first" in setup) + len(game.get("moves", []))
+    return "".join(f"{line}\n" for line in RECORD[done:])
+
+WRITERS = [
+    Writer("record", lambda w: ["record", str(w / "m.json"), "--players", ",".join(FOUR), "--date", DATE],
+           stdin="".join(f"{line}\n" for line in RECORD), rerun_stdin=record_rest, saves_as_it_goes=True),
+    Writer("simulate --out", lambda w: ["simulate", "-n", "2", "--games", "1", "--seed", "5", "--out", str(w / "sim.jsonl"),
+                                        "--force"], earlier("sim.jsonl", lambda w: None)),
+    Writer("replay --html", lambda w: ["replay", str(w / "in" / "classic-2p-recorded-game.json"), "--html",
+                                       str(w / "r.html"), "--force"], earlier("r.html")),
+    Writer("analyze --html", lambda w: ["analyze", str(w / "in" / "classic-2p-recorded-game.json"), "--samples", "2",
+                                        "--max-se", "0", "--html", str(w / "a.html")], logs),
+    Writer("ingest", lambda w: ["ingest", str(w / "in"), "--db", str(w / "club.duckdb")], logs),
+    Writer("ingest --rebuild", lambda w: ["ingest", "--rebuild", str(w / "in"), "--db", str(w / "club.duckdb")], database),
+    Writer("analyze --db", lambda w: ["analyze", str(w / "in" / "classic-2p-recorded-game.json"), "--samples", "2",
+                                      "--max-se", "0", "--db", str(w / "club.duckdb"), "--json"], database),
+    Writer("export --bgstats", lambda w: ["export", "--db", str(w / "club.duckdb"), "--bgstats", str(w / "plays.json"),
+                                          "--force"], earlier("plays.json", database)),
+    Writer("export --parquet", lambda w: ["export", "--db", str(w / "club.duckdb"), "--parquet", str(w / "pq")], database),
+    Writer("stats --png", lambda w: ["stats", "--db", str(w / "club.duckdb"), "--png", str(w / "s.png")], database),
+    Writer("ratings --png", lambda w: ["ratings", "--db", str(w / "club.duckdb"), "--png", str(w / "r.png")], database),
+    Writer("site", lambda w: ["site", "--db", str(w / "club.duckdb"), "--out", str(w / "site")], site_before),
+]
+
+
+def state(w: Path) -> dict[str, Any]:
+    """Every file under ``w``: its bytes, or a database's rows (DuckDB may rewrite its file for the same rows)."""
+    out: dict[str, Any] = {}
+    for path in sorted(w.rglob("*")):
+        rel = str(path.relative_to(w))
+        if path.is_dir():
+            out[rel + "/"] = "folder"
+        elif path.suffix == ".duckdb":
+            out[rel] = rows(path)
+        elif not path.name.endswith(".wal"):
+            out[rel] = path.read_bytes()
+    return out
+
+
+def rows(db: Path) -> Any:
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        tables = [r[0] for r in con.execute("SELECT table_name FROM duckdb_tables() ORDER BY 1").fetchall()]
+        return {t: sorted(map(repr, con.execute(f'SELECT {_kept(con, t)} FROM "{t}"').fetchall())) for t in tables}
+    finally:
+        con.close()
+
+
+def _kept(con: Any, table: str) -> str:
+    """The columns compared: all but those that hold the time of the run (``analysed_at``)."""
+    cols = [r[0] for r in con.execute(f"SELECT column_name FROM duckdb_columns() WHERE table_name = '{table}'").fetchall()]
+    return ", ".join(f'"{c}"' for c in cols if c not in ("analysed_at", "ingested_at", "rated_at"))
+
+
+def fresh(w: Path, writer: Writer) -> dict[str, Any]:
+    if w.exists():
+        shutil.rmtree(w)
+    w.mkdir()
+    writer.setup(w)
+    return state(w)
+
+
+def run(writer: Writer, w: Path) -> Any:
+    return runner.invoke(app, writer.args(w), input=writer.stdin)
+
+
+def consistent(db: Path) -> bool:
+    from coloretto_log.db.store import MatchStore
+
+    with MatchStore.open(db, read_only=True) as store:
+        return set(store.orphans().values()) <= {0}
+
+
+def check_after_fault(writer: Writer, k: int, result: Any, before: dict[str, Any], after: dict[str, Any],
+                      clean: dict[str, Any], faults: Faults, w: Path) -> None:  # fmt: skip
+    where = f"{writer.name}: point {k} of {len(writer.points)} ({faults.failed}, {os.strerror(faults.code)})"
+    assert "Traceback" not in result.output, where + result.output
+    if result.exit_code == 0:
+        assert after == clean, f"{where}: passed over, but the result differs"
+        return
+    assert result.exit_code == 3, f"{where}: exit {result.exit_code}: {result.output}"
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("Error: ")]
+    assert len(errors) == 1 and errors == lines[-1:], f"{where}: {result.stderr}"
+    assert ADVICE.search(errors[0]), f"{where}: says not what to do: {errors[0]}"
+    names = {Path(a).name for a in writer.args(Path("/w")) if a.startswith("/w/")}
+    assert any(n in errors[0] for n in names), f"{where}: names no file: {errors[0]}"
+    for name, value in after.items():
+        assert not TEMP.search(name), f"{where}: left {name}"
+        if isinstance(value, dict):  # a database: each table as it was or as the clean run left it, no orphan row
+            for table, table_rows in value.items():
+                assert table_rows in ((before.get(name) or {}).get(table), clean[name].get(table)), f"{where}: {table}"
+            assert consistent(w / name), f"{where}: {name} holds rows of a match not stored whole"
+        elif writer.saves_as_it_goes and isinstance(value, bytes):
+            assert check_match(json.loads(value)).valid, f"{where}: {name} is not a whole saved version"
+        elif name in before:
+            assert value in (before[name], clean.get(name)), f"{where}: {name} changed, not replaced whole"
+        else:
+            assert value == clean.get(name), f"{where}: {name} is new and not the clean run's"
+
+
+@pytest.mark.parametrize("writer", WRITERS, ids=[w.name for w in WRITERS])
+def test_every_fault_point_of_a_writer(tmp_path: Path, writer: Writer) -> None:
+    w = tmp_path / "work"
+    fresh(w, writer)
+    run(writer, w)  # a first run warms what a process does once (matplotlib's font cache): not the command's points
+    fresh(w, writer)
+    with injected(Faults()) as counted:
+        result = run(writer, w)
+    assert result.exit_code in (0, 1), result.output  # analyze and ingest exit 1 on an invalid log: none here
+    clean = state(w)
+    writer.points = counted.points
+    assert writer.points, f"{writer.name}: no fault point"
+    for k in range(1, len(writer.points) + 1):
+        before = fresh(w, writer)
+        with injected(Faults(fail_at=k, code=CODES[k % len(CODES)])) as faults:
+            result = run(writer, w)
+        assert faults.failed is not None, f"{writer.name}: point {k} not reached (the run took another way)"
+        check_after_fault(writer, k, result, before, state(w), clean, faults, w)
+        if result.exit_code == 0:
+            continue  # passed over (a folder's fsync): the result is the clean run's already
+        again = runner.invoke(app, writer.args(w), input=writer.rerun_stdin(w) if writer.rerun_stdin else writer.stdin)
+        assert again.exit_code == 0, f"{writer.name}: point {k}: the rerun: {again.output}"
+        assert state(w) == clean, f"{writer.name}: point {k}: the rerun differs from a run that never failed"
+    print(json.dumps({writer.name: len(writer.points)}))
