@@ -64,6 +64,7 @@ __all__ = [
     "BATCH",
     "EXACT_WORK",
     "MIN_SAMPLES",
+    "ROLLOUTS",
     "SAMPLES",
     "ExpertBot",
     "PlayoutExpertBot",
@@ -73,7 +74,9 @@ __all__ = [
     "searched_exactly",
 ]
 
-#: At most this many sampled orders per decision.
+#: ``expert``: orders of the unseen cards a decision, each choice played out on every one (0: one decision deep).
+ROLLOUTS = 32
+#: ``expert-mc``: at most this many sampled orders per decision.
 SAMPLES = 256
 #: Orders are drawn in batches of this many; a choice may be dropped after each batch ...
 BATCH = 16
@@ -212,7 +215,7 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, exact: bool = True, samples: int = 0, margin_weight: float = search.MARGIN_WEIGHT) -> None:
+    def __init__(self, exact: bool = True, samples: int = ROLLOUTS, margin_weight: float = search.MARGIN_WEIGHT) -> None:
         self.exact = exact
         self.samples = samples
         self.margin_weight = margin_weight

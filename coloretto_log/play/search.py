@@ -37,7 +37,7 @@ _GREEDY = bots.GreedyBot()
 _RNG = SplitMix64(0)  # greedy draws nothing from it
 
 #: A point of expected margin counts as this much win chance.
-MARGIN_WEIGHT = 0.01
+MARGIN_WEIGHT = 1.0
 
 # A choice's outcomes: (weight, the positions the player may pick from after it); its value is the
 # weighted mean over outcomes of the best position for the player.
@@ -129,12 +129,17 @@ def choice_values(start: Start, choices: Sequence[Choice], margin_weight: float 
 def rollout_values(start: Start, choices: Sequence[Choice], seed: int, samples: int) -> list[Values]:
     """Every choice's values at ``start``, from ``samples`` orders of the unseen cards (the k-th drawn from
     the k-th output of ``SplitMix64(seed)``, the same orders for every choice): the choice, then every seat
-    ``greedy`` to the end of the round, the evaluator at that point (the real values if the game ended)."""
+    ``greedy`` to the end of the round, the evaluator at that point (the real values if the game ended);
+    to the end of the game when the last round is under way or the last-round card is due within a round's
+    worth of cards (there greedy playouts value a position better than the evaluator,
+    docs/design/evaluator.md)."""
     state = start.state
     need = start.need()
     decks = [start.deal(nth_output(seed, k + 1), need) for k in range(samples)]
     seat = state.current
-    stop = state.round + 1
+    # to the end of the round, or of the game once its last round is under way or due next
+    space = sum(state.limits)
+    stop = 0 if state.last_round or start.lr_at < space else state.round + 1
     n = state.players
     tables = []
     for choice in choices:
