@@ -14,10 +14,16 @@ choice leads to positions the evaluator (``play.evaluate``) values:
 ``choice_values(start, choices)`` gives every choice's ``Values`` (each
 seat's expected margin and win chance, the expectation over the cards and
 the player's best row for each) in one pass of the model over all the
-positions reached. Which of a seat's numbers counts as "best" is
-``objective``: the win chance plus ``MARGIN_WEIGHT`` times the margin (the
-margin breaks near ties of the chance). Nothing random: the same position
-gives the same values.
+positions reached. Nothing random: the same position gives the same values.
+
+``rollout_values(start, choices, seed, samples)`` plays each choice out
+instead, on the same orders of the unseen cards, every seat ``greedy``, to
+the end of the round (of the game near its end) and values the positions
+there: what ``expert`` plays by (docs/design/evaluator.md measured both).
+
+Which of a seat's numbers counts as "best" is ``objective``: the win chance
+plus ``MARGIN_WEIGHT`` (1) times the margin, so the margin decides and the
+chance breaks near ties (the chances proved the worse guide).
 """
 
 from __future__ import annotations
