@@ -1,15 +1,16 @@
 """The two experts: ``expert`` on the evaluator, ``expert-mc`` on the analysis's playouts.
 
-``expert`` (``ExpertBot``) values every choice open to it one decision deep
-on the evaluator (``play.search``, ``play.evaluate``): each choice leads to
-positions (a take: the position after it; a draw: every card that may come,
-weighted by how many of it are unseen, placed in the player's best row) and
-the evaluator says what each is worth to every seat, expected final margin
-and chance of winning, for play at the level it learnt from. With
-``samples`` > 0 it plays each choice out instead on that many orders of the
-unseen cards to the end of the round (every seat ``greedy``) and values the
-position there. It plays the choice with the best win chance plus
-``search.MARGIN_WEIGHT`` times the margin; ties to the first. Where the exact
+``expert`` (``ExpertBot``) plays every choice open to it out on ``ROLLOUTS``
+(32) orders of the unseen cards (one number of the seat's generator seeds
+them), every seat then ``greedy``, to the end of the round (to the end of the
+game once the last-round card is due within a round of cards), and the
+evaluator (``play.evaluate``) says what each position reached is worth to
+every seat, expected final margin and chance of winning
+(``search.rollout_values``). With ``samples=0`` it looks one decision deep
+instead (``search.choice_values``: a take, the position after it; a draw,
+every card that may come, by how many are unseen, in the player's best row):
+measured weaker (docs/design/evaluator.md). It plays the choice with the best
+win chance plus ``search.MARGIN_WEIGHT`` times the margin; ties to the first. Where the exact
 search applies and is small (``searched_exactly``, below) it plays the exact
 best, as ``expert-mc`` does. How strong and how fast: docs/simulate.md.
 
@@ -64,6 +65,7 @@ __all__ = [
     "BATCH",
     "EXACT_WORK",
     "MIN_SAMPLES",
+    "ROLLOUTS",
     "SAMPLES",
     "ExpertBot",
     "PlayoutExpertBot",
@@ -73,7 +75,9 @@ __all__ = [
     "searched_exactly",
 ]
 
-#: At most this many sampled orders per decision.
+#: ``expert``: orders of the unseen cards a decision, each choice played out on every one (0: one decision deep).
+ROLLOUTS = 32
+#: ``expert-mc``: at most this many sampled orders per decision.
 SAMPLES = 256
 #: Orders are drawn in batches of this many; a choice may be dropped after each batch ...
 BATCH = 16
@@ -212,7 +216,7 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, exact: bool = True, samples: int = 0, margin_weight: float = search.MARGIN_WEIGHT) -> None:
+    def __init__(self, exact: bool = True, samples: int = ROLLOUTS, margin_weight: float = search.MARGIN_WEIGHT) -> None:
         self.exact = exact
         self.samples = samples
         self.margin_weight = margin_weight

@@ -14,10 +14,16 @@ choice leads to positions the evaluator (``play.evaluate``) values:
 ``choice_values(start, choices)`` gives every choice's ``Values`` (each
 seat's expected margin and win chance, the expectation over the cards and
 the player's best row for each) in one pass of the model over all the
-positions reached. Which of a seat's numbers counts as "best" is
-``objective``: the win chance plus ``MARGIN_WEIGHT`` times the margin (the
-margin breaks near ties of the chance). Nothing random: the same position
-gives the same values.
+positions reached. Nothing random: the same position gives the same values.
+
+``rollout_values(start, choices, seed, samples)`` plays each choice out
+instead, on the same orders of the unseen cards, every seat ``greedy``, to
+the end of the round (of the game near its end) and values the positions
+there: what ``expert`` plays by (docs/design/evaluator.md measured both).
+
+Which of a seat's numbers counts as "best" is ``objective``: the win chance
+plus ``MARGIN_WEIGHT`` (1) times the margin, so the margin decides and the
+chance breaks near ties (the chances proved the worse guide).
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ _GREEDY = bots.GreedyBot()
 _RNG = SplitMix64(0)  # greedy draws nothing from it
 
 #: A point of expected margin counts as this much win chance.
-MARGIN_WEIGHT = 0.01
+MARGIN_WEIGHT = 1.0
 
 # A choice's outcomes: (weight, the positions the player may pick from after it); its value is the
 # weighted mean over outcomes of the best position for the player.
@@ -129,12 +135,17 @@ def choice_values(start: Start, choices: Sequence[Choice], margin_weight: float 
 def rollout_values(start: Start, choices: Sequence[Choice], seed: int, samples: int) -> list[Values]:
     """Every choice's values at ``start``, from ``samples`` orders of the unseen cards (the k-th drawn from
     the k-th output of ``SplitMix64(seed)``, the same orders for every choice): the choice, then every seat
-    ``greedy`` to the end of the round, the evaluator at that point (the real values if the game ended)."""
+    ``greedy`` to the end of the round, the evaluator at that point (the real values if the game ended);
+    to the end of the game when the last round is under way or the last-round card is due within a round's
+    worth of cards (there greedy playouts value a position better than the evaluator,
+    docs/design/evaluator.md)."""
     state = start.state
     need = start.need()
     decks = [start.deal(nth_output(seed, k + 1), need) for k in range(samples)]
     seat = state.current
-    stop = state.round + 1
+    # to the end of the round, or of the game once its last round is under way or due next
+    space = sum(state.limits)
+    stop = 0 if state.last_round or start.lr_at < space else state.round + 1
     n = state.players
     tables = []
     for choice in choices:
