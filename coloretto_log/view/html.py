@@ -117,7 +117,8 @@ VIEWER_MESSAGES: tuple[str | tuple[str, str], ...] = (
     N_("game {game}:"), N_("played {played}, best {best}"),
     N_("up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot"),
     N_("up to {n} sampled orders of the unseen cards a decision"), N_("exact in the {part}"),
-    N_("marks: {marks} points"), N_("seed {seed}"), N_("How: {parts}."),
+    N_("marks by the winning chance lost: {marks}"), N_("seed {seed}"), N_("How: {parts}."),
+    N_("about equal"), N_("chance lost"), N_("start"), N_("others"),
     # the choices' names, and the pieces of an explanation's lists (its sentences come with the data: _said)
     N_("draw"), N_("take row {row}"), N_("nothing"), N_("{list}, {item}"),
     # the marks, and the cards' names (translated where the page shows them)
