@@ -30,9 +30,8 @@ difference can come out the same every time while either side still varies.
 
 **The chance lost** (``Tally.chance``) is cross-fitted the same way, on
 the choices the margins pick: ``mean over i of w_i(best picked on the other
-half) − w_i(played)``, ``w`` a sample's win (1) or not (0); its standard
-error is at least that of the paired difference with the strongest rival.
-The marks go by it (``marks``).
+half) − w_i(played)``, ``w`` a sample's win (1) or not (0), with the
+standard error of those differences. The marks go by it (``marks``).
 
 **When to stop.** Samples come in batches of ``BATCH`` (at least
 ``MIN_SAMPLES``) until all of:
@@ -41,9 +40,10 @@ The marks go by it (``marks``).
   the best, three standard errors ahead of every other);
 - the best choice is told apart from every other (the standard error of
   the difference at most ``max_se``, or ahead by 3 standard errors);
-- the mark is settled, so that another seed gives the same mark: the chance
-  lost is at least ``SETTLE`` of its standard errors from every threshold of
-  the marks, and the in-sample chance lost (the best mean margin's chance
+- where the played choice is not the best, the mark is settled, so that
+  another seed gives the same mark: the chance lost is at least ``SETTLE``
+  of its standard errors from every threshold of the marks, and the
+  in-sample chance lost (the best mean margin's chance
   less the played one's, biased high where the cross-fitted one is biased
   low on a few hundred samples) gives the same mark, settled the same way;
 
@@ -193,8 +193,7 @@ class Tally:
         best = _argmax(self.means())
         n = len(mine)
         naive = sum(w[best]) / max(1, len(w[best])) - sum(mine) / n
-        rival = w[self.rival(played)]
-        return sum(d) / n, max(_se(d), _paired_se([float(v) for v in rival], [float(v) for v in mine[:len(rival)]])), naive
+        return sum(d) / n, _se(d), naive
 
     def race(self, played: int, best: int) -> None:
         """Stop playing out the choices that are far behind the best (``DROP`` standard errors)."""
@@ -264,12 +263,13 @@ def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
             for k in range(len(x)) if k != played and tally.active[k])
         if not ahead:  # the played choice clearly best needs no finer loss
             return False
-    chance, chance_se, naive = tally.chance(played)
-    if _near_line(chance, SETTLE * chance_se):
-        return False
-    # the in-sample chance lost (biased high where the cross-fitted one is biased low) gives the same mark
-    if best != played and (marks.mark_for(naive) != marks.mark_for(chance) or _near_line(naive, SETTLE * chance_se)):
-        return False
+    # a played choice that is the best is not marked, whatever the chance: only a choice behind the best needs its
+    # chance lost settled, and the in-sample one (biased high where the cross-fitted one is biased low) to agree
+    if best != played:
+        chance, chance_se, naive = tally.chance(played)
+        if _near_line(chance, SETTLE * chance_se) or marks.mark_for(naive) != marks.mark_for(chance) or _near_line(
+                naive, SETTLE * chance_se):
+            return False
     for other in range(len(x)):
         if other in (best, played) or not tally.active[other]:
             continue
