@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import itertools
 import json
 import math
 import os
@@ -261,6 +262,13 @@ def error_rates(games: int, samples: int, max_se: float) -> None:
         cells = [_ratio([r[i] for r in rows], n) for i in (1, 2, 3)]
         print(f"  {name:<8} {sum(n):>9}  " + "  ".join(f"{m:7.3f} ± {h:5.3f}" if i < 2 else f"{m:7.1f} ± {h:5.1f}"
                                                   for i, (m, h) in enumerate(cells)))
+    # the ranges of a game's accuracy (min to max over the games): do they separate the bots?
+    ranges = {name: [r[3] / r[0] for r in tally[name] if r[0]] for name in BOTS}
+    print("  accuracy of one player in one game (100 × 2^(−loss/3) a decision, averaged), range over the games: "
+          + ", ".join(f"{name} {min(v):.1f}–{max(v):.1f}" for name, v in ranges.items() if v))
+    ladder = [ranges[b] for b in ("random", "greedy", "strong") if ranges[b]]
+    apart = len(ladder) == 3 and all(max(lo) < min(hi) for lo, hi in itertools.pairwise(ladder))
+    print(f"  the ranges separate random < greedy < strong: {'yes' if apart else 'no'}")
     for what, i in (("error rate", 1), ("mean loss", 2)):
         diffs = [a[i] / a[0] - b[i] / b[0] for a, b in zip(tally["strong"], tally["greedy"])]
         mean = statistics.mean(diffs)

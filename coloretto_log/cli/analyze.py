@@ -277,7 +277,7 @@ def analyze(
 #: ``--format csv``: one row a decision (the table's rows), counted from 1 as the table counts.
 CSV_COLUMNS = (
     "match", "game", "move", "player", "decision", "card", "played", "best", "loss", "loss_se", "mark",
-    "forced", "exact", "samples", "margin_played", "margin_best", "win_prob_played", "win_prob_best", "explanation",
+    "chance_loss", "about_equal", "forced", "exact", "samples", "margin_played", "margin_best", "win_prob_played", "win_prob_best", "explanation",
 )
 
 

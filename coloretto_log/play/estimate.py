@@ -28,6 +28,11 @@ choice that looks best still carries the uncertainty of that look
 spread of the two choices as one more observation: on a few samples the
 difference can come out the same every time while either side still varies.
 
+**The chance lost** (``Tally.chance``) is cross-fitted the same way, on
+the choices the margins pick: ``mean over i of w_i(best picked on the other
+half) − w_i(played)``, ``w`` a sample's win (1) or not (0), with the
+standard error of those differences. The marks go by it (``marks``).
+
 **When to stop.** Samples come in batches of ``BATCH`` (at least
 ``MIN_SAMPLES``) until all of:
 
@@ -35,30 +40,21 @@ difference can come out the same every time while either side still varies.
   the best, three standard errors ahead of every other);
 - the best choice is told apart from every other (the standard error of
   the difference at most ``max_se``, or ahead by 3 standard errors);
-- the mark is settled, so that another seed gives the same mark: the lower
-  bound ``loss − 2 se`` that decides a mark (``marks.mark_for``) is at least
-  ``SETTLE`` standard errors away from every threshold, and so is the bound
-  that ``AHEAD`` times the samples would give (``loss − 2 se √(n / AHEAD n)``,
-  at most the cap's: the bound rises towards the loss as the samples shrink
-  its standard error, so a bound below a line now may be over it later); and
-  the in-sample loss (the best mean less the played one, biased high where
-  the cross-fitted one is biased low on a few hundred samples, when a half
-  picks the wrong choice) gives the same mark, settled the same way;
+- where the played choice is not the best, the mark is settled, so that
+  another seed gives the same mark: the chance lost is at least ``SETTLE``
+  of its standard errors from every threshold of the marks, and the
+  in-sample chance lost (the best mean margin's chance
+  less the played one's, biased high where the cross-fitted one is biased
+  low on a few hundred samples) gives the same mark, settled the same way;
 
 or until ``samples`` (the cap). The named best is the choice with the best
 mean on all samples (ties to the first: drawing, then the rows in order).
 
-**Past the cap, for the mark alone.** A decision whose bound is still within
-``NEAR`` (1.5) standard errors of a threshold at the cap is the kind whose mark
-another seed may not share: it samples on, the played choice against the best
-only (every other choice keeps its samples), up to ``EXTEND`` (4) times the
-cap, until the bound is ``NEAR`` standard errors from every threshold. Past
-the cap the bound takes off the standard error the loss had at the cap (the
-spread of the samples over ``samples`` of them: ``Evaluation.mark_se``), not
-the smaller one it has now: the extra samples make the loss more precise
-without moving the line a decision is judged against towards the threshold,
-where losses lie more densely (which would put as many decisions on the line
-as the samples take off it).
+**Past the cap, for the mark alone.** A decision whose chance lost is still
+within ``NEAR`` (1.5) standard errors of a threshold at the cap samples on,
+the played choice against the best only (every other choice keeps its
+samples), up to ``EXTEND`` (4) times the cap, until it is ``NEAR`` standard
+errors from every threshold.
 
 **Racing.** A choice neither played nor best that is ``DROP`` standard
 errors behind the best is no longer played out (it keeps its samples, a
@@ -197,8 +193,7 @@ class Tally:
         best = _argmax(self.means())
         n = len(mine)
         naive = sum(w[best]) / max(1, len(w[best])) - sum(mine) / n
-        rival = w[self.rival(played)]
-        return sum(d) / n, max(_se(d), _paired_se([float(v) for v in rival], [float(v) for v in mine[:len(rival)]])), naive
+        return sum(d) / n, _se(d), naive
 
     def race(self, played: int, best: int) -> None:
         """Stop playing out the choices that are far behind the best (``DROP`` standard errors)."""
@@ -268,12 +263,13 @@ def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
             for k in range(len(x)) if k != played and tally.active[k])
         if not ahead:  # the played choice clearly best needs no finer loss
             return False
-    chance, chance_se, naive = tally.chance(played)
-    if _near_line(chance, SETTLE * chance_se):
-        return False
-    # the in-sample chance lost (biased high where the cross-fitted one is biased low) gives the same mark
-    if best != played and (marks.mark_for(naive) != marks.mark_for(chance) or _near_line(naive, SETTLE * chance_se)):
-        return False
+    # a played choice that is the best is not marked, whatever the chance: only a choice behind the best needs its
+    # chance lost settled, and the in-sample one (biased high where the cross-fitted one is biased low) to agree
+    if best != played:
+        chance, chance_se, naive = tally.chance(played)
+        if _near_line(chance, SETTLE * chance_se) or marks.mark_for(naive) != marks.mark_for(chance) or _near_line(
+                naive, SETTLE * chance_se):
+            return False
     for other in range(len(x)):
         if other in (best, played) or not tally.active[other]:
             continue

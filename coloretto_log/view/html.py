@@ -118,7 +118,8 @@ VIEWER_MESSAGES: tuple[str | tuple[str, str], ...] = (
     N_("game {game}:"), N_("played {played}, best {best}"),
     N_("up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot"),
     N_("up to {n} sampled orders of the unseen cards a decision"), N_("exact in the {part}"),
-    N_("marks: {marks} points"), N_("seed {seed}"), N_("How: {parts}."),
+    N_("marks by the winning chance lost: {marks}"), N_("seed {seed}"), N_("How: {parts}."),
+    N_("about equal"), N_("chance lost"), N_("start"), N_("others"),
     # a club site's replay: the link back to the site's index (``heading``)
     N_("Standings"),
     # the choices' names, and the pieces of an explanation's lists (its sentences come with the data: _said)

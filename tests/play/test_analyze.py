@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import subprocess
@@ -17,7 +16,7 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import app
 from coloretto_log.core import engine
-from coloretto_log.core.cards import KINDS, LAST_ROUND, counts_of
+from coloretto_log.core.cards import KINDS, LAST_ROUND
 from coloretto_log.core.engine import GameState, Move
 from coloretto_log.core.rng import SplitMix64
 from coloretto_log.core.ruleset import RuleSet
@@ -30,6 +29,7 @@ from coloretto_log.play.marks import mark_for
 from coloretto_log.play.playout import Start, choices
 from coloretto_log.play.simulate import moves_with_states, play_game
 
+from ..builders.hand import replaced, table_state
 from ..builders.positions import last_round_position
 from ..conftest import ROOT
 
@@ -54,45 +54,6 @@ def greedy_game(seed: int, players: int = 4, edition: str = "classic") -> list[t
         out.append((move, state))
         state = engine.apply(state, move)
     return out
-
-
-def replaced(state: GameState, **fields: Any) -> GameState:
-    """``state`` with some fields changed, by name (a named tuple today; a dataclass would do as well)."""
-    if hasattr(state, "_replace"):
-        return state._replace(**fields)
-    return dataclasses.replace(state, **fields)  # type: ignore[type-var]
-
-
-def table_state(
-    *,
-    collections: list[dict[str, int]],
-    rows: list[list[str]],
-    taken: list[bool],
-    done: list[bool],
-    current: int,
-    remaining: dict[str, int],
-    last_round: bool = True,
-) -> GameState:
-    """A 4-player classic position built by hand (the last-round card out unless told)."""
-    base = new_state(1)
-
-    def counts(d: dict[str, int]) -> tuple[int, ...]:
-        return counts_of([k for k, n in d.items() for _ in range(n)])
-
-    rem = counts(remaining)
-    return replaced(
-        base,
-        collections=tuple(counts(c) for c in collections),
-        rows=tuple(tuple(r) for r in rows),
-        taken=tuple(taken),
-        done=tuple(done),
-        current=current,
-        remaining=rem,
-        lr_pending=not last_round,
-        last_round=last_round,
-        turned=base.total - sum(rem) - (0 if last_round else 1),
-        deck=None,
-    )
 
 
 def task(state: GameState, played: tuple[str, int], card: str | None = None, seed: int = 1) -> A.Task:

@@ -4,11 +4,12 @@ for whom, and the likely next moves after each"), and the numbers carry a sensib
 
 from __future__ import annotations
 
+from coloretto_log.core.engine import GameState
 from coloretto_log.play import analyze as A
 from coloretto_log.play.estimate import ChoiceValue, Evaluation
 from coloretto_log.play.explain import decimals, explain, plus_minus
 
-from .test_analyze import table_state, task
+from ..builders.hand import table_state
 
 # Four players, the last round: A (seat 0) and B (seat 1) are still in it, C and D have taken their rows. A holds
 # 3 reds (6 points), B 3 blues (6), C 5 oranges (15), D 2 greens (3).
@@ -17,8 +18,8 @@ HANDS = [{"red": 3}, {"blue": 3}, {"orange": 5}, {"green": 2}]
 IN_ROUND = {"done": [False, False, True, True], "taken": [False, False, True, True], "current": 0}
 
 
-def _decision(state, played, card=None):  # type: ignore[no-untyped-def]
-    t = task(state, played, card)
+def _decision(state: GameState, played: tuple[str, int], card: str | None = None) -> A.Decision:
+    t = A.Task(1, 1, state.current, "draw-or-take" if card is None else "row", state, card, False, played, 1)
     return A._decision(t, A.evaluate(t, A.Settings(samples=64)))
 
 

@@ -79,7 +79,7 @@ def _game(seed: int, order: tuple[str, ...] = BOTS) -> tuple[list[tuple[engine.M
     return moves_with_states(rules, played), played.final
 
 
-def test_start_luck_skill_and_others_add_up_to_the_margin_and_error_rates_order_the_bots() -> None:
+def test_start_luck_skill_and_others_add_up_to_the_margin_and_losses_order_the_bots() -> None:
     # twelve three-player games, strong, greedy and random, the seats rotated from game to game, every
     # decision analysed at low precision (32 samples): about 16 s of one core. In every game and for every
     # player the four terms add up to the final margin, whatever the noise of the values, and skill is at most 0
@@ -108,5 +108,8 @@ def test_start_luck_skill_and_others_add_up_to_the_margin_and_error_rates_order_
     mean_loss = {b: loss_of[b] / decisions_of[b] for b in BOTS}
     # the order of the issue: strong errs least, random most (benchmarks/bench_analyze.py --only errors gives
     # the figures with their intervals over more games)
-    assert rate["strong"] < rate["greedy"] < rate["random"]
+    # marks by the chance lost need more than 32 samples to be told from noise (a chance is a mean of 0s and 1s):
+    # at 32 samples greedy and random are marked about as often (0.108, 0.107; strong 0.040), so the order of the
+    # error rates is left to the benchmark (--only errors); the losses order the bots here
+    assert rate["strong"] < min(rate["greedy"], rate["random"])
     assert mean_loss["strong"] < mean_loss["greedy"] < mean_loss["random"]

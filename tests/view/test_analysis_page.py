@@ -109,6 +109,9 @@ def test_html_is_refused_over_an_existing_file_unless_forced(tmp_path: Path) -> 
 
 PANEL = """[...document.querySelectorAll('#decisions .dec')].map(d => ({
   decision: d.dataset.decision, mark: d.dataset.mark,
+  played_row: d.querySelector('.dtable .row.played') ? Number(d.querySelector('.dtable .row.played').dataset.row) : null,
+  best_row: d.querySelector('.dtable .row.best') ? Number(d.querySelector('.dtable .row.best').dataset.row) : null,
+  rows: d.querySelectorAll('.dtable .row').length,
   facts: Object.fromEntries([...d.querySelectorAll('[data-fact]')].map(f => [f.dataset.fact, f.querySelector('b').textContent])),
   why: d.querySelector('.why') ? d.querySelector('.why').textContent : null}))"""
 
@@ -120,6 +123,7 @@ def test_a_real_analysis_read_on_a_phone_and_a_desktop(
     (match,) = data["matches"]
     marked = [d for d in match["decisions"] if d["mark"]]
     assert marked, "the sample game has a marked decision at these settings"
+    timeline_states = embedded(page.read_text(encoding="utf-8"))["matches"][0]["games"][0]["states"]
     browser.open(page.as_uri(), width=390, height=844, mobile=True)
     assert browser.overflow() <= 0
     points = browser.eval("[...document.querySelectorAll('#chart .point')].map(p => Number(p.dataset.move))")
@@ -136,6 +140,12 @@ def test_a_real_analysis_read_on_a_phone_and_a_desktop(
         assert shown["facts"]["best"] == d["best"]
         assert shown["facts"]["loss"].startswith(f"{d['loss']:.1f}")
         assert shown["why"] == d.get("explanation")
+        # the table as it stood when the decision was taken sits in its card, the played and the best row marked
+        state = timeline_states[d["move"] - 1]
+        assert shown["rows"] == len(state["rows"])
+        row_of = {c: int(c.split()[-1]) for c in (d["played"], d["best"]) if c != "draw"}
+        assert shown["played_row"] == row_of.get(d["played"])
+        assert shown["best_row"] == (None if d["best"] == d["played"] else row_of.get(d["best"]))
         assert browser.overflow() <= 0
     ARTIFACTS.mkdir(exist_ok=True)
     # the screenshots of docs/analyze.md: the costliest marked decision, on a phone and on a desktop

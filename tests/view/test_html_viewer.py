@@ -407,7 +407,7 @@ def test_final_scores_and_claim_verdicts_one_click_away(browser: Browser, tmp_pa
 
 
 METHOD = {"policy": "greedy", "samples": 64, "seed": 0, "exact": None,
-          "thresholds": {"blunder": 6.0, "mistake": 3.0, "inaccuracy": 1.5}}
+          "thresholds": {"blunder": 0.2, "mistake": 0.1, "inaccuracy": 0.05}}
 
 
 def analysed_match(

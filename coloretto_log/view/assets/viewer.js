@@ -437,7 +437,9 @@
   function lossText(d) {
     if (d.forced) return t('forced');
     if (d.exact) return t('{loss} exact', {loss: num(d.loss, 1)});
-    return num(d.loss, 1) + (typeof d.loss_se === 'number' && d.loss_se > 0 ? ' \u00b1 ' + num(d.loss_se, 1) : '');
+    // as many digits as the standard error carries: 0.12 ± 0.05, never ± 0.0
+    var digits = typeof d.loss_se === 'number' && d.loss_se > 0 && d.loss_se < 0.1 ? 2 : 1;
+    return num(d.loss, digits) + (typeof d.loss_se === 'number' && d.loss_se > 0 ? ' \u00b1 ' + num(d.loss_se, digits) : '');
   }
   function gameDecisions(e) {
     var a = e.match.analysis;
@@ -500,21 +502,62 @@
       var facts = el('div', 'facts');
       facts.appendChild(fact('played', t('played'), choiceName(d.played)));
       if (!d.forced) {
-        facts.appendChild(fact('best', t('best choice'), d.best === d.played ? t('{choice} (played)', {choice: choiceName(d.best)}) : choiceName(d.best)));
+        facts.appendChild(fact('best', t('best choice'), d.about_equal ? t('about equal')
+          : d.best === d.played ? t('{choice} (played)', {choice: choiceName(d.best)}) : choiceName(d.best)));
       }
       if (!d.forced) facts.appendChild(fact('loss', t('loss'), lossText(d)));
       if (!d.forced && typeof d.win_prob_played === 'number') {
         facts.appendChild(fact('win', t('win'), d.best === d.played || typeof d.win_prob_best !== 'number'
           ? pct(d.win_prob_played) : pct(d.win_prob_played) + ' \u2192 ' + pct(d.win_prob_best)));
       }
+      if (!d.forced && typeof d.chance_loss === 'number' && d.chance_loss > 0) {
+        facts.appendChild(fact('chance_loss', t('chance lost'), pctOf(d.chance_loss, 100)));
+      }
       facts.appendChild(fact('mark', t('mark'), d.forced ? t('forced: the only choice') : d.mark ? t(d.mark) : t('none')));
       card.appendChild(facts);
+      var at = decisionTable(e, d);
+      if (at) card.appendChild(at);
       var why = typeof d.explanation === 'string' && d.explanation ? explanation(d) : '';
       if (why) card.appendChild(el('p', 'why', why));
       var table = choicesTable(d);
       if (table) card.appendChild(table);
       box.appendChild(card);
     });
+  }
+
+  // The rows as they stood when the decision was taken (the state before the move), beside its card, the played
+  // row and the best one marked: on a phone the table the decision is about sits with it, no scrolling needed.
+  function rowOf(label) { var m = /row (\d+)$/.exec(label || ''); return m ? Number(m[1]) : -1; }
+  function decisionTable(e, d) {
+    var before = e.game.states[cur.move - 1];
+    if (d.forced || !before || !Array.isArray(before.rows)) return null;
+    var played = rowOf(d.played), best = d.about_equal || d.best === d.played ? -1 : rowOf(d.best);
+    var box = el('div', 'dtable');
+    box.dataset.table = 'before';
+    if (d.card) {
+      var drawn = el('div', 'dcard');
+      drawn.appendChild(el('span', 'flabel', t('the row for {card}', {card: word(d.card)}) + ' '));
+      drawn.appendChild(card(d.card));
+      box.appendChild(drawn);
+    }
+    before.rows.forEach(function (r) {
+      var row = el('div', 'row' + (r.taken ? ' taken' : '') + (r.row === played ? ' played' : '')
+        + (r.row === best ? ' best' : ''));
+      row.dataset.row = String(r.row);
+      row.appendChild(el('span', 'rlabel', t('row {row}', {row: r.row})));
+      if (r.taken) {
+        row.appendChild(el('span', 'rnote', t('taken')));
+      } else {
+        var cards = el('span', 'cards');
+        r.cards.forEach(function (c) { cards.appendChild(card(c)); });
+        for (var k = r.cards.length; k < r.limit; k++) cards.appendChild(el('span', 'slot'));
+        row.appendChild(cards);
+      }
+      if (r.row === played) row.appendChild(el('span', 'rtag', t('played')));
+      if (r.row === best) row.appendChild(el('span', 'rtag', t('best choice')));
+      box.appendChild(row);
+    });
+    return box;
   }
 
   // The best three choices by margin, and the played one if it is not among them.
@@ -608,13 +651,17 @@
       var px = (ev.clientX - r.left) * W / r.width;
       go(cur.entry, Math.round((px - L) / (W - L - R) * n));
     });
+    var placed = [];  // the dots drawn so far: [cx, cy, r]; a dot that would overlap one moves off it, up or down
     points.forEach(function (d) {
       if (!d.mark || !has(d.margins, d.player)) return;
-      var cx = x(d.move), cy = y(d.margins[d.player]);
+      var cx = x(d.move), cy0 = y(d.margins[d.player]), cy = cy0, rad = 3 + MARKS.indexOf(d.mark) + 3;
+      var clash = function (q) { return Math.abs(q[0] - cx) < q[2] + rad + 1 && Math.abs(q[1] - cy) < q[2] + rad + 1; };
+      for (var k = 1; placed.some(clash) && k < 24; k++) cy = cy0 + (k % 2 ? 1 : -1) * Math.ceil(k / 2) * (rad + 4);
+      placed.push([cx, cy, rad]);
       var g = svg('g', {'class': 'point', 'data-move': d.move, 'data-mark': d.mark, tabindex: 0, role: 'button',
         'aria-label': t('move {move}: {mark}', {move: d.move, mark: t(d.mark)})});
       g.appendChild(svg('circle', {cx: cx, cy: cy, r: 16, fill: 'transparent', 'class': 'hit'}));
-      g.appendChild(svg('circle', {cx: cx, cy: cy, r: 3 + MARKS.indexOf(d.mark) + 3,
+      g.appendChild(svg('circle', {cx: cx, cy: cy, r: rad,
         'class': 'dot m-' + d.mark + (d.move === cur.move ? ' here' : '')}));
       g.appendChild(svg('title', {}, t('move {move}', {move: d.move}) + ' \u00b7 ' + iso(d.player) + ' \u00b7 ' + t(d.mark)));
       g.addEventListener('click', function (ev) { ev.stopPropagation(); go(cur.entry, d.move); });
@@ -663,8 +710,10 @@
   function standing(box, s) {
     if (typeof s.accuracy === 'number') box.appendChild(stat('accuracy', pctOf(s.accuracy, 1), t('accuracy')));
     if (typeof s.error_rate === 'number') box.appendChild(stat('error_rate', pctOf(s.error_rate, 100), t('error rate')));
+    if (typeof s.start === 'number' && s.start !== 0) box.appendChild(stat('start', signed(s.start), t('start')));
     if (typeof s.luck === 'number') box.appendChild(stat('luck', signed(s.luck), t('luck')));
     if (typeof s.skill === 'number') box.appendChild(stat('skill', signed(s.skill), t('skill')));
+    if (typeof s.others === 'number') box.appendChild(stat('others', signed(s.others), t('others')));
     if (typeof s.margin === 'number') box.appendChild(stat('margin', signed(s.margin), t('final margin')));
   }
 
@@ -731,8 +780,8 @@
       }
       if (m.exact) parts.push(t('exact in the {part}', {part: m.exact}));
       if (m.thresholds) {
-        parts.push(t('marks: {marks} points', {marks: Object.keys(m.thresholds).sort(function (p, q) { return m.thresholds[p] - m.thresholds[q]; })
-          .map(function (k) { return t(k) + ' \u2265 ' + m.thresholds[k]; }).join(', ')}));
+        parts.push(t('marks by the winning chance lost: {marks}', {marks: Object.keys(m.thresholds).sort(function (p, q) { return m.thresholds[p] - m.thresholds[q]; })
+          .map(function (k) { return t(k) + ' \u2265 ' + pctOf(m.thresholds[k], 100); }).join(', ')}));
       }
       if (m.seed !== undefined && m.seed !== null) parts.push(t('seed {seed}', {seed: m.seed}));
       note.textContent = t('How: {parts}.', {parts: parts.join('; ')});
