@@ -98,15 +98,15 @@ def child(mode: str, db: str, files: list[str]) -> None:
             games += len(scored.games)
         out["games"] = games
     elif mode in ("ingest", "reingest"):
-        from coloretto_log.db.ingest_files import ingest_logs
-        from coloretto_log.db.reading import planned
+        from coloretto_log.db.ingest.files import ingest_logs
+        from coloretto_log.db.ingest.reading import planned
 
         summary = ingest_logs(db, planned(files)).summary  # what the ingest command runs
         out["games"] = summary.games
         out["matches"] = summary.stored
         out["skipped"] = summary.skipped
     elif mode == "stats":
-        from coloretto_log.db.stats import Filter, report
+        from coloretto_log.db.queries.stats import Filter, report
         from coloretto_log.db.store import MatchStore
 
         filters = {

@@ -122,8 +122,8 @@ import json, os, shutil, sys, time
 sys.path.insert(0, {root!r})
 os.sched_setaffinity(0, {{min(os.sched_getaffinity(0))}})  # one core
 import duckdb
-from coloretto_log.db.ratings import Options, Rater, contests
-from coloretto_log.db.rating_store import refresh
+from coloretto_log.db.ratings.model import Options, Rater, contests
+from coloretto_log.db.ratings.stored import refresh
 from coloretto_log.db.store import MatchStore
 db, repeat = {db!r}, {repeat}
 con = duckdb.connect(db, read_only=True)
@@ -213,8 +213,8 @@ TARGET, AT_LEAST, DRAWS = 0.05, 50, 200
 def _club_chances(task: tuple[str, int, str]) -> tuple[str, int, list[list[float]], list[list[int]], dict[str, Any]]:
     """Simulate, ingest and backtest one club and seed: each game's chances, its winners, and the backtest's JSON."""
     club, seed, folder = task
-    from coloretto_log.db import rating_report
-    from coloretto_log.db.ratings import Options, Rater, contests, win_chances
+    from coloretto_log.db.ratings import report as rating_report
+    from coloretto_log.db.ratings.model import Options, Rater, contests, win_chances
     from coloretto_log.db.store import MatchStore
     from coloretto_log.log.load import load
     from coloretto_log.log.writer import dumps_line
@@ -291,7 +291,7 @@ class _Shipped:
         return self.ratings.setdefault(player, self.model.rating())
 
     def predict(self, players: tuple[str, ...], match_id: str) -> list[float]:
-        from coloretto_log.db.ratings import win_chances
+        from coloretto_log.db.ratings.model import win_chances
 
         return win_chances(self.model, [self.rating(p) for p in players])
 
@@ -328,7 +328,7 @@ class _Form(_Shipped):
     def predict(self, players: tuple[str, ...], match_id: str) -> list[float]:
         from types import SimpleNamespace
 
-        from coloretto_log.db.ratings import win_chances
+        from coloretto_log.db.ratings.model import win_chances
 
         both = [(self.rating(p), self.of(p, match_id)) for p in players]
         return win_chances(self.model, [SimpleNamespace(mu=r.mu + f.mu, sigma=(r.sigma ** 2 + f.sigma ** 2) ** 0.5)
@@ -401,7 +401,7 @@ class _EmpiricalBayes(_Shipped):
         import math
         from types import SimpleNamespace
 
-        from coloretto_log.db.ratings import win_chances
+        from coloretto_log.db.ratings.model import win_chances
 
         for p in players:
             self.rating(p)
@@ -444,7 +444,7 @@ class _FormByMoments(_Form):
         return super().of(player, match_id)
 
     def predict(self, players: tuple[str, ...], match_id: str) -> list[float]:
-        from coloretto_log.db.ratings import win_chances
+        from coloretto_log.db.ratings.model import win_chances
 
         probs = super().predict(players, match_id)
         rs = [self.rating(p) for p in players]
@@ -478,7 +478,7 @@ def _variant_chances(task: tuple[str, int, str]) -> tuple[str, int, dict[str, tu
     """One club and seed (simulated as :func:`_club_chances` does): every variant's chances, game by game,
     each game predicted before it is rated."""
     club, seed, folder = task
-    from coloretto_log.db.ratings import Options, contests
+    from coloretto_log.db.ratings.model import Options, contests
     from coloretto_log.db.store import MatchStore
 
     _club_chances(task)  # simulates and ingests when not kept
@@ -620,7 +620,7 @@ def main() -> None:
         t, done = cli("ratings", "--db", str(plain), "--json")
         print(f"  without stored ratings (computed in memory): {t:.2f} s (source: {json.loads(done.stdout)['source']})")
         work = without_ratings(db, folder / "stored.duckdb")
-        code = "import sys; from coloretto_log.db.store import MatchStore; from coloretto_log.db.rating_store import refresh\n" \
+        code = "import sys; from coloretto_log.db.store import MatchStore; from coloretto_log.db.ratings.stored import refresh\n" \
                f"s = MatchStore.open({str(work)!r}); print(refresh(s)); s.close()"
         subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, cwd=ROOT)
         t, done = cli("ratings", "--db", str(work), "--json")
@@ -642,7 +642,7 @@ def main() -> None:
         subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
         cli("ingest", str(extra), "--db", str(work))
         code = (
-            "import time; from coloretto_log.db.store import MatchStore; from coloretto_log.db.rating_store import refresh, freshness\n"
+            "import time; from coloretto_log.db.store import MatchStore; from coloretto_log.db.ratings.stored import refresh, freshness\n"
             f"s = MatchStore.open({str(work)!r}); f = freshness(s).state; t = time.perf_counter(); r = refresh(s); "
             "print(f, r.action, r.games, time.perf_counter() - t); s.close()"
         )

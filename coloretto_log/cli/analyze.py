@@ -297,7 +297,7 @@ def _open_store(db: Path) -> Any:
 
 def _keep(store: Any, item: LoadedMatch, data: dict[str, Any]) -> None:
     """Store one match's analysis; say so when the database does not hold that match (yet)."""
-    from ..db.analysis_store import store_analysis
+    from ..db.site.analyses import store_analysis
     from ..db.store import DatabaseError
 
     match_id, digest = item.report.match_id, item.report.content_hash

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ..db.errors import DatabaseError, shown
-from ..db.export import export as run_export
+from ..db.queries.export import export as run_export
 from .app import app
 from .common import ExitCode, fail, plural
 from .database import DbOption, db_path, err_console

@@ -17,9 +17,9 @@ from rich.progress import (
 
 from ..core.errors import one_line
 from ..db.errors import DatabaseError, decoded_name, shown
-from ..db.ingest import IngestEvent, IngestSummary
-from ..db.ingest_files import ingest_logs
-from ..db.reading import planned
+from ..db.ingest.batches import IngestEvent, IngestSummary
+from ..db.ingest.files import ingest_logs
+from ..db.ingest.reading import planned
 from .app import app
 from .common import (
     ExitCode,

@@ -9,7 +9,7 @@ import typer
 
 from ..core.errors import one_line
 from ..db.errors import DatabaseError, QueryError
-from ..db.query import MAX_LIMIT, MAX_SQL_BYTES, QueryResult, run_query, timeout_problem
+from ..db.queries.query import MAX_LIMIT, MAX_SQL_BYTES, QueryResult, run_query, timeout_problem
 from ..view.tabular import print_table_rows, write_csv_rows, write_json_rows
 from .app import app
 from .common import ExitCode, Format, FormatOption, JsonOption, fail, output_format, plural

@@ -18,9 +18,8 @@ from rich.text import Text
 
 from ..core.editions import edition_choice, edition_names
 from ..core.errors import UsageError, one_line
-from ..db.outputs import output_problem
-from ..db.rating_report import backtest, plot_series, predict_table, rating_history, ratings_table
-from ..db.ratings import (
+from ..db.queries.outputs import output_problem
+from ..db.ratings.model import (
     BAND,
     BASE,
     DEFAULT_MODEL,
@@ -37,6 +36,7 @@ from ..db.ratings import (
     make_model,
     uncertainty,
 )
+from ..db.ratings.report import backtest, plot_series, predict_table, rating_history, ratings_table
 from ..db.store import DatabaseError, MatchStore, default_db_path
 from ..log.atomic import atomic_write_bytes, write_problem
 from ..view.ratings_plot import PlotUnavailable, Series, ratings_png

@@ -12,8 +12,8 @@ import typer
 from ..core.editions import edition_choice, edition_names
 from ..core.errors import one_line
 from ..db.errors import DatabaseError
-from ..db.outputs import output_problem
-from ..db.stats import SECTIONS, Filter, report_file
+from ..db.queries.outputs import output_problem
+from ..db.queries.stats import SECTIONS, Filter, report_file
 from ..view.plot import PlotError, PlotUnavailable, PlotWriteError, write_png
 from ..view.stats_table import csv_rows, render_stats
 from ..view.tabular import write_csv

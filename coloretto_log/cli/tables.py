@@ -14,9 +14,9 @@ from rich.text import Text
 
 from ..club.split import pair_key
 from ..core.errors import UsageError, one_line
-from ..db.club_history import Tonight, tonight_tables
+from ..db.club.history import Tonight, tonight_tables
 from ..db.errors import DatabaseError
-from ..db.outputs import output_problem
+from ..db.queries.outputs import output_problem
 from ..log.atomic import atomic_write_text
 from ..log.limits import MAX_EVENT_NAME
 from .app import app

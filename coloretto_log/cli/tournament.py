@@ -14,7 +14,7 @@ from rich.text import Text
 
 from ..club.swiss import Standing, points_text
 from ..core.errors import UsageError, one_line
-from ..db import tournaments as tour_db
+from ..db.club import tournaments as tour_db
 from ..db.errors import DatabaseError
 from ..db.store import MatchStore
 from .app import app

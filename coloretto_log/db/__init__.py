@@ -1,16 +1,19 @@
-"""The match database: checked, scored matches stored in DuckDB, and the reports over them.
+"""The match database: checked, scored matches stored in DuckDB, and the reports over them; a folder a job.
 
-One room per job: ``schema`` (every table and column), ``rows`` (a match as
-rows, built by column name), ``ingest`` (deciding and batching matches),
+The database itself, at the top: ``schema`` (every table and column),
 ``store`` (``MatchStore``: open, check, write a batch in one transaction),
-``ingest_files`` (ingest into a file, ``--rebuild``), ``sandbox`` (the
-read-only ``query``), ``export`` (Parquet, BG Stats), ``stats`` (the
-registry of reports), ``errors`` (every DuckDB error as one line), ``results``
-(every result read whole, none left open on a connection) and
-``paths`` (where the database is: free of duckdb, for a fast start);
-``club_history`` (who met whom, who started: tonight's tables) and
-``tournaments`` (the Swiss tournaments kept beside the matches).
+``errors`` (every DuckDB error as one line), ``results`` (every result read
+whole, none left open on a connection), ``paths`` (where the database is:
+free of duckdb, for a fast start) and ``match_logs`` (each match's log, kept
+and read back). The rooms:
 
-May import: the standard library, duckdb, pyarrow, ``core``, ``log``,
-``report`` and ``club``. duckdb and pyarrow are used nowhere else in the package.
+- ``ingest/``: reading logs against the stored matches, rows, batches, files;
+- ``ratings/``: the model, the stored ratings, what ``ratings`` shows;
+- ``queries/``: ``stats`` reports, the sandboxed ``query``, the exports;
+- ``site/``: what the club's site shows, and the stored analyses;
+- ``club/``: club nights' history and the tournaments.
+
+May import: the standard library, duckdb, pyarrow, openskill, ``core``,
+``log``, ``report`` and ``club``. duckdb and pyarrow are used nowhere else in
+the package.
 """

@@ -37,11 +37,18 @@ from .errors import (
     db_error,
     refuse_foreign,
 )
-from .ingest import BATCH_GAMES, IngestEvent, IngestSummary, Stored, digest_key, ingest_items
+from .ingest.batches import (
+    BATCH_GAMES,
+    IngestEvent,
+    IngestSummary,
+    Stored,
+    digest_key,
+    ingest_items,
+)
+from .ingest.reading import Known
+from .ingest.rows import Batch
 from .paths import DEFAULT_DB, ENV_DB, default_db_path, no_database
-from .reading import Known
 from .results import first_row, first_value
-from .rows import Batch
 from .schema import (
     ADDED_COLUMNS,
     APP,

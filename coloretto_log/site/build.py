@@ -40,7 +40,7 @@ from typing import Any
 
 from ..core.errors import ColorettoLogError, one_line
 from ..db.match_logs import stored_matches
-from ..db.site_data import ClubData, MatchRow, club_data
+from ..db.site.data import ClubData, MatchRow, club_data
 from ..db.store import MatchStore
 from ..lang import DEFAULT, LANGUAGES, translator
 from ..log.atomic import atomic_write_bytes, atomic_write_lines

@@ -34,7 +34,7 @@ from markupsafe import Markup, escape
 
 from ..core.cards import ALL_COLOURS, CARD_HEX, card_name
 from ..core.errors import ColorettoLogError, one_line
-from ..db.ratings import (
+from ..db.ratings.model import (
     BAND,
     BASE,
     MU0,
@@ -45,7 +45,7 @@ from ..db.ratings import (
     displayed,
     uncertainty,
 )
-from ..db.site_data import ClubData, GameSeat, MatchRow, MatchSeat
+from ..db.site.data import ClubData, GameSeat, MatchRow, MatchSeat
 from ..lang import ENGLISH, N_, NATIVE_NAMES, Translator
 from ..lang.chips import chip_label
 from ..lang.games import edition_word, table_word

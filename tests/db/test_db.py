@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 from coloretto_log.cli import app
 from coloretto_log.core.cards import ALL_COLOURS, GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2
 from coloretto_log.db.errors import DatabaseError
-from coloretto_log.db.ingest import IngestEvent
-from coloretto_log.db.ingest_files import rebuild
-from coloretto_log.db.rows import match_identity
+from coloretto_log.db.ingest.batches import IngestEvent
+from coloretto_log.db.ingest.files import rebuild
+from coloretto_log.db.ingest.rows import match_identity
 from coloretto_log.db.schema import TABLES
 from coloretto_log.db.store import MatchStore
 from coloretto_log.log.load import LoadedMatch, load
@@ -571,7 +571,7 @@ def test_ingest_reports_progress_only_on_stderr_and_a_summary(tmp_path: Path) ->
 
 
 def test_rows_are_built_by_column_name() -> None:
-    from coloretto_log.db.rows import Rows
+    from coloretto_log.db.ingest.rows import Rows
 
     rows = Rows("match_players")
     rows.add(match_id="m", seat=0, player="Ann", n_players=2, games_counted=1, total=12, rank=1)

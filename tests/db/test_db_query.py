@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
-from coloretto_log.db import query as query_module
 from coloretto_log.db.errors import QueryError
-from coloretto_log.db.query import run_query
-from coloretto_log.db.sandbox import connect as sandbox_connect
+from coloretto_log.db.queries import query as query_module
+from coloretto_log.db.queries.query import run_query
+from coloretto_log.db.queries.sandbox import connect as sandbox_connect
 from coloretto_log.db.store import MatchStore
 from coloretto_log.log.load import load
 

@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import app
 from coloretto_log.cli.query import _print_result
-from coloretto_log.db import reading
-from coloretto_log.db.query import QueryResult
+from coloretto_log.db.ingest import reading
+from coloretto_log.db.queries.query import QueryResult
 from coloretto_log.db.store import MatchStore
 from coloretto_log.log.replay import check_match
 from coloretto_log.view.tabular import CHUNK

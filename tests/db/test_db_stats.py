@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from coloretto_log.cli import app
 from coloretto_log.cli.common import install_hint
 from coloretto_log.core.cards import ALL_COLOURS
-from coloretto_log.db.stats import Filter, report, wilson
+from coloretto_log.db.queries.stats import Filter, report, wilson
 from coloretto_log.db.store import TABLES, MatchStore
 
 runner = CliRunner()
@@ -279,7 +279,7 @@ def test_png_is_an_image(tiny: Path, tmp_path: Path) -> None:
 def test_every_report_has_a_renderer_and_a_new_report_is_one_entry_each(
     tiny: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from coloretto_log.db import stats as db_stats
+    from coloretto_log.db.queries import stats as db_stats
     from coloretto_log.view import stats_table
 
     assert [r.name for r in db_stats.REPORTS] == list(stats_table.RENDERERS)

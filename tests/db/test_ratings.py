@@ -21,9 +21,8 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import app
 from coloretto_log.core.scoring import ranks as score_ranks
-from coloretto_log.db import rating_report
-from coloretto_log.db.rating_store import freshness, refresh, stored_history
-from coloretto_log.db.ratings import (
+from coloretto_log.db.ratings import report as rating_report
+from coloretto_log.db.ratings.model import (
     MODELS,
     PROVISIONAL_GAMES,
     Backtest,
@@ -40,6 +39,7 @@ from coloretto_log.db.ratings import (
     uncertainty,
     win_chances,
 )
+from coloretto_log.db.ratings.stored import freshness, refresh, stored_history
 from coloretto_log.db.store import MatchStore
 from coloretto_log.log.load import load
 from coloretto_log.log.writer import dumps_line
@@ -753,7 +753,7 @@ def test_ingest_with_nothing_new_recomputes_ratings_stored_by_another_method(
 def test_a_failed_refresh_leaves_the_stored_ratings_as_they_were(
     small_logs: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from coloretto_log.db import rating_store
+    from coloretto_log.db.ratings import stored as rating_store
 
     dated = sorted((m for m in small_logs if "date" in m), key=lambda m: (m["date"], m["id"]))
     db = tmp_path / "db.duckdb"

@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
-from coloretto_log.db.analysis_store import has_analyses, store_analysis, stored_analyses
+from coloretto_log.db.site.analyses import has_analyses, store_analysis, stored_analyses
 from coloretto_log.db.store import MatchStore
 from coloretto_log.log.load import LoadedMatch, load
 

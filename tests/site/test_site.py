@@ -21,7 +21,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from coloretto_log.db.analysis_store import stored_analyses
+from coloretto_log.db.site.analyses import stored_analyses
 from coloretto_log.db.store import MatchStore
 from coloretto_log.lang import LANGUAGES, NATIVE_NAMES, translator
 from coloretto_log.site.build import MANIFEST
@@ -338,7 +338,7 @@ def test_every_page_in_chromium(club: Path, browser: Browser) -> None:
 def test_accuracy_luck_and_skill_over_time_where_the_analysis_gives_them(tmp_path: Path) -> None:
     """Summary entries with accuracy, error rate, luck and skill (analyze's per-player figures) make a column each
     and a chart over the analysed matches' dates."""
-    from coloretto_log.db.analysis_store import store_analysis
+    from coloretto_log.db.site.analyses import store_analysis
 
     db = tmp_path / "club.duckdb"
     assert cli("ingest", "--db", str(db), str(season(tmp_path, 0, 6))).exit_code == 0

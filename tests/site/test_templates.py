@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
-from coloretto_log.db.site_data import ClubData, MatchRow, MatchSeat
+from coloretto_log.db.site.data import ClubData, MatchRow, MatchSeat
 from coloretto_log.lang.extract import messages
 from coloretto_log.site.pages import CSS, Site, TemplateProblem
 

@@ -3,7 +3,7 @@
 One function per question: :func:`ratings_table`, :func:`rating_history`,
 :func:`predict_table`, :func:`backtest` and :func:`plot_series`. Each takes a
 store opened read-only and :class:`~.ratings.Options`. The stored ratings
-(``rating_store``) answer only for the default options and only when they are
+(``stored``) answer only for the default options and only when they are
 those of the stored games; otherwise the games are rated in memory, in the
 same order with the same model, and :attr:`Source.note` says why. Nothing
 here writes to the database.
@@ -18,9 +18,9 @@ from typing import Any
 
 import duckdb
 
-from ..core.errors import UsageError
-from .rating_store import freshness, stored_history, stored_table
-from .ratings import (
+from ...core.errors import UsageError
+from ..store import DatabaseError, MatchStore
+from .model import (
     Backtest,
     HistoryRow,
     Options,
@@ -32,7 +32,7 @@ from .ratings import (
     last_date,
     predict,
 )
-from .store import DatabaseError, MatchStore
+from .stored import freshness, stored_history, stored_table
 
 __all__ = ["RatingsTable", "Source", "backtest", "plot_series", "predict_table", "rating_history", "ratings_table"]
 

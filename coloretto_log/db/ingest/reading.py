@@ -22,17 +22,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..core.errors import UnreadableFileError
-from ..log.load import LoadedMatch, Unreadable, sources
-from ..log.reader import (
+from ...core.errors import UnreadableFileError
+from ...log.load import LoadedMatch, Unreadable, sources
+from ...log.reader import (
     STDIN,
     Source,
     content_hash,
     expand_paths,
     id_of_hash,
 )
-from ..log.replay import MatchReport, check_match
-from .errors import decoded_name
+from ...log.replay import MatchReport, check_match
+from ..errors import decoded_name
 
 __all__ = ["Known", "Planned", "planned", "read_logs"]
 

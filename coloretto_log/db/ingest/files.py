@@ -20,13 +20,13 @@ from typing import BinaryIO
 
 import duckdb
 
-from ..log.load import LoadedMatch, Unreadable
-from .errors import DatabaseError, DatabaseLocked, db_error, refuse_foreign, shown
-from .ingest import BATCH_GAMES, IngestEvent, IngestSummary, Stored
-from .rating_store import freshness as ratings_freshness
-from .rating_store import refresh as refresh_ratings
+from ...log.load import LoadedMatch, Unreadable
+from ..errors import DatabaseError, DatabaseLocked, db_error, refuse_foreign, shown
+from ..ratings.stored import freshness as ratings_freshness
+from ..ratings.stored import refresh as refresh_ratings
+from ..store import MatchStore, default_db_path
+from .batches import BATCH_GAMES, IngestEvent, IngestSummary, Stored
 from .reading import Known, Planned, read_logs
-from .store import MatchStore, default_db_path
 
 __all__ = ["IngestOutcome", "RebuildKept", "ingest_logs", "rebuild", "remove_db_files"]
 

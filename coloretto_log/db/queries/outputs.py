@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..log.atomic import output_problem as file_problem
-from ..log.atomic import parent_problem as _writable_parent
-from .errors import shown
-from .schema import TABLES
+from ...log.atomic import output_problem as file_problem
+from ...log.atomic import parent_problem as _writable_parent
+from ..errors import shown
+from ..schema import TABLES
 
 __all__ = ["folder_problem", "output_problem"]
 

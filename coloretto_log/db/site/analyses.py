@@ -23,9 +23,9 @@ from typing import Any
 
 import duckdb
 
-from .errors import db_error
-from .results import first_row
-from .store import MatchStore
+from ..errors import db_error
+from ..results import first_row
+from ..store import MatchStore
 
 __all__ = ["ANALYSIS_COLUMNS", "ANALYSIS_TABLE", "has_analyses", "store_analysis", "stored_analyses"]
 

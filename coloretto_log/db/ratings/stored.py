@@ -29,8 +29,10 @@ from typing import Any
 import duckdb
 import pyarrow as pa  # type: ignore[import-untyped]
 
-from .errors import db_error
-from .ratings import (
+from ..errors import db_error
+from ..results import first_row, first_value
+from ..store import DatabaseError, MatchStore
+from .model import (
     DEFAULT_MODEL,
     HistoryRow,
     Options,
@@ -42,8 +44,6 @@ from .ratings import (
     order_key,
     rank_rows,
 )
-from .results import first_row, first_value
-from .store import DatabaseError, MatchStore
 
 __all__ = ["Freshness", "Refreshed", "freshness", "refresh", "stored_history", "stored_table"]
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..log.atomic import atomic_write_text, write_problem
-from ..log.writer import dumps_pretty
-from .errors import DatabaseError, db_error, shown
+from ...log.atomic import atomic_write_text, write_problem
+from ...log.writer import dumps_pretty
+from ..errors import DatabaseError, db_error, shown
+from ..schema import APP, LOGS_TABLE, TABLES
+from ..store import MatchStore, default_db_path
 from .outputs import folder_problem, output_problem
-from .schema import APP, LOGS_TABLE, TABLES
-from .store import MatchStore, default_db_path
 
 __all__ = ["Exported", "bgstats_plays", "export", "export_parquet", "write_bgstats"]
 

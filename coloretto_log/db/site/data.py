@@ -1,7 +1,7 @@
 """What the club's site shows, read from the database in a few bulk queries (``coloretto-log site``).
 
 :func:`club_data` reads every match, every player's result in every game
-and match, the ratings (stored when fresh, else computed: ``rating_report``)
+and match, the ratings (stored when fresh, else computed: ``ratings.report``)
 with each player's history, the club's statistics (``stats.report``) and the
 stored analyses. It never writes: the store is opened read-only. The pages
 are drawn from it by ``coloretto_log.site``.
@@ -14,12 +14,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.cards import ALL_COLOURS
-from .analysis_store import stored_analyses
-from .rating_report import plot_series
-from .ratings import HistoryRow, Options, PlayerRow
-from .stats import Filter, report
-from .store import MatchStore
+from ...core.cards import ALL_COLOURS
+from ..queries.stats import Filter, report
+from ..ratings.model import HistoryRow, Options, PlayerRow
+from ..ratings.report import plot_series
+from ..store import MatchStore
+from .analyses import stored_analyses
 
 __all__ = ["ClubData", "GameSeat", "MatchRow", "MatchSeat", "club_data"]
 

@@ -21,7 +21,7 @@ them (:func:`coloretto_log.core.scoring.ranks`: tied scores share a rank).
   Fewer than :data:`PROVISIONAL_GAMES` games: the rating is provisional.
 
 Storing the ratings in the database and keeping them up to date is
-``rating_store``'s job. Nothing here prints.
+``stored``'s job. Nothing here prints.
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ from openskill.models import (
     ThurstoneMostellerPart,
 )
 
-from ..core.errors import UsageError
-from ..core.scoring import ranks as score_ranks
-from .results import first_value, streamed
+from ...core.errors import UsageError
+from ...core.scoring import ranks as score_ranks
+from ..results import first_value, streamed
 
 __all__ = [
     "BASE",

@@ -1,6 +1,6 @@
 """``query``: one read-only statement over the database, in a sandbox, with every cost bounded.
 
-The statement runs in a child process (``python -m coloretto_log.db.sandbox``) so that its
+The statement runs in a child process (``python -m coloretto_log.db.queries.sandbox``) so that its
 bounds hold whatever DuckDB does:
 
 * **the sandbox**: the file opened read-only, no file or network access, no
@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import DatabaseError, QueryError
-from .paths import default_db_path, no_database
+from ..errors import DatabaseError, QueryError
+from ..paths import default_db_path, no_database
 
 __all__ = ["MAX_LIMIT", "MAX_SQL_BYTES", "MAX_TIMEOUT", "MIN_TIMEOUT", "QueryResult", "run_query", "timeout_problem"]
 
@@ -53,7 +53,7 @@ MAX_SQL_BYTES = 1 << 20
 MIN_TIMEOUT = 0.1
 MAX_TIMEOUT = 3600.0
 #: The child process that runs the statement.
-SANDBOX_COMMAND = [sys.executable, "-m", "coloretto_log.db.sandbox"]
+SANDBOX_COMMAND = [sys.executable, "-m", "coloretto_log.db.queries.sandbox"]
 
 
 def time_bound(timeout: float) -> str:

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.cards import ALL_COLOURS
-from ..core.confidence import wilson
-from .store import MatchStore
+from ...core.cards import ALL_COLOURS
+from ...core.confidence import wilson
+from ..store import MatchStore
 
 __all__ = ["REPORTS", "SECTIONS", "Filter", "Report", "report", "report_file", "wilson"]
 

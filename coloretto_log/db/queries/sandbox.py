@@ -26,10 +26,10 @@ from typing import Any
 
 import duckdb
 
-from .errors import DatabaseError, QueryError, db_error, first_line, refuse_foreign
-from .paths import no_database
+from ..errors import DatabaseError, QueryError, db_error, first_line, refuse_foreign
+from ..paths import no_database
+from ..store import MatchStore
 from .query import MAX_RESULT_BYTES, MEMORY_BOUND, time_bound
-from .store import MatchStore
 
 #: What the sandbox sets before locking the configuration (docs: "Securing DuckDB").
 SANDBOX_CONFIG: dict[str, str | bool | int | float | list[str]] = {

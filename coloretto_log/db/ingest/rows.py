@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa  # type: ignore[import-untyped]
 
-from ..core.cards import ALL_COLOURS, GOLDEN_INDEX, JOKER_INDEX, KIND_INDEX, PLUS2_INDEX
-from ..core.engine import Take
-from ..log.load import LoadedMatch
-from ..log.reader import canonical_json
-from ..report.scorecard import score_match
-from .schema import ARROW_SCHEMAS, I32, STR, TABLES
+from ...core.cards import ALL_COLOURS, GOLDEN_INDEX, JOKER_INDEX, KIND_INDEX, PLUS2_INDEX
+from ...core.engine import Take
+from ...log.load import LoadedMatch
+from ...log.reader import canonical_json
+from ...report.scorecard import score_match
+from ..schema import ARROW_SCHEMAS, I32, STR, TABLES
 
 if TYPE_CHECKING:
-    from ..log.models import Event
+    from ...log.models import Event
 
 __all__ = ["LOG_LEVEL", "Batch", "Moves", "Rows", "append_match", "match_identity", "pack_log"]
 

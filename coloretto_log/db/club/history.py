@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..club.split import (
+from ...club.split import (
     best_split,
     choose_starters,
     meetings_of,
@@ -22,9 +22,9 @@ from ..club.split import (
     seat_tables,
     table_sizes,
 )
-from ..core.errors import UsageError
-from .errors import DatabaseError, first_line
-from .store import MatchStore
+from ...core.errors import UsageError
+from ..errors import DatabaseError, first_line
+from ..store import MatchStore
 
 __all__ = ["UNRATED", "ClubHistory", "Tonight", "club_history", "player_ratings", "seated_sizes", "tonight_tables"]
 
@@ -76,8 +76,8 @@ def club_history(store: MatchStore, people: Sequence[str], *, evenings: int, rat
 
 def player_ratings(store: MatchStore) -> dict[str, float]:
     """Every rated player's displayed rating (``ratings``' default model; stored when fresh, else computed)."""
-    from .rating_report import ratings_table
-    from .ratings import Options
+    from ..ratings.model import Options
+    from ..ratings.report import ratings_table
 
     return {row.player: row.rating for row in ratings_table(store, Options()).rows}
 

@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Protocol
 
-from ..log.load import LoadedMatch, Unreadable
-from .errors import DatabaseError
+from ...log.load import LoadedMatch, Unreadable
+from ..errors import DatabaseError
 from .reading import Known
 from .rows import Batch, append_match, match_identity
 

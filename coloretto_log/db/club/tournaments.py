@@ -24,8 +24,8 @@ from pathlib import Path
 
 import duckdb
 
-from ..club.split import meetings_of
-from ..club.swiss import (
+from ...club.split import meetings_of
+from ...club.swiss import (
     Points,
     Standing,
     TableResult,
@@ -34,13 +34,13 @@ from ..club.swiss import (
     points_text,
     standings,
 )
-from ..core.errors import UsageError
-from ..log.limits import MAX_EVENT_NAME, MAX_EVENT_NUMBER
-from .club_history import UNRATED, player_ratings, seated_sizes
-from .errors import DatabaseError, first_line
-from .ingest import digest_key
-from .rows import match_identity
-from .store import MatchStore
+from ...core.errors import UsageError
+from ...log.limits import MAX_EVENT_NAME, MAX_EVENT_NUMBER
+from ..errors import DatabaseError, first_line
+from ..ingest.batches import digest_key
+from ..ingest.rows import match_identity
+from ..store import MatchStore
+from .history import UNRATED, player_ratings, seated_sizes
 
 __all__ = [
     "FIRST_ROUND",
@@ -335,8 +335,8 @@ def add_logs(store: MatchStore, name: str, paths: Sequence[str | Path]) -> list[
     with its players, for a table without a result: else ``UsageError``
     naming the file, and none is stored.
     """
-    from ..log.load import LoadedMatch
-    from ..log.load import load as load_logs
+    from ...log.load import LoadedMatch
+    from ...log.load import load as load_logs
 
     tour = load(store, name)
     items: list[LoadedMatch] = []
@@ -373,7 +373,7 @@ def add_logs(store: MatchStore, name: str, paths: Sequence[str | Path]) -> list[
         if match_id in stored and stored[match_id] != digest_key(digest):
             raise UsageError(f"{item.label}: another match with the id {match_id!r} is stored, with other content")
     store.ingest(items)
-    from .rating_store import refresh as refresh_ratings
+    from ..ratings.stored import refresh as refresh_ratings
 
     refresh_ratings(store)
     return found
