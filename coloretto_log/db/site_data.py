@@ -3,7 +3,7 @@
 :func:`club_data` reads every match, every player's result in every game
 and match, the ratings (stored when fresh, else computed: ``rating_report``)
 with each player's history, the club's statistics (``stats.report``) and the
-stored analyses. It never writes: the store is opened read-only. The pages
+stored analyses, and every tournament with its standings. It never writes: the store is opened read-only. The pages
 are drawn from it by ``coloretto_log.site``.
 """
 
@@ -14,12 +14,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..club.swiss import Standing
 from ..core.cards import ALL_COLOURS
 from .analysis_store import stored_analyses
 from .rating_report import plot_series
 from .ratings import HistoryRow, Options, PlayerRow
 from .stats import Filter, report
 from .store import MatchStore
+from .tournaments import Tournament, every_tournament
 
 __all__ = ["ClubData", "GameSeat", "MatchRow", "MatchSeat", "club_data"]
 
@@ -89,6 +91,7 @@ class ClubData:
     stats: dict[str, Any]  # stats.report over every match
     analyses: dict[str, tuple[str, dict[str, Any]]]  # match id -> (content hash, analyze JSON)
     players: list[str] = field(default_factory=list)  # every player, by name
+    events: list[tuple[Tournament, list[Standing]]] = field(default_factory=list)  # every tournament, by name
 
 
 def _t(value: Any) -> tuple[str, ...]:
@@ -145,4 +148,5 @@ def club_data(store: MatchStore) -> ClubData:
         stats=report(store, Filter()),
         analyses=stored_analyses(store),
         players=players,
+        events=every_tournament(store),
     )
