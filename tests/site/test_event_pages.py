@@ -21,7 +21,7 @@ import pytest
 
 from coloretto_log import score_match
 from coloretto_log.db.store import MatchStore
-from coloretto_log.db.tournaments import tournament_standings
+from coloretto_log.db.tournaments import every_tournament, tournament_standings
 from coloretto_log.site.build import MANIFEST
 from coloretto_log.site.pages import event_slug, match_slug, player_slug
 
@@ -92,6 +92,16 @@ def test_the_event_page_shows_the_standings_in_the_databases_order(day: Path) ->
     assert rows == [str(s.place) for s in table]
     assert tour.paired == 2 and "rounds paired: 2 of 3." in page
     assert all(s.played == 2 for s in table)
+
+
+def test_the_bulk_reading_is_what_tournament_standings_reads(day: Path) -> None:
+    """The site reads every tournament at once; each is the one ``load`` and ``tournament standings`` give."""
+    with MatchStore.open(day / "club.duckdb", read_only=True) as store:
+        every = every_tournament(store)
+        assert every == [tournament_standings(store, NAME)]
+    tour = every[0][0]
+    assert tour.ignored == [] and sorted(tour.results) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    assert tour.results[2, 1].source == "by hand" and tour.results[2, 2].source != "by hand"
 
 
 def test_each_round_lists_its_tables_in_seat_order_with_their_results(day: Path) -> None:
