@@ -153,12 +153,14 @@ def test_every_link_of_the_event_pages_resolves(day: Path) -> None:
             assert target.is_relative_to(site) and target.is_file(), href
 
 
-def test_the_event_page_fits_a_phone(day: Path, browser: Browser) -> None:
-    for rel in (PAGE, PAGE.replace(".html", ".ja.html")):
+def test_the_event_page_and_its_links_fit_a_phone(day: Path, browser: Browser) -> None:
+    for rel in (PAGE, PAGE.replace(".html", ".ja.html"), "index.html", f"players/{player_slug(HOSTILE)}.ja.html"):
         browser.open((day / "site" / rel).resolve().as_uri(), width=390, height=800, mobile=True)
         width = browser.eval("[document.documentElement.scrollWidth, window.innerWidth]")
         boxes = browser.eval("[...document.querySelectorAll('.scroll')].map(b => [b.scrollWidth, b.clientWidth])")
-        assert width[0] <= width[1] and all(w <= c for w, c in boxes), (rel, width, boxes)
+        assert width[0] <= width[1], (rel, width)
+        if rel.startswith("events/"):  # the event's tables fold to the width: no scrolling inside their boxes either
+            assert all(w <= c for w, c in boxes), (rel, boxes)
 
 
 def test_a_database_without_tournaments_has_no_event_page(tmp_path: Path) -> None:
