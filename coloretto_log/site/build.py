@@ -47,7 +47,7 @@ from ..log.atomic import atomic_write_bytes, atomic_write_lines
 from ..log.load import LoadedMatch
 from ..report.timeline import from_loaded
 from ..view.html import Analysis, page_chunks
-from .pages import INACTIVE_AFTER, Site, match_slug, page_file, player_slug, stylesheet
+from .pages import INACTIVE_AFTER, Site, event_slug, match_slug, page_file, player_slug, stylesheet
 
 __all__ = ["MANIFEST", "Built", "SiteError", "build_site"]
 
@@ -290,13 +290,14 @@ def _planned(data: ClubData, langs: tuple[str, ...]) -> list[str]:
     """Every file the site may write, in the folder; refused (one line) when two pages would share a name."""
     _unique("player", data.players, player_slug)
     _unique("match", [m.match_id for m in data.matches], match_slug)
+    _unique("event", [tour.name for tour, _ in data.events], event_slug)
     pages = Site(data, replays=set(), langs=langs).paths()
     replays = [f"replay/{match_slug(m.match_id)}.html" for m in data.matches]
     return ["site.css", *(page_file(rel, lang, langs[0]) for lang in langs for rel in pages), *replays]
 
 
 def _unique(kind: str, things: list[str], slug: Callable[[str], str]) -> list[str]:
-    """The file names of ``things`` (players or matches); refused when two would share one."""
+    """The file names of ``things`` (players, matches or events); refused when two would share one."""
     seen: dict[str, str] = {}
     for thing in things:
         other = seen.setdefault(slug(thing), thing)

@@ -32,8 +32,10 @@ import jinja2
 from jinja2.ext import Extension
 from markupsafe import Markup, escape
 
+from ..club.swiss import Standing, placings
 from ..core.cards import ALL_COLOURS, CARD_HEX, card_name
 from ..core.errors import ColorettoLogError, one_line
+from ..db.club.tournaments import Tournament
 from ..db.ratings.model import (
     BAND,
     BASE,
@@ -51,8 +53,8 @@ from ..lang.chips import chip_label
 from ..lang.games import edition_word, table_word
 from . import svg
 
-__all__ = ["CSS", "DEFAULT_TITLE", "INACTIVE_AFTER", "Site", "TemplateProblem", "environment", "match_slug", "name", "page_file", "player_slug",
-           "stylesheet"]
+__all__ = ["CSS", "DEFAULT_TITLE", "INACTIVE_AFTER", "Site", "TemplateProblem", "environment", "event_slug", "match_slug",
+           "name", "page_file", "player_slug", "stylesheet"]
 
 #: The site's title when none is given (translated in each language).
 DEFAULT_TITLE = N_("Our Coloretto club")
@@ -123,7 +125,7 @@ def _environment(templates: Path | None) -> jinja2.Environment:
                              undefined=jinja2.StrictUndefined, auto_reload=False)
     env.filters["one_line"] = lambda text: one_line(str(text))
     env.filters["isolate"] = _isolate
-    env.globals.update(player_slug=player_slug, match_slug=match_slug, page_file=page_file, native=NATIVE_NAMES,
+    env.globals.update(player_slug=player_slug, match_slug=match_slug, event_slug=event_slug, page_file=page_file, native=NATIVE_NAMES,
                        cards={k: {"bg": bg, "fg": fg} for k, (bg, fg) in CARD_HEX.items()},
                        verdicts=VERDICTS, metrics=METRICS)
     return env
@@ -177,6 +179,11 @@ def months_before(day: _dt.date, months: int) -> _dt.date:
     return _dt.date(year, month, min(day.day, last))
 
 
+def event_slug(event: str) -> str:
+    """The file name (without ``.html``) of an event's page (a tournament's)."""
+    return _slug(event, "event")
+
+
 def page_file(rel: str, lang: str, first: str) -> str:
     """The file of page ``rel`` in ``lang``: ``index.html`` in the site's first language, ``index.ja.html`` in another."""
     if lang == first:
@@ -228,6 +235,10 @@ class Site:
         for seats in data.game_seats.values():
             for s in seats:
                 self.player_games[s.player].append(s)
+        self.player_events: dict[str, list[tuple[Tournament, Standing]]] = defaultdict(list)
+        for tour, table in data.events:
+            for st in table:
+                self.player_events[st.player].append((tour, st))
         dated = [m.date for m in data.matches if m.date is not None]
         self.latest = max(dated) if dated else None
         self.inactive_after = inactive_after
@@ -251,6 +262,7 @@ class Site:
             "metric": self.metric, "number": self.number, "colour": self.colour, "chip": self.chip, "href": self.href,
             "lang": self.lang,
             "langs": self.langs, "match_seats": data.match_seats, "by_id": self.by_id, "evening_file": evening_file,
+            "events": data.events, "player_events": self.player_events, "points": self.points,
         }
 
     # ---- words and numbers
@@ -332,6 +344,8 @@ class Site:
             yield f"players/{player_slug(player)}.html", functools.partial(self.player, player)
         for m in self.data.matches:
             yield f"matches/{match_slug(m.match_id)}.html", functools.partial(self.match, m)
+        for tour, table in self.data.events:
+            yield f"events/{event_slug(tour.name)}.html", functools.partial(self.event, tour, table)
 
     def paths(self) -> list[str]:
         """The path of every page of the site in the first language, none drawn (what a build will write)."""
@@ -352,6 +366,8 @@ class Site:
         for m in self.data.matches[:1]:
             self.match(m)
             self.evening(m.date)
+        for tour, table in self.data.events[:1]:
+            self.event(tour, table)
 
     # ---- the frame
 
@@ -666,4 +682,30 @@ class Site:
             replay=m.match_id in self.replays,
             replay_lang="" if self.lang == self.langs[0] else f"?lang={self.lang}",  # the replay opens in this language
             seats=self.data.match_seats.get(m.match_id, []), games=sorted(games.items()), analysis=analysis,
+        )
+
+    # ---- an event (a tournament)
+
+    def points(self, x: float) -> str:
+        """Placing points as the locale writes them, with the decimals they have (4, 1.5, 0.75)."""
+        return self.num(x, len(f"{x:g}".partition(".")[2]))
+
+    def event(self, tour: Tournament, table: list[Standing]) -> str:
+        """An event's page: its settings, each round's tables with their results, and the standings (as
+        ``tournament standings`` gives them: ``db.club.tournaments``)."""
+        rounds = []
+        for r, tables in sorted(tour.tables.items()):
+            rows = []
+            for t, members in enumerate(tables, 1):
+                result = tour.results.get((r, t))
+                placing = placings(result.totals, tour.points) if result is not None else {}
+                rows.append({
+                    "no": t, "result": result, "match": None if result is None else self.by_id.get(result.source),
+                    "seats": [(p, None if result is None else result.totals.get(p), placing.get(p)) for p in members],
+                })  # fmt: skip
+            rounds.append((r, rows))
+        sizes = [(n, " – ".join(self.points(x) for x in tour.points[n])) for n in sorted(tour.points) if n in tour.sizes]
+        return self.render(
+            "event.html", f"events/{event_slug(tour.name)}.html", f"{one_line(tour.name)} · {self.title}",
+            tour=tour, standings=table, rounds=rounds, sizes=sizes,
         )

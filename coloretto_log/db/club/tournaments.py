@@ -21,6 +21,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -50,6 +51,7 @@ __all__ = [
     "add_logs",
     "create",
     "enter_result",
+    "every_tournament",
     "load",
     "pair_next",
     "tournament_standings",
@@ -182,7 +184,6 @@ def load(store: MatchStore, name: str) -> Tournament:
         if row is None:
             known = [r[0] for r in con.execute("SELECT name FROM tournaments ORDER BY name").fetchall()]
             raise UsageError(f"{name!r}: no such tournament in {store.path} (there are: {', '.join(map(repr, known))})")
-        rounds, points, sizes, first_round, seed = row
         players = tuple(r[0] for r in con.execute(
             "SELECT player FROM tournament_players WHERE name = $n ORDER BY entry", {"n": name}).fetchall())  # fmt: skip
         seats = con.execute(
@@ -201,6 +202,49 @@ def load(store: MatchStore, name: str) -> Tournament:
         ).fetchall()
     except duckdb.Error as e:
         raise _fail(store, e, "read") from None
+    return _assemble(name, row, players, seats, hand, logged)
+
+
+def every_tournament(store: MatchStore) -> list[tuple[Tournament, list[Standing]]]:
+    """Every tournament of the database with its standings, by name, read in five queries whatever their number
+    (the club's site); none in a database without the tournaments' tables. Each is what :func:`load` and
+    :func:`tournament_standings` give."""
+    if not _has_tables(store):
+        return []
+    try:
+        con = store.con
+        settings = con.execute("SELECT name, rounds, points, sizes, first_round, seed FROM tournaments ORDER BY name").fetchall()
+        players = con.execute("SELECT name, player FROM tournament_players ORDER BY name, entry").fetchall()
+        seats = con.execute("SELECT name, round, table_no, player FROM tournament_seats ORDER BY name, round, table_no, seat").fetchall()
+        hand = con.execute("SELECT name, round, table_no, player, total FROM tournament_results").fetchall()
+        logged = con.execute(
+            """
+            SELECT m.event, m.match_id, m.event_round, m.event_table, m.complete, list(p.player ORDER BY p.seat),
+                   list(p.total ORDER BY p.seat)
+            FROM matches m JOIN match_players p USING (match_id)
+            WHERE m.event IN (SELECT name FROM tournaments) GROUP BY ALL ORDER BY m.match_id
+            """
+        ).fetchall()
+    except duckdb.Error as e:
+        raise _fail(store, e, "read") from None
+    by_name: dict[str, tuple[list[Any], ...]] = {row[0]: ([], [], [], []) for row in settings}
+    for i, rows in enumerate((players, seats, hand, logged)):
+        for n, *rest in rows:
+            by_name[n][i].append(rest[0] if i == 0 else tuple(rest))
+    found = []
+    for name, *row in settings:
+        ps, ss, hs, ls = by_name[name]
+        tour = _assemble(name, tuple(row), tuple(ps), ss, hs, ls)
+        found.append((tour, tour_standings(tour)))
+    return found
+
+
+def _assemble(
+    name: str, row: Sequence[Any], players: tuple[str, ...], seats: Sequence[tuple[Any, ...]],
+    hand: Sequence[tuple[Any, ...]], logged: Sequence[tuple[Any, ...]],
+) -> Tournament:
+    """A tournament from its rows: settings, players, seats, results by hand, its event's matches."""
+    rounds, points, sizes, first_round, seed = row
     tables: dict[int, list[tuple[str, ...]]] = {}
     current: dict[tuple[int, int], list[str]] = {}
     for r, t, p in seats:

@@ -3,7 +3,7 @@
 :func:`club_data` reads every match, every player's result in every game
 and match, the ratings (stored when fresh, else computed: ``ratings.report``)
 with each player's history, the club's statistics (``stats.report``) and the
-stored analyses. It never writes: the store is opened read-only. The pages
+stored analyses, and every tournament with its standings. It never writes: the store is opened read-only. The pages
 are drawn from it by ``coloretto_log.site``.
 """
 
@@ -14,7 +14,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...club.swiss import Standing
 from ...core.cards import ALL_COLOURS
+from ..club.tournaments import Tournament, every_tournament
 from ..queries.stats import Filter, report
 from ..ratings.model import HistoryRow, Options, PlayerRow
 from ..ratings.report import plot_series
@@ -91,6 +93,7 @@ class ClubData:
     players: list[str] = field(default_factory=list)  # every player, by name
     score_months: dict[str, list[tuple[str, int, float]]] = field(default_factory=dict)  # player -> (month, games, mean)
     score_bins: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # player -> (bin's lowest score, games)
+    events: list[tuple[Tournament, list[Standing]]] = field(default_factory=list)  # every tournament, by name
 
 
 def _t(value: Any) -> tuple[str, ...]:
@@ -163,4 +166,5 @@ def club_data(store: MatchStore) -> ClubData:
         players=players,
         score_months=dict(score_months),
         score_bins=dict(score_bins),
+        events=every_tournament(store),
     )
