@@ -153,7 +153,6 @@ def replay(
     3 a file that cannot be read or written.
 
     Example: coloretto-log replay sample_logs/classic-2p-recorded-game.json --game 1 --moves
-    Example: coloretto-log replay ID --db club.duckdb --html match.html   # a stored match, by its id
     """
     chosen = output_format(fmt, json_out)
     for name, value in (("--game", game), ("--match", match)):

@@ -22,6 +22,7 @@ from ..log.load import LoadedMatch
 from ..log.reader import parse_json_wide
 from ..log.replay import check_match
 from .errors import DatabaseError, shown
+from .results import first_row
 from .schema import LOGS_TABLE
 from .store import MatchStore
 
@@ -93,9 +94,9 @@ def stored_match(path: Path, match_id: str) -> LoadedMatch:
     when the database cannot be read.
     """
     with MatchStore.open(path, read_only=True) as store:
-        row = store.execute(
+        row = first_row(store.execute(
             "SELECT match_id, content_hash, source_file, source_line FROM matches WHERE match_id = ?", [match_id]
-        ).fetchone()
+        ))
         if row is None:
             raise NotStored(f"{shown(path)}: no match {one_line(match_id)} is stored; `coloretto-log query "
                             f"\"SELECT match_id FROM matches\" --db {shown(path)}` lists them", usage=True)

@@ -75,7 +75,7 @@ def _split_comment(line: str) -> tuple[str, str]:
 
 
 #: Words that make a line a pattern (a synopsis), not an example.
-_PLACEHOLDER = re.compile(r"\[--|\.\.\.|\b(?:FILE|PATH|DIR|HAND|COLOURS?|NAMES?|DATE|N|S|E|G|M|K|OUT)\b|\"SQL\"")
+_PLACEHOLDER = re.compile(r"\[--|\.\.\.|\b(?:FILE|PATH|DIR|ID|HAND|COLOURS?|NAMES?|DATE|N|S|E|G|M|K|OUT)\b|\"SQL\"")
 
 
 def _runnable(command: str) -> bool:

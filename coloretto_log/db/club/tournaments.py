@@ -40,6 +40,7 @@ from ...log.limits import MAX_EVENT_NAME, MAX_EVENT_NUMBER
 from ..errors import DatabaseError, first_line
 from ..ingest.batches import digest_key
 from ..ingest.rows import match_identity
+from ..results import first_row
 from ..store import MatchStore
 from .history import UNRATED, player_ratings, seated_sizes
 
@@ -160,7 +161,7 @@ def _store_new(
         with store.transaction() as con:
             for table, cols in _TABLES.items():
                 con.execute(f"CREATE TABLE IF NOT EXISTS {table} ({cols})")
-            if con.execute("SELECT count(*) FROM tournaments WHERE name = $n", {"n": name}).fetchone() != (0,):
+            if first_row(con.execute("SELECT count(*) FROM tournaments WHERE name = $n", {"n": name})) != (0,):
                 raise UsageError(f"{name!r}: a tournament of that name exists already in {store.path}")
             con.execute(
                 "INSERT INTO tournaments VALUES ($n, $r, $p, $s, $f, $seed)",
@@ -178,9 +179,9 @@ def load(store: MatchStore, name: str) -> Tournament:
         raise UsageError(f"{name!r}: no tournament in {store.path} (make one with: tournament new)")
     try:
         con = store.con
-        row = con.execute(
+        row = first_row(con.execute(
             "SELECT rounds, points, sizes, first_round, seed FROM tournaments WHERE name = $n", {"n": name}
-        ).fetchone()
+        ))
         if row is None:
             known = [r[0] for r in con.execute("SELECT name FROM tournaments ORDER BY name").fetchall()]
             raise UsageError(f"{name!r}: no such tournament in {store.path} (there are: {', '.join(map(repr, known))})")
