@@ -42,7 +42,7 @@ ANALYSE = ["--samples", "24", "--max-se", "2"]
 #: copied by hand. A new screenshot must get a recipe (``test_screenshots`` holds docs/ to the two lists).
 BY_HAND = ("ratings.png", "serve-390.png", "serve-1280.png", "site-index-1280.png", "site-index-390.png",
            "site-index-ja-390.png", "site-index-ru-390.png", "site-match-1280.png", "site-player-390.png",
-           "site-replay-390.png")  # fmt: skip
+           "site-replay-390.png", "site-evening-390.png", "site-player-stats-390.png")  # fmt: skip
 
 #: A recipe: the browser, a scratch folder; it opens the page at the moment the docs show and returns the
 #: height to photograph (None: the window's).
