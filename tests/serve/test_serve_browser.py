@@ -16,6 +16,7 @@ import json
 import signal
 import socket
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -195,9 +196,26 @@ def offered(b: Browser) -> list[str]:
 
 
 def refused(b: Browser, selector: str) -> str:
-    """Click something the recorder refuses; the error the page shows."""
-    b.click(selector)
-    b.wait_for("document.body.dataset.busy === 'false' && !document.getElementById('error').hidden")
+    """Click something the recorder refuses; the error the page shows.
+
+    A refused line changes nothing, so a click that is lost (seen once in CI at load, the page never busy) is
+    clicked again: up to three clicks, each given a generous while to show its error."""
+    shown = "document.body.dataset.busy === 'false' && !document.getElementById('error').hidden"
+    for _ in range(2):
+        b.click(selector)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if b.eval(f"!!({shown})"):
+                return text_of(b, "#error")
+            if b.eval("document.body.dataset.busy === 'true'"):
+                break  # the click landed: wait for its answer below
+            time.sleep(0.05)
+        else:
+            continue  # nothing happened: the click was lost
+        break
+    else:
+        b.click(selector)
+    b.wait_for(shown)
     return text_of(b, "#error")
 
 
