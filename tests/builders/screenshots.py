@@ -1,35 +1,47 @@
 """Every screenshot in docs/ made again from the current code: ``python -m tests.builders.screenshots``.
 
 Each screenshot has a recipe here: the page is written (or served) by the
-command a user runs, opened in headless Chromium at the size the docs show,
-brought to the moment the docs show, and photographed into ``docs/NAME.png``.
-Beside the pictures, ``docs/screenshots.json`` keeps each page's visible
-text at that moment; ``tests/test_screenshots.py`` draws every page again
-and fails when its text no longer matches, that is when a screenshot in
-the docs shows words the code no longer draws (run this module, then commit
-the pictures and the text together).
+command a user runs on seeded input (a sample log, or a simulated club
+season), opened in headless Chromium at the size the docs show, brought to
+the moment the docs show, and photographed into ``docs/NAME.png``;
+``ratings.png`` is what ``ratings --png`` draws of that season. Beside the
+pictures, ``docs/screenshots.json`` keeps each page's visible text at that
+moment (for ``ratings.png``, the ratings it draws, as ``ratings --format
+csv`` prints them); ``tests/test_screenshots.py`` draws every page again
+and fails when its text no longer matches, that is when a screenshot in the
+docs shows words the code no longer draws (run this module, then commit the
+pictures and the text together).
 
-``python -m tests.builders.screenshots serve-ja-390 analysis-ko-390`` makes
+The inputs (the analyses, the replay, the club's site, the served tables)
+are made once, side by side, each by its command in a process of its own;
+one browser then visits every page in turn.
+
+``python -m tests.builders.screenshots serve-ja-390 site-index-390`` makes
 only those. Chromium: ``bash .ci/install-browser`` installs it if missing.
 """
 
 from __future__ import annotations
 
+import base64
+import datetime as _dt
 import json
 import re
+import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from typer.testing import CliRunner
-
-from coloretto_log.cli import app
+from coloretto_log.log.writer import dumps_line
+from coloretto_log.site.pages import match_slug, player_slug
 
 from ..conftest import ROOT, SAMPLES
 from .browser import Browser, find_chromium
+from .club import CIRCLES, club_matches
 
 DOCS = ROOT / "docs"
 #: Each screenshot's page text when it was taken (docs/screenshots.json).
@@ -37,100 +49,132 @@ TEXTS = DOCS / "screenshots.json"
 THREE = SAMPLES / "anniversary-3p-golden-joker-after-last-round-card.json"
 TWO = SAMPLES / "classic-2p-recorded-game.json"
 TYPED = SAMPLES / "classic-2p-recorded-game.typed.txt"
+CLAIMS = SAMPLES / "classic-4p-recorded-match-with-claims.json"
 ANALYSE = ["--samples", "24", "--max-se", "2"]
-#: Screenshots in docs/ that no recipe makes yet: they are drawn by the browser tests (test-artifacts/) and
-#: copied by hand. A new screenshot must get a recipe (``test_screenshots`` holds docs/ to the two lists).
-BY_HAND = ("ratings.png", "serve-390.png", "serve-1280.png", "site-index-1280.png", "site-index-390.png",
-           "site-index-ja-390.png", "site-index-ru-390.png", "site-match-1280.png", "site-player-390.png",
-           "site-replay-390.png", "site-evening-390.png", "site-player-stats-390.png")  # fmt: skip
+#: Screenshots in docs/ that no recipe makes (``test_screenshots`` holds docs/ to the recipes and this list).
+BY_HAND: tuple[str, ...] = ()
 
-#: A recipe: the browser, a scratch folder; it opens the page at the moment the docs show and returns the
-#: height to photograph (None: the window's).
-Recipe = Callable[[Browser, Path], "int | None"]
+#: The club of the site's pictures: nine players, each playing as the greedy bot with this chance (else as
+#: the random one), so that their ratings spread out; cheap to simulate (no search).
+CLUB: dict[str, float] = {
+    "Aiko": 0.95, "Boris": 0.9, "Chloe": 0.85, "Dae": 0.7, "Emil": 0.6, "Fumi": 0.5, "Gus": 0.3, "Hana": 0.2,
+    "Ivo": 0.1,
+}  # fmt: skip
+#: Its season: four matches of two games every Thursday evening from 5 March 2026; on the last evening, the
+#: sample match with its players' claims as a fifth table.
+EVENINGS, TABLES, FIRST_EVENING = 18, 4, _dt.date(2026, 3, 5)
+LAST_EVENING = FIRST_EVENING + _dt.timedelta(weeks=EVENINGS - 1)
+SITE_LANGS = "en,ja,ru"
+
+#: A recipe: the browser, the inputs, where to write the picture (None: nowhere); the page's visible text.
+Recipe = Callable[[Browser, "Inputs", "Path | None"], str]
 RECIPES: dict[str, Recipe] = {}
+#: The inputs each recipe reads (``Inputs.start`` makes them side by side before the first recipe runs).
+NEEDS: dict[str, tuple[str, ...]] = {}
 
 
-def recipe(name: str) -> Callable[[Recipe], Recipe]:
+def recipe(name: str, *needs: str) -> Callable[[Recipe], Recipe]:
     def register(make: Recipe) -> Recipe:
         RECIPES[name] = make
+        NEEDS[name] = needs
         return make
 
     return register
 
 
-def _run(*args: str) -> str:
-    result = CliRunner().invoke(app, list(args))
-    if result.exit_code != 0:
-        raise RuntimeError(f"coloretto-log {' '.join(args)}: {result.output}")
-    return result.stdout
+def run(*args: str) -> str:
+    """``coloretto-log ARGS`` in a process of its own (several run side by side); its standard output."""
+    done = subprocess.run([sys.executable, "-m", "coloretto_log", *args], capture_output=True, text=True,
+                          encoding="utf-8", check=False)  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"coloretto-log {' '.join(args)}: {done.stderr}")
+    return done.stdout
 
 
-# the analysis page (analyze --html) -----------------------------------------------------------------------------
+# the inputs -----------------------------------------------------------------------------------------------------
 
 
-def _analysis(folder: Path, langs: str, *more: str) -> tuple[Path, dict[str, Any]]:
-    page = folder / f"analysis-{langs}.html"
-    if not page.exists():
-        out = _run("analyze", str(THREE), *ANALYSE, *more, "--html", str(page), "--lang", langs, "--json")
-        (folder / f"analysis-{langs}.json").write_text(out, encoding="utf-8")
-    return page, json.loads((folder / f"analysis-{langs}.json").read_text(encoding="utf-8"))
+class Inputs:
+    """The pages' inputs in a scratch folder, each made once, in a thread of its own, on first need."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._lock = threading.Lock()
+        self._made: dict[str, Future[Any]] = {}
+        self._pool = ThreadPoolExecutor(max_workers=len(MAKERS))
+        self.servers = ExitStack()
+
+    def start(self, names: Sequence[str]) -> None:
+        """Begin making every input those screenshots need."""
+        for name in names:
+            for need in NEEDS[name]:
+                self._future(need)
+
+    def _future(self, what: str) -> Future[Any]:
+        with self._lock:
+            if what not in self._made:
+                self._made[what] = self._pool.submit(MAKERS[what], self)
+            return self._made[what]
+
+    def get(self, what: str) -> Any:
+        return self._future(what).result()
+
+    def close(self) -> None:
+        for future in self._made.values():
+            future.cancel()
+        self._pool.shutdown(wait=True)
+        self.servers.close()
 
 
-def _worst_explained(lang: str) -> Recipe:
-    def make(b: Browser, folder: Path) -> int:
-        page, data = _analysis(folder, "ru,ja,ko,en", "--explain", "all")
-        (match,) = data["matches"]
-        worst = max((d for d in match["decisions"] if d["explanation"]), key=lambda d: d["loss"])
-        b.open(page.as_uri() + f"?lang={lang}", width=390, height=844, mobile=True)
-        b.press("ArrowRight", worst["move"])
-        bottom = b.eval("document.querySelector('#decisions').getBoundingClientRect().bottom + window.scrollY")
-        b.eval("window.scrollTo(0, 0)")
-        return int(bottom) + 12
+def _analysis(langs: str, *more: str) -> Callable[[Inputs], tuple[Path, dict[str, Any]]]:
+    def make(inputs: Inputs) -> tuple[Path, dict[str, Any]]:
+        page = inputs.folder / f"analysis-{langs}.html"
+        out = run("analyze", str(THREE), *ANALYSE, *more, "--html", str(page), "--lang", langs, "--json")
+        return page, json.loads(out)
 
     return make
 
 
-for _lang in ("ja", "ko", "ru"):
-    recipe(f"analysis-{_lang}-390")(_worst_explained(_lang))
+def _replay(inputs: Inputs) -> Path:
+    page = inputs.folder / "replay.html"
+    run("replay", str(THREE), "--html", str(page), "--lang", "ru,ja,ko,en")
+    return page
 
 
-def _worst_marked(b: Browser, folder: Path, *, phone: bool) -> int | None:
-    page, data = _analysis(folder, "en")
-    (match,) = data["matches"]
-    worst = max((d for d in match["decisions"] if d["mark"]), key=lambda d: d["loss"])
-    if not phone:
-        b.open(page.as_uri() + f"#m=1&g=1&s={worst['move']}", width=1280, height=900, mobile=False)
-        return None
-    b.open(page.as_uri(), width=390, height=844, mobile=True)
-    b.tap(f"#marked .jump[data-move='{worst['move']}']")
-    b.eval("window.scrollTo(0, 0)")
-    return int(b.eval("document.getElementById('marked').getBoundingClientRect().bottom + window.scrollY")) + 12
+def season_matches() -> Iterator[dict[str, Any]]:
+    """The club's season, dated by evening (a week apart), then the claims sample on the last evening."""
+    count = EVENINGS * TABLES
+    for match in club_matches(count, roster=CLUB, seed=7, games=2, sizes=(3, 4, 5), circles=CIRCLES,
+                              start=FIRST_EVENING, days=EVENINGS, span=count):  # fmt: skip
+        evening = (_dt.date.fromisoformat(match["date"]) - FIRST_EVENING).days
+        yield {**match, "date": (FIRST_EVENING + _dt.timedelta(weeks=evening)).isoformat()}
+    yield {**json.loads(CLAIMS.read_text(encoding="utf-8")), "date": LAST_EVENING.isoformat()}
 
 
-recipe("analyze-390")(lambda b, folder: _worst_marked(b, folder, phone=True))
-recipe("analyze-1280")(lambda b, folder: _worst_marked(b, folder, phone=False))
+def _club(inputs: Inputs) -> Path:
+    """The season ingested into ``club/club.duckdb`` and its site built in ``club/site`` (English, Japanese,
+    Russian); the club's folder."""
+    club = inputs.folder / "club"
+    club.mkdir()
+    log = club / "season-2026.jsonl"
+    log.write_text("".join(dumps_line(m) + "\n" for m in season_matches()), encoding="utf-8")
+    run("ingest", "--db", str(club / "club.duckdb"), str(log))
+    run("site", "--db", str(club / "club.duckdb"), "--out", str(club / "site"), "--lang", SITE_LANGS)
+    return club
 
 
-# the replay viewer (replay --html) ------------------------------------------------------------------------------
+def _ratings(inputs: Inputs) -> str:
+    """``ratings --png docs/ratings.png`` of the season, drawn into the scratch folder; the ratings it draws."""
+    db = str(inputs.get("club") / "club.duckdb")
+    run("ratings", "--db", db, "--png", str(inputs.folder / "ratings.png"))
+    return run("ratings", "--db", db, "--format", "csv")
 
 
-@recipe("replay-ru-390")
-def _replay_ru(b: Browser, folder: Path) -> int:
-    """The golden joker's extra card after the last-round card, told in Russian."""
-    from coloretto_log.log.load import load
-    from coloretto_log.report.timeline import from_loaded
+def _serve(lang: str) -> Callable[[Inputs], str]:
+    def make(inputs: Inputs) -> str:
+        return inputs.servers.enter_context(_served(inputs.folder, lang))
 
-    page = folder / "replay.html"
-    _run("replay", str(THREE), "--html", str(page), "--lang", "ru,ja,ko,en")
-    steps = from_loaded(next(iter(load([THREE])))).games[0].steps
-    extra = next(i for i, s in enumerate(steps) if s.move is not None and getattr(s.move, "extra", None)
-                 and s.move.last_round)  # fmt: skip
-    b.open(page.as_uri() + "?lang=ru", width=390, height=844, mobile=True)
-    b.press("ArrowRight", extra)
-    return 640
-
-
-# the serve page -------------------------------------------------------------------------------------------------
+    return make
 
 
 @contextmanager
@@ -147,15 +191,19 @@ def _served(folder: Path, lang: str) -> Iterator[str]:
         server.stop()
 
 
-#: The serve page's screenshots: photographed while their server runs (``_serve_take``).
-SERVED = ("serve-ja-390", "serve-ko-390", "serve-ru-390")
+MAKERS: dict[str, Callable[[Inputs], Any]] = {
+    "analysis-explained": _analysis("ru,ja,ko,en", "--explain", "all"),
+    "analysis": _analysis("en"),
+    "replay": _replay,
+    "club": _club,
+    "ratings": _ratings,
+    **{f"serve-{lang}": _serve(lang) for lang in ("en", "ja", "ko", "ru")},
+}
 
 
-# taking them ----------------------------------------------------------------------------------------------------
+# photographs ----------------------------------------------------------------------------------------------------
 
 VISIBLE = "document.body.innerText"
-#: Every screenshot a recipe makes.
-NAMES = sorted([*RECIPES, *SERVED])
 
 
 def normalised(text: str) -> str:
@@ -168,35 +216,253 @@ def visible_text(b: Browser) -> str:
     return normalised(str(b.eval(VISIBLE)))
 
 
-def take(name: str, chromium: str, folder: Path, *, photograph: bool) -> str:
-    """Draw ``name``'s page in a fresh browser; photograph it into docs/ when asked; its visible text."""
-    with tempfile.TemporaryDirectory(prefix="coloretto-shot-") as profile:
-        b = Browser(chromium, profile)
-        try:
-            if name in SERVED:
-                return _serve_take(b, name, folder, photograph=photograph)
-            tall = RECIPES[name](b, folder)
-            text = visible_text(b)
-            if photograph:
-                b.screenshot(DOCS / f"{name}.png", height=tall)
-            return text
-        finally:
-            b.close()
+def _top(b: Browser, selector: str) -> int:
+    return int(b.eval(f"document.querySelector({json.dumps(selector)}).getBoundingClientRect().top + window.scrollY"))
 
 
-def _serve_take(b: Browser, name: str, folder: Path, *, photograph: bool) -> str:
+def photograph(b: Browser, out: Path | None, *, height: int | None = None, top: int = 0) -> str:
+    """The page's visible text; and, given ``out``, the page photographed into it: whole, or ``height`` CSS
+    pixels from ``top``."""
+    text = visible_text(b)
+    if out is None:
+        return text
+    if top == 0:
+        b.screenshot(out, height=height)
+        return text
+    width = b.eval("document.documentElement.clientWidth")
+    clip = {"x": 0, "y": top, "width": width, "height": height, "scale": 1}
+    png = b.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip})["data"]
+    out.write_bytes(base64.b64decode(png))
+    return text
+
+
+def _phone(b: Browser, url: str) -> None:
+    b.open(url, width=390, height=844, mobile=True)
+
+
+def _laptop(b: Browser, url: str, height: int = 900) -> None:
+    b.open(url, width=1280, height=height, mobile=False)
+
+
+# the analysis page (analyze --html) -----------------------------------------------------------------------------
+
+
+def _worst_explained(lang: str) -> Recipe:
+    def make(b: Browser, inputs: Inputs, out: Path | None) -> str:
+        page, data = inputs.get("analysis-explained")
+        (match,) = data["matches"]
+        worst = max((d for d in match["decisions"] if d["explanation"]), key=lambda d: d["loss"])
+        _phone(b, page.as_uri() + f"?lang={lang}")
+        b.press("ArrowRight", worst["move"])
+        bottom = b.eval("document.querySelector('#decisions').getBoundingClientRect().bottom + window.scrollY")
+        b.eval("window.scrollTo(0, 0)")
+        return photograph(b, out, height=int(bottom) + 12)
+
+    return make
+
+
+for _lang in ("ja", "ko", "ru"):
+    recipe(f"analysis-{_lang}-390", "analysis-explained")(_worst_explained(_lang))
+
+
+def _worst_marked(b: Browser, inputs: Inputs, out: Path | None, *, phone: bool) -> str:
+    page, data = inputs.get("analysis")
+    (match,) = data["matches"]
+    worst = max((d for d in match["decisions"] if d["mark"]), key=lambda d: d["loss"])
+    if not phone:
+        _laptop(b, page.as_uri() + f"#m=1&g=1&s={worst['move']}")
+        return photograph(b, out)
+    _phone(b, page.as_uri())
+    b.tap(f"#marked .jump[data-move='{worst['move']}']")
+    b.eval("window.scrollTo(0, 0)")
+    bottom = b.eval("document.getElementById('marked').getBoundingClientRect().bottom + window.scrollY")
+    return photograph(b, out, height=int(bottom) + 12)
+
+
+recipe("analyze-390", "analysis")(lambda b, inputs, out: _worst_marked(b, inputs, out, phone=True))
+recipe("analyze-1280", "analysis")(lambda b, inputs, out: _worst_marked(b, inputs, out, phone=False))
+
+
+# the replay viewer (replay --html) ------------------------------------------------------------------------------
+
+
+@recipe("replay-ru-390", "replay")
+def _replay_ru(b: Browser, inputs: Inputs, out: Path | None) -> str:
+    """The golden joker's extra card after the last-round card, told in Russian."""
+    from coloretto_log.log.load import load
+    from coloretto_log.report.timeline import from_loaded
+
+    steps = from_loaded(next(iter(load([THREE])))).games[0].steps
+    extra = next(i for i, s in enumerate(steps) if s.move is not None and getattr(s.move, "extra", None)
+                 and s.move.last_round)  # fmt: skip
+    _phone(b, inputs.get("replay").as_uri() + "?lang=ru")
+    b.press("ArrowRight", extra)
+    return photograph(b, out, height=640)
+
+
+# the serve page -------------------------------------------------------------------------------------------------
+
+
+def _row_chosen(b: Browser, url: str) -> None:
+    """The page on a phone, live, a row chosen to take: "Take row N" showing."""
     from .taps import live
 
-    with _served(folder, name.split("-")[1]) as url:
-        b.open(url, width=390, height=844, mobile=True)
-        b.wait_for("document.body.dataset.ready === 'true'")
-        live(b)
-        row = b.eval("[...document.querySelectorAll('[data-row]')].find(e => !e.disabled).dataset.row")
-        b.click(f'[data-row="{row}"]')  # a row chosen to take: "Take row N" showing
-        text = visible_text(b)
-        if photograph:
-            b.screenshot(DOCS / f"{name}.png")
-        return text
+    _phone(b, url)
+    live(b)
+    row = b.eval("[...document.querySelectorAll('[data-row]')].find(e => !e.disabled).dataset.row")
+    b.click(f'[data-row="{row}"]')
+
+
+def _serve_phone(lang: str) -> Recipe:
+    def make(b: Browser, inputs: Inputs, out: Path | None) -> str:
+        _row_chosen(b, inputs.get(f"serve-{lang}"))
+        return photograph(b, out)
+
+    return make
+
+
+for _lang in ("ja", "ko", "ru"):
+    recipe(f"serve-{_lang}-390", f"serve-{_lang}")(_serve_phone(_lang))
+recipe("serve-390", "serve-en")(_serve_phone("en"))
+
+
+@recipe("serve-1280", "serve-en")
+def _serve_laptop(b: Browser, inputs: Inputs, out: Path | None) -> str:
+    """The page on a laptop, live, the next move's drawn card tapped: "Put COLOUR here" on the rows."""
+    from .taps import live
+
+    card = json.loads(TWO.read_text(encoding="utf-8"))["games"][0]["moves"][30]["card"]
+    _laptop(b, inputs.get("serve-en"), height=800)
+    live(b)
+    b.click(f'#input [data-card="{card}"]')
+    b.eval("window.scrollTo(0, 0)")
+    return photograph(b, out, height=800)
+
+
+# the club's site (site), and ratings --png ----------------------------------------------------------------------
+
+
+def _site_page(inputs: Inputs, pattern: str) -> str:
+    """The address of the club's site page ``pattern`` finds (a glob under the site's folder; the first)."""
+    site = inputs.get("club") / "site"
+    return min(site.glob(pattern)).as_uri()
+
+
+def _player(inputs: Inputs) -> str:
+    """The page of the club's strongest player."""
+    return (inputs.get("club") / "site" / "players" / f"{player_slug('Aiko')}.html").as_uri()
+
+
+@recipe("site-index-1280", "club")
+def _index_laptop(b: Browser, inputs: Inputs, out: Path | None) -> str:
+    _laptop(b, _site_page(inputs, "index.html"), height=1000)
+    return photograph(b, out, height=1000)
+
+
+@recipe("site-index-390", "club")
+def _index_phone(b: Browser, inputs: Inputs, out: Path | None) -> str:
+    _phone(b, _site_page(inputs, "index.html"))
+    return photograph(b, out, height=1000)
+
+
+def _index_in(lang: str) -> Recipe:
+    def make(b: Browser, inputs: Inputs, out: Path | None) -> str:
+        _phone(b, _site_page(inputs, f"index.{lang}.html"))
+        return photograph(b, out, height=_top(b, "h2:nth-of-type(3)"))
+
+    return make
+
+
+for _lang in ("ja", "ru"):
+    recipe(f"site-index-{_lang}-390", "club")(_index_in(_lang))
+
+
+def _claims_match(inputs: Inputs, folder: str) -> str:
+    """The address of the claims sample's page in ``matches`` or ``replay`` of the club's site."""
+    match_id = json.loads(CLAIMS.read_text(encoding="utf-8"))["id"]
+    return (inputs.get("club") / "site" / folder / f"{match_slug(match_id)}.html").as_uri()
+
+
+@recipe("site-match-1280", "club")
+def _match(b: Browser, inputs: Inputs, out: Path | None) -> str:
+    """The last evening's sample match: its players' claims and their verdicts."""
+    _laptop(b, _claims_match(inputs, "matches"), height=1000)
+    return photograph(b, out, height=1000)
+
+
+@recipe("site-player-390", "club")
+def _player_rating(b: Browser, inputs: Inputs, out: Path | None) -> str:
+    _phone(b, _player(inputs))
+    return photograph(b, out, height=_top(b, "#form"))
+
+
+@recipe("site-player-stats-390", "club")
+def _player_stats(b: Browser, inputs: Inputs, out: Path | None) -> str:
+    """The best player's form, scores, nemesis and victim, and results by seat."""
+    _phone(b, _player(inputs))
+    top = _top(b, "#form") - 8
+    return photograph(b, out, top=top, height=_top(b, "#colours") - 8 - top)
+
+
+@recipe("site-evening-390", "club")
+def _evening(b: Browser, inputs: Inputs, out: Path | None) -> str:
+    """The last evening: five tables, the claims sample's among them."""
+    _phone(b, _site_page(inputs, f"evenings/{LAST_EVENING.isoformat()}.html"))
+    return photograph(b, out)
+
+
+@recipe("site-replay-390", "club")
+def _site_replay(b: Browser, inputs: Inputs, out: Path | None) -> str:
+    """The replay page of the last evening's sample match, at its 20th move."""
+    _phone(b, _claims_match(inputs, "replay"))
+    b.press("ArrowRight", 20)
+    return photograph(b, out, height=844)
+
+
+@recipe("ratings", "ratings")
+def _ratings_png(b: Browser, inputs: Inputs, out: Path | None) -> str:
+    """``ratings --png`` of the club's season (no page: the text is the ratings it draws)."""
+    text = str(inputs.get("ratings"))
+    if out is not None:
+        out.write_bytes((inputs.folder / "ratings.png").read_bytes())
+    return normalised(text)
+
+
+# taking them ----------------------------------------------------------------------------------------------------
+
+#: Every screenshot a recipe makes.
+NAMES = sorted(RECIPES)
+
+
+def _page_targets(b: Browser) -> set[str]:
+    return {t["targetId"] for t in b.send("Target.getTargets", session=False)["targetInfos"] if t["type"] == "page"}
+
+
+def draw(names: Sequence[str], chromium: str, folder: Path, *, photographs: Path | None = None) -> dict[str, str]:
+    """Each screenshot's visible text, its page drawn in one browser; photographed into ``photographs`` (as
+    ``NAME.png``) when given. The inputs are made side by side first."""
+    texts: dict[str, str] = {}
+    inputs = Inputs(folder)
+    try:
+        inputs.start(names)
+        with tempfile.TemporaryDirectory(prefix="coloretto-shot-") as profile:
+            b = Browser(chromium, profile)
+            try:
+                for name in names:
+                    before = _page_targets(b)
+                    out = None if photographs is None else photographs / f"{name}.png"
+                    try:
+                        texts[name] = RECIPES[name](b, inputs, out)
+                    except Exception as e:
+                        raise RuntimeError(f"{name}: {e}") from e
+                    for target in _page_targets(b) - before:  # the page closed: one tab open at a time
+                        b.send("Target.closeTarget", {"targetId": target}, session=False)
+                    b.events.clear()
+            finally:
+                b.close()
+    finally:
+        inputs.close()
+    return texts
 
 
 def main(argv: list[str]) -> int:
@@ -211,9 +477,9 @@ def main(argv: list[str]) -> int:
         return 2
     texts = json.loads(TEXTS.read_text(encoding="utf-8")) if TEXTS.exists() else {}
     with tempfile.TemporaryDirectory(prefix="coloretto-shots-") as scratch:
-        for name in names:
-            texts[name] = take(name, chromium, Path(scratch), photograph=True)
-            print(f"docs/{name}.png")
+        texts.update(draw(names, chromium, Path(scratch), photographs=DOCS))
+    for name in names:
+        print(f"docs/{name}.png")
     TEXTS.write_text(json.dumps(dict(sorted(texts.items())), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return 0
 
