@@ -31,7 +31,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -119,6 +119,18 @@ class Inputs:
     def get(self, what: str) -> Any:
         return self._future(what).result()
 
+    def in_readiness(self, names: Sequence[str]) -> Iterator[str]:
+        """``names``, each as soon as its inputs are made (the browser draws while the rest are being made)."""
+        left = list(names)
+        while left:
+            ready = [n for n in left if all(self._future(need).done() for need in NEEDS[n])]
+            if not ready:
+                making = {self._future(need) for n in left for need in NEEDS[n]}
+                wait([f for f in making if not f.done()], return_when=FIRST_COMPLETED)
+                continue
+            left.remove(ready[0])
+            yield ready[0]
+
     def close(self) -> None:
         for future in self._made.values():
             future.cancel()
@@ -164,40 +176,38 @@ def _club(inputs: Inputs) -> Path:
 
 
 def _ratings(inputs: Inputs) -> str:
-    """``ratings --png docs/ratings.png`` of the season, drawn into the scratch folder; the ratings it draws."""
+    """``ratings --png`` of the season, drawn into the scratch folder; the ratings it draws (``--format csv``,
+    every number rounded to a tenth: the last digits of a float may differ from one machine to another)."""
     db = str(inputs.get("club") / "club.duckdb")
-    run("ratings", "--db", db, "--png", str(inputs.folder / "ratings.png"))
-    return run("ratings", "--db", db, "--format", "csv")
+    table = run("ratings", "--db", db, "--format", "csv", "--png", str(inputs.folder / "ratings.png"))
+    return re.sub(r"-?\d+\.\d+", lambda m: f"{float(m.group(0)):.1f}", table)
 
 
-def _serve(lang: str) -> Callable[[Inputs], str]:
-    def make(inputs: Inputs) -> str:
-        return inputs.servers.enter_context(_served(inputs.folder, lang))
-
-    return make
+def _serve(inputs: Inputs) -> str:
+    return inputs.servers.enter_context(_served(inputs.folder))
 
 
 @contextmanager
-def _served(folder: Path, lang: str) -> Iterator[str]:
-    """``serve`` on the sample two-player game, its setup and first 30 moves entered; the page's address."""
+def _served(folder: Path) -> Iterator[str]:
+    """``serve`` on the sample two-player game, its setup and first 30 moves entered; the page's address (each
+    language's page is the address with ``&lang=``)."""
     from .server import Server
 
     sample = json.loads(TWO.read_text(encoding="utf-8"))
     lines = [line for line in TYPED.read_text(encoding="utf-8").splitlines() if line.strip()]
-    with Server(folder / f"serve-{lang}.json", "--players", ",".join(sample["players"]), "--date", sample["date"],
-                "--games", "1", "--lang", lang) as server:  # fmt: skip
+    with Server(folder / "serve.json", "--players", ",".join(sample["players"]), "--date", sample["date"],
+                "--games", "1") as server:  # fmt: skip
         server.feed(lines[:34])  # the setup's four lines, then 30 moves
         yield server.url
         server.stop()
 
 
 MAKERS: dict[str, Callable[[Inputs], Any]] = {
-    "analysis-explained": _analysis("ru,ja,ko,en", "--explain", "all"),
-    "analysis": _analysis("en"),
+    "analysis": _analysis("ru,ja,ko,en", "--explain", "all"),
     "replay": _replay,
     "club": _club,
     "ratings": _ratings,
-    **{f"serve-{lang}": _serve(lang) for lang in ("en", "ja", "ko", "ru")},
+    "serve": _serve,
 }
 
 
@@ -236,12 +246,19 @@ def photograph(b: Browser, out: Path | None, *, height: int | None = None, top: 
     return text
 
 
+def _opened(b: Browser, url: str, *, width: int, height: int, mobile: bool) -> None:
+    """The page opened and read to its end (a site page says it is ready in its first lines: on a loaded
+    machine its text could be read half parsed)."""
+    b.open(url, width=width, height=height, mobile=mobile)
+    b.wait_for("document.readyState === 'complete'")
+
+
 def _phone(b: Browser, url: str) -> None:
-    b.open(url, width=390, height=844, mobile=True)
+    _opened(b, url, width=390, height=844, mobile=True)
 
 
 def _laptop(b: Browser, url: str, height: int = 900) -> None:
-    b.open(url, width=1280, height=height, mobile=False)
+    _opened(b, url, width=1280, height=height, mobile=False)
 
 
 # the analysis page (analyze --html) -----------------------------------------------------------------------------
@@ -249,7 +266,7 @@ def _laptop(b: Browser, url: str, height: int = 900) -> None:
 
 def _worst_explained(lang: str) -> Recipe:
     def make(b: Browser, inputs: Inputs, out: Path | None) -> str:
-        page, data = inputs.get("analysis-explained")
+        page, data = inputs.get("analysis")
         (match,) = data["matches"]
         worst = max((d for d in match["decisions"] if d["explanation"]), key=lambda d: d["loss"])
         _phone(b, page.as_uri() + f"?lang={lang}")
@@ -262,17 +279,18 @@ def _worst_explained(lang: str) -> Recipe:
 
 
 for _lang in ("ja", "ko", "ru"):
-    recipe(f"analysis-{_lang}-390", "analysis-explained")(_worst_explained(_lang))
+    recipe(f"analysis-{_lang}-390", "analysis")(_worst_explained(_lang))
 
 
 def _worst_marked(b: Browser, inputs: Inputs, out: Path | None, *, phone: bool) -> str:
+    """The costliest marked decision, on the same page in English."""
     page, data = inputs.get("analysis")
     (match,) = data["matches"]
     worst = max((d for d in match["decisions"] if d["mark"]), key=lambda d: d["loss"])
     if not phone:
-        _laptop(b, page.as_uri() + f"#m=1&g=1&s={worst['move']}")
+        _laptop(b, page.as_uri() + f"?lang=en#m=1&g=1&s={worst['move']}")
         return photograph(b, out)
-    _phone(b, page.as_uri())
+    _phone(b, page.as_uri() + "?lang=en")
     b.tap(f"#marked .jump[data-move='{worst['move']}']")
     b.eval("window.scrollTo(0, 0)")
     bottom = b.eval("document.getElementById('marked').getBoundingClientRect().bottom + window.scrollY")
@@ -315,24 +333,24 @@ def _row_chosen(b: Browser, url: str) -> None:
 
 def _serve_phone(lang: str) -> Recipe:
     def make(b: Browser, inputs: Inputs, out: Path | None) -> str:
-        _row_chosen(b, inputs.get(f"serve-{lang}"))
+        _row_chosen(b, inputs.get("serve") + f"&lang={lang}")
         return photograph(b, out)
 
     return make
 
 
 for _lang in ("ja", "ko", "ru"):
-    recipe(f"serve-{_lang}-390", f"serve-{_lang}")(_serve_phone(_lang))
-recipe("serve-390", "serve-en")(_serve_phone("en"))
+    recipe(f"serve-{_lang}-390", "serve")(_serve_phone(_lang))
+recipe("serve-390", "serve")(_serve_phone("en"))
 
 
-@recipe("serve-1280", "serve-en")
+@recipe("serve-1280", "serve")
 def _serve_laptop(b: Browser, inputs: Inputs, out: Path | None) -> str:
     """The page on a laptop, live, the next move's drawn card tapped: "Put COLOUR here" on the rows."""
     from .taps import live
 
     card = json.loads(TWO.read_text(encoding="utf-8"))["games"][0]["moves"][30]["card"]
-    _laptop(b, inputs.get("serve-en"), height=800)
+    _laptop(b, inputs.get("serve") + "&lang=en", height=800)
     live(b)
     b.click(f'#input [data-card="{card}"]')
     b.eval("window.scrollTo(0, 0)")
@@ -448,7 +466,7 @@ def draw(names: Sequence[str], chromium: str, folder: Path, *, photographs: Path
         with tempfile.TemporaryDirectory(prefix="coloretto-shot-") as profile:
             b = Browser(chromium, profile)
             try:
-                for name in names:
+                for name in inputs.in_readiness(names):
                     before = _page_targets(b)
                     out = None if photographs is None else photographs / f"{name}.png"
                     try:
