@@ -26,6 +26,7 @@ import base64
 import datetime as _dt
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -164,21 +165,28 @@ def season_matches() -> Iterator[dict[str, Any]]:
 
 
 def _club(inputs: Inputs) -> Path:
-    """The season ingested into ``club/club.duckdb`` and its site built in ``club/site`` (English, Japanese,
-    Russian); the club's folder."""
+    """The season ingested into ``club/club.duckdb``, and a copy of it for ``ratings`` (which then runs beside
+    ``site``, each on its own file); the club's folder."""
     club = inputs.folder / "club"
     club.mkdir()
     log = club / "season-2026.jsonl"
     log.write_text("".join(dumps_line(m) + "\n" for m in season_matches()), encoding="utf-8")
     run("ingest", "--db", str(club / "club.duckdb"), str(log))
-    run("site", "--db", str(club / "club.duckdb"), "--out", str(club / "site"), "--lang", SITE_LANGS)
+    shutil.copyfile(club / "club.duckdb", club / "ratings.duckdb")
     return club
+
+
+def _site(inputs: Inputs) -> Path:
+    """The club's site in English, Japanese and Russian; its folder."""
+    club = inputs.get("club")
+    run("site", "--db", str(club / "club.duckdb"), "--out", str(club / "site"), "--lang", SITE_LANGS)
+    return Path(club / "site")
 
 
 def _ratings(inputs: Inputs) -> str:
     """``ratings --png`` of the season, drawn into the scratch folder; the ratings it draws (``--format csv``,
     every number rounded to a tenth: the last digits of a float may differ from one machine to another)."""
-    db = str(inputs.get("club") / "club.duckdb")
+    db = str(inputs.get("club") / "ratings.duckdb")
     table = run("ratings", "--db", db, "--format", "csv", "--png", str(inputs.folder / "ratings.png"))
     return re.sub(r"-?\d+\.\d+", lambda m: f"{float(m.group(0)):.1f}", table)
 
@@ -206,6 +214,7 @@ MAKERS: dict[str, Callable[[Inputs], Any]] = {
     "analysis": _analysis("ru,ja,ko,en", "--explain", "all"),
     "replay": _replay,
     "club": _club,
+    "site": _site,
     "ratings": _ratings,
     "serve": _serve,
 }
@@ -360,24 +369,28 @@ def _serve_laptop(b: Browser, inputs: Inputs, out: Path | None) -> str:
 # the club's site (site), and ratings --png ----------------------------------------------------------------------
 
 
+def _site_of(inputs: Inputs) -> Path:
+    return Path(inputs.get("site"))
+
+
 def _site_page(inputs: Inputs, pattern: str) -> str:
     """The address of the club's site page ``pattern`` finds (a glob under the site's folder; the first)."""
-    site = inputs.get("club") / "site"
+    site = _site_of(inputs)
     return min(site.glob(pattern)).as_uri()
 
 
 def _player(inputs: Inputs) -> str:
     """The page of the club's strongest player."""
-    return (inputs.get("club") / "site" / "players" / f"{player_slug('Aiko')}.html").as_uri()
+    return (_site_of(inputs) / "players" / f"{player_slug('Aiko')}.html").as_uri()
 
 
-@recipe("site-index-1280", "club")
+@recipe("site-index-1280", "site")
 def _index_laptop(b: Browser, inputs: Inputs, out: Path | None) -> str:
     _laptop(b, _site_page(inputs, "index.html"), height=1000)
     return photograph(b, out, height=1000)
 
 
-@recipe("site-index-390", "club")
+@recipe("site-index-390", "site")
 def _index_phone(b: Browser, inputs: Inputs, out: Path | None) -> str:
     _phone(b, _site_page(inputs, "index.html"))
     return photograph(b, out, height=1000)
@@ -392,29 +405,29 @@ def _index_in(lang: str) -> Recipe:
 
 
 for _lang in ("ja", "ru"):
-    recipe(f"site-index-{_lang}-390", "club")(_index_in(_lang))
+    recipe(f"site-index-{_lang}-390", "site")(_index_in(_lang))
 
 
 def _claims_match(inputs: Inputs, folder: str) -> str:
     """The address of the claims sample's page in ``matches`` or ``replay`` of the club's site."""
     match_id = json.loads(CLAIMS.read_text(encoding="utf-8"))["id"]
-    return (inputs.get("club") / "site" / folder / f"{match_slug(match_id)}.html").as_uri()
+    return (_site_of(inputs) / folder / f"{match_slug(match_id)}.html").as_uri()
 
 
-@recipe("site-match-1280", "club")
+@recipe("site-match-1280", "site")
 def _match(b: Browser, inputs: Inputs, out: Path | None) -> str:
     """The last evening's sample match: its players' claims and their verdicts."""
     _laptop(b, _claims_match(inputs, "matches"), height=1000)
     return photograph(b, out, height=1000)
 
 
-@recipe("site-player-390", "club")
+@recipe("site-player-390", "site")
 def _player_rating(b: Browser, inputs: Inputs, out: Path | None) -> str:
     _phone(b, _player(inputs))
     return photograph(b, out, height=_top(b, "#form"))
 
 
-@recipe("site-player-stats-390", "club")
+@recipe("site-player-stats-390", "site")
 def _player_stats(b: Browser, inputs: Inputs, out: Path | None) -> str:
     """The best player's form, scores, nemesis and victim, and results by seat."""
     _phone(b, _player(inputs))
@@ -422,14 +435,14 @@ def _player_stats(b: Browser, inputs: Inputs, out: Path | None) -> str:
     return photograph(b, out, top=top, height=_top(b, "#colours") - 8 - top)
 
 
-@recipe("site-evening-390", "club")
+@recipe("site-evening-390", "site")
 def _evening(b: Browser, inputs: Inputs, out: Path | None) -> str:
     """The last evening: five tables, the claims sample's among them."""
     _phone(b, _site_page(inputs, f"evenings/{LAST_EVENING.isoformat()}.html"))
     return photograph(b, out)
 
 
-@recipe("site-replay-390", "club")
+@recipe("site-replay-390", "site")
 def _site_replay(b: Browser, inputs: Inputs, out: Path | None) -> str:
     """The replay page of the last evening's sample match, at its 20th move."""
     _phone(b, _claims_match(inputs, "replay"))
