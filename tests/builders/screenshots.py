@@ -373,27 +373,14 @@ def _site_of(inputs: Inputs) -> Path:
     return Path(inputs.get("site"))
 
 
-def _site_page(inputs: Inputs, pattern: str) -> str:
-    """The address of the club's site page ``pattern`` finds (a glob under the site's folder; the first)."""
-    site = _site_of(inputs)
-    return min(site.glob(pattern)).as_uri()
+def _site_page(inputs: Inputs, name: str) -> str:
+    """The address of the club's site page ``name`` (a path in the site's folder)."""
+    return (_site_of(inputs) / name).as_uri()
 
 
 def _player(inputs: Inputs) -> str:
     """The page of the club's strongest player."""
     return (_site_of(inputs) / "players" / f"{player_slug('Aiko')}.html").as_uri()
-
-
-@recipe("site-index-1280", "site")
-def _index_laptop(b: Browser, inputs: Inputs, out: Path | None) -> str:
-    _laptop(b, _site_page(inputs, "index.html"), height=1000)
-    return photograph(b, out, height=1000)
-
-
-@recipe("site-index-390", "site")
-def _index_phone(b: Browser, inputs: Inputs, out: Path | None) -> str:
-    _phone(b, _site_page(inputs, "index.html"))
-    return photograph(b, out, height=1000)
 
 
 def _index_in(lang: str) -> Recipe:
@@ -414,11 +401,23 @@ def _claims_match(inputs: Inputs, folder: str) -> str:
     return (_site_of(inputs) / folder / f"{match_slug(match_id)}.html").as_uri()
 
 
-@recipe("site-match-1280", "site")
-def _match(b: Browser, inputs: Inputs, out: Path | None) -> str:
-    """The last evening's sample match: its players' claims and their verdicts."""
-    _laptop(b, _claims_match(inputs, "matches"), height=1000)
-    return photograph(b, out, height=1000)
+def _site_top(page: Callable[[Inputs], str], *, phone: bool) -> Recipe:
+    """The top 1000 CSS pixels of a site page, on a phone or on a laptop."""
+
+    def make(b: Browser, inputs: Inputs, out: Path | None) -> str:
+        if phone:
+            _phone(b, page(inputs))
+        else:
+            _laptop(b, page(inputs), height=1000)
+        return photograph(b, out, height=1000)
+
+    return make
+
+
+recipe("site-index-1280", "site")(_site_top(lambda inputs: _site_page(inputs, "index.html"), phone=False))
+recipe("site-index-390", "site")(_site_top(lambda inputs: _site_page(inputs, "index.html"), phone=True))
+#: the last evening's sample match: its players' claims and their verdicts
+recipe("site-match-1280", "site")(_site_top(lambda inputs: _claims_match(inputs, "matches"), phone=False))
 
 
 @recipe("site-player-390", "site")
