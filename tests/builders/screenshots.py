@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import ExitStack, contextmanager
@@ -41,7 +42,7 @@ from coloretto_log.log.writer import dumps_line
 from coloretto_log.site.pages import match_slug, player_slug
 
 from ..conftest import ROOT, SAMPLES
-from .browser import Browser, find_chromium
+from .browser import Browser, CDPError, find_chromium
 from .club import CIRCLES, club_matches
 
 DOCS = ROOT / "docs"
@@ -104,6 +105,9 @@ class Inputs:
         self._made: dict[str, Future[Any]] = {}
         self._pool = ThreadPoolExecutor(max_workers=len(MAKERS))
         self.servers = ExitStack()
+        self._began = time.monotonic()
+        #: When each input was ready, in seconds from the start.
+        self.ready_at: dict[str, float] = {}
 
     def start(self, names: Sequence[str]) -> None:
         """Begin making every input those screenshots need."""
@@ -114,8 +118,13 @@ class Inputs:
     def _future(self, what: str) -> Future[Any]:
         with self._lock:
             if what not in self._made:
-                self._made[what] = self._pool.submit(MAKERS[what], self)
+                self._made[what] = self._pool.submit(self._make, what)
             return self._made[what]
+
+    def _make(self, what: str) -> Any:
+        made = MAKERS[what](self)
+        self.ready_at[what] = time.monotonic() - self._began
+        return made
 
     def get(self, what: str) -> Any:
         return self._future(what).result()
@@ -330,6 +339,19 @@ def _replay_ru(b: Browser, inputs: Inputs, out: Path | None) -> str:
 # the serve page -------------------------------------------------------------------------------------------------
 
 
+def _tapped(b: Browser, selector: str, shown: str) -> None:
+    """A click on ``selector`` until the page shows it (``shown``, an expression): on a loaded machine a click
+    can land while the page is still being drawn, and be lost (the page then shows no change)."""
+    for _ in range(5):
+        b.click(selector)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            if b.eval(f"!!({shown})"):
+                return
+            time.sleep(0.05)
+    raise CDPError(f"the page never showed {shown} after a click on {selector}")
+
+
 def _row_chosen(b: Browser, url: str) -> None:
     """The page on a phone, live, a row chosen to take: "Take row N" showing."""
     from .taps import live
@@ -337,7 +359,7 @@ def _row_chosen(b: Browser, url: str) -> None:
     _phone(b, url)
     live(b)
     row = b.eval("[...document.querySelectorAll('[data-row]')].find(e => !e.disabled).dataset.row")
-    b.click(f'[data-row="{row}"]')
+    _tapped(b, f'[data-row="{row}"]', "document.querySelector('[data-take]')")
 
 
 def _serve_phone(lang: str) -> Recipe:
@@ -361,7 +383,8 @@ def _serve_laptop(b: Browser, inputs: Inputs, out: Path | None) -> str:
     card = json.loads(TWO.read_text(encoding="utf-8"))["games"][0]["moves"][30]["card"]
     _laptop(b, inputs.get("serve") + "&lang=en", height=800)
     live(b)
-    b.click(f'#input [data-card="{card}"]')
+    pressed = f'#input [data-card="{card}"][aria-pressed="true"]'
+    _tapped(b, f'#input [data-card="{card}"]', f"document.querySelector({json.dumps(pressed)})")
     b.eval("window.scrollTo(0, 0)")
     return photograph(b, out, height=800)
 
@@ -468,9 +491,13 @@ def _page_targets(b: Browser) -> set[str]:
     return {t["targetId"] for t in b.send("Target.getTargets", session=False)["targetInfos"] if t["type"] == "page"}
 
 
-def draw(names: Sequence[str], chromium: str, folder: Path, *, photographs: Path | None = None) -> dict[str, str]:
+def draw(
+    names: Sequence[str], chromium: str, folder: Path, *, photographs: Path | None = None,
+    timings: dict[str, float] | None = None,
+) -> dict[str, str]:
     """Each screenshot's visible text, its page drawn in one browser; photographed into ``photographs`` (as
-    ``NAME.png``) when given. The inputs are made side by side first."""
+    ``NAME.png``) when given. The inputs are made side by side first. ``timings`` receives when each input
+    and each page was ready, in seconds from the start."""
     texts: dict[str, str] = {}
     inputs = Inputs(folder)
     try:
@@ -485,6 +512,8 @@ def draw(names: Sequence[str], chromium: str, folder: Path, *, photographs: Path
                         texts[name] = RECIPES[name](b, inputs, out)
                     except Exception as e:
                         raise RuntimeError(f"{name}: {e}") from e
+                    if timings is not None:
+                        timings[name] = time.monotonic() - inputs._began
                     for target in _page_targets(b) - before:  # the page closed: one tab open at a time
                         b.send("Target.closeTarget", {"targetId": target}, session=False)
                     b.events.clear()
@@ -492,6 +521,8 @@ def draw(names: Sequence[str], chromium: str, folder: Path, *, photographs: Path
                 b.close()
     finally:
         inputs.close()
+        if timings is not None:
+            timings.update(inputs.ready_at)
     return texts
 
 
@@ -506,10 +537,13 @@ def main(argv: list[str]) -> int:
         print(f"no recipe for {', '.join(unknown)}; recipes: {', '.join(NAMES)}", file=sys.stderr)
         return 2
     texts = json.loads(TEXTS.read_text(encoding="utf-8")) if TEXTS.exists() else {}
+    timings: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="coloretto-shots-") as scratch:
-        texts.update(draw(names, chromium, Path(scratch), photographs=DOCS))
+        texts.update(draw(names, chromium, Path(scratch), photographs=DOCS, timings=timings))
     for name in names:
         print(f"docs/{name}.png")
+    ready = ", ".join(f"{what} {at:.1f}" for what, at in sorted(timings.items(), key=lambda kv: kv[1]))
+    print(f"ready after (s): {ready}", file=sys.stderr)
     TEXTS.write_text(json.dumps(dict(sorted(texts.items())), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return 0
 
