@@ -12,10 +12,10 @@ one machine to another).
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
-
-import pytest
+from pathlib import Path
 
 from .builders.screenshots import BY_HAND, DOCS, NAMES, TEXTS, draw
 
@@ -38,13 +38,18 @@ def test_every_screenshot_in_the_docs_is_shown_with_words_for_who_cannot_see_it(
     assert all(len(alt.split()) >= 3 for alt in shown.values()), shown
 
 
-@pytest.fixture(scope="module")
-def drawn(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """Every screenshot's visible text as the code draws it now."""
-    return draw(NAMES, chromium, tmp_path_factory.mktemp("screenshots"))
+def test_every_screenshots_page_still_shows_the_same_words(chromium: str, tmp_path: Path) -> None:
+    """One test for all the pages (under xdist, a fixture shared by many tests would be made once a worker)."""
+    kept = json.loads(TEXTS.read_text(encoding="utf-8"))
+    drawn = draw(NAMES, chromium, tmp_path)
+    stale = {name: _diff(kept[name], drawn[name]) for name in NAMES if drawn[name] != kept[name]}
+    assert not stale, (
+        f"stale: {', '.join(f'docs/{name}.png' for name in stale)}; run python -m tests.builders.screenshots\n"
+        + "\n".join(f"{name}:\n{diff}" for name, diff in stale.items())
+    )
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_the_screenshots_page_still_shows_the_same_words(name: str, drawn: dict[str, str]) -> None:
-    kept = json.loads(TEXTS.read_text(encoding="utf-8"))[name]
-    assert drawn[name] == kept, f"docs/{name}.png is stale: run python -m tests.builders.screenshots"
+def _diff(kept: str, now: str) -> str:
+    """The first lines of a unified diff of a page's text, as kept and as drawn now."""
+    lines = difflib.unified_diff(kept.splitlines(), now.splitlines(), "kept", "now", lineterm="", n=1)
+    return "\n".join(list(lines)[:30])
