@@ -105,7 +105,7 @@ class Inputs:
         self._made: dict[str, Future[Any]] = {}
         self._pool = ThreadPoolExecutor(max_workers=len(MAKERS))
         self.servers = ExitStack()
-        self._began = time.monotonic()
+        self.began = time.monotonic()
         #: When each input was ready, in seconds from the start.
         self.ready_at: dict[str, float] = {}
 
@@ -123,7 +123,7 @@ class Inputs:
 
     def _make(self, what: str) -> Any:
         made = MAKERS[what](self)
-        self.ready_at[what] = time.monotonic() - self._began
+        self.ready_at[what] = time.monotonic() - self.began
         return made
 
     def get(self, what: str) -> Any:
@@ -513,7 +513,7 @@ def draw(
                     except Exception as e:
                         raise RuntimeError(f"{name}: {e}") from e
                     if timings is not None:
-                        timings[name] = time.monotonic() - inputs._began
+                        timings[name] = time.monotonic() - inputs.began
                     for target in _page_targets(b) - before:  # the page closed: one tab open at a time
                         b.send("Target.closeTarget", {"targetId": target}, session=False)
                     b.events.clear()
