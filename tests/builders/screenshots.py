@@ -279,6 +279,12 @@ def _laptop(b: Browser, url: str, height: int = 900) -> None:
     _opened(b, url, width=1280, height=height, mobile=False)
 
 
+def _at(move: int) -> str:
+    """The address's end that opens a viewer page (replay, analysis) at that move of the first game, as if
+    the reader had pressed → that many times."""
+    return f"#m=1&g=1&s={move}"
+
+
 # the analysis page (analyze --html) -----------------------------------------------------------------------------
 
 
@@ -287,8 +293,7 @@ def _worst_explained(lang: str) -> Recipe:
         page, data = inputs.get("analysis")
         (match,) = data["matches"]
         worst = max((d for d in match["decisions"] if d["explanation"]), key=lambda d: d["loss"])
-        _phone(b, page.as_uri() + f"?lang={lang}")
-        b.press("ArrowRight", worst["move"])
+        _phone(b, page.as_uri() + f"?lang={lang}" + _at(worst["move"]))
         bottom = b.eval("document.querySelector('#decisions').getBoundingClientRect().bottom + window.scrollY")
         b.eval("window.scrollTo(0, 0)")
         return photograph(b, out, height=int(bottom) + 12)
@@ -306,7 +311,7 @@ def _worst_marked(b: Browser, inputs: Inputs, out: Path | None, *, phone: bool) 
     (match,) = data["matches"]
     worst = max((d for d in match["decisions"] if d["mark"]), key=lambda d: d["loss"])
     if not phone:
-        _laptop(b, page.as_uri() + f"?lang=en#m=1&g=1&s={worst['move']}")
+        _laptop(b, page.as_uri() + "?lang=en" + _at(worst["move"]))
         return photograph(b, out)
     _phone(b, page.as_uri() + "?lang=en")
     b.tap(f"#marked .jump[data-move='{worst['move']}']")
@@ -331,8 +336,7 @@ def _replay_ru(b: Browser, inputs: Inputs, out: Path | None) -> str:
     steps = from_loaded(next(iter(load([THREE])))).games[0].steps
     extra = next(i for i, s in enumerate(steps) if s.move is not None and getattr(s.move, "extra", None)
                  and s.move.last_round)  # fmt: skip
-    _phone(b, inputs.get("replay").as_uri() + "?lang=ru")
-    b.press("ArrowRight", extra)
+    _phone(b, inputs.get("replay").as_uri() + "?lang=ru" + _at(extra))
     return photograph(b, out, height=640)
 
 
@@ -467,8 +471,7 @@ def _evening(b: Browser, inputs: Inputs, out: Path | None) -> str:
 @recipe("site-replay-390", "site")
 def _site_replay(b: Browser, inputs: Inputs, out: Path | None) -> str:
     """The replay page of the last evening's sample match, at its 20th move."""
-    _phone(b, _claims_match(inputs, "replay"))
-    b.press("ArrowRight", 20)
+    _phone(b, _claims_match(inputs, "replay") + _at(20))
     return photograph(b, out, height=844)
 
 
