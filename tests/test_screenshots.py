@@ -27,14 +27,14 @@ def test_every_screenshot_in_the_docs_has_a_recipe_or_is_listed_as_made_by_hand(
 
 
 def test_every_screenshot_in_the_docs_is_shown_with_words_for_who_cannot_see_it() -> None:
-    """Each picture appears in a page of the docs (or the README) as ``![alt text](NAME.png)``, with alt text."""
-    pages = [*DOCS.glob("*.md"), DOCS.parent / "README.md"]
-    shown = {
-        name: alt
-        for page in pages
-        for alt, name in re.findall(r"!\[([^\]]*)\]\((?:docs/)?([^)/]+\.png)\)", page.read_text(encoding="utf-8"))
-    }
-    assert set(shown) >= {p.name for p in DOCS.glob("*.png")}
+    """Each picture appears in a page of the docs (or the README) as ``![alt text](NAME.png)``, with alt text of
+    a few words; and no page shows a picture that is not there."""
+    shown: dict[Path, str] = {}
+    for page in [*DOCS.glob("*.md"), *DOCS.glob("*/*.md"), DOCS.parent / "README.md"]:
+        for alt, target in re.findall(r"!\[([^\]]*)\]\(([^)\s]+)\)", page.read_text(encoding="utf-8")):
+            shown[(page.parent / target).resolve()] = alt
+    assert all(path.exists() for path in shown), [str(path) for path in shown if not path.exists()]
+    assert set(shown) >= {p.resolve() for p in DOCS.glob("*.png")}
     assert all(len(alt.split()) >= 3 for alt in shown.values()), shown
 
 
