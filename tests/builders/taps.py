@@ -13,7 +13,7 @@ from typing import Any
 from ..conftest import ROOT
 from .browser import Browser
 
-#: Where the browser tests leave their screenshots (docs/ shows copies).
+#: Where the browser tests leave their screenshots (docs/'s are made by python -m tests.builders.screenshots).
 ARTIFACTS = ROOT / "test-artifacts"
 
 

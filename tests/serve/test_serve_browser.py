@@ -6,7 +6,7 @@ browsers share the table, one game each in turn: each must see the other's
 moves before it can move (a stale page is refused). The log written must be
 the sample's, byte for byte in its setups and moves (the recorder keeps only
 the written scores of the claims). Screenshots of the page at 390 px and
-1280 px go to test-artifacts/ (docs/serve.md shows them).
+1280 px go to test-artifacts/ (docs/serve.md's are made by tests/builders/screenshots.py).
 """
 
 from __future__ import annotations

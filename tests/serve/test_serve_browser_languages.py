@@ -4,7 +4,7 @@ The same whole game recorded by taps on a Japanese page and on an English
 one writes the same log, byte for byte; the Korean page (chosen by the
 browser's Accept-Language) and the Russian one (``--lang ru``) fit a 390 px
 phone at every step of a game. Screenshots at 390 px go to test-artifacts/
-(docs/serve.md and docs/languages.md show them).
+(docs/serve.md's and docs/languages.md's are made by tests/builders/screenshots.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 ``--lang ru,ja,ko,en`` shows, at every move, each decision's explanation as ``play.explain.render`` says it in
 that language (the same parts, so the same numbers, rows and cards), the choices by their names in it, and fits
 a 390 px phone with the longest Russian words. In English it shows the ``explanation`` of the JSON, byte for byte.
-The screenshots (test-artifacts/analysis-LANG-390.png) are the ones in docs/languages.md."""
+The screenshots go to test-artifacts/analysis-LANG-390.png (docs/languages.md's: tests/builders/screenshots.py)."""
 
 from __future__ import annotations
 

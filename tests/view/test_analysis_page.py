@@ -3,7 +3,7 @@
 The analysis here is a real one (``analyze`` on a sample log, few samples): the page embeds exactly what
 ``analyze --json`` prints, ``replay --html --analysis`` of that JSON writes the same page byte for byte, and in
 headless Chromium at 390 px a tap on every marked point of the chart shows that decision as the JSON gives it.
-The screenshots it takes (test-artifacts/analyze-390.png, analyze-1280.png) are the ones in docs/analyze.md.
+The screenshots it takes go to test-artifacts/ (docs/analyze.md's: tests/builders/screenshots.py).
 """
 
 from __future__ import annotations

@@ -123,7 +123,7 @@ def test_a_few_lines_by_hand_and_the_switch_tells_the_move_again(pages: dict[str
         browser.tap(f"#langs button[data-lang={lang}]")
         line = browser.eval("document.getElementById('narrative').textContent")
         assert BY_HAND[lang][1] in line and line == told(steps[extra].story, translator(lang))
-        if lang == "ru":  # the longest words: photographed for docs/languages.md
+        if lang == "ru":  # the longest words (docs/languages.md shows them: tests/builders/screenshots.py)
             assert browser.overflow() <= 0
             ARTIFACTS.mkdir(exist_ok=True)
             browser.screenshot(ARTIFACTS / "replay-ru-390.png", height=640)
