@@ -1,4 +1,4 @@
-"""``stats``: figures across every stored match (docs/database.md); the reports are ``db.stats.REPORTS``."""
+"""``stats``: figures across every stored match (docs/database.md); the reports are ``db.queries.stats.REPORTS``."""
 
 from __future__ import annotations
 
