@@ -106,21 +106,49 @@ def test_every_module_belongs_to_a_layer() -> None:
     assert layers <= set(ALLOWED), layers - set(ALLOWED)
 
 
+def wrong_arrows(module: str, path: Path) -> Iterator[str]:
+    """Every import of ``module`` (its source at ``path``) that its layer may not make, as a line naming it."""
+    layer = layer_of(module)
+    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    for target, _, line in imports(module, path):
+        top = target.split(".")[0]
+        if top == "coloretto_log":
+            if layer_of(target) not in ALLOWED[layer]:
+                yield f"{where}:{line}: {layer or 'top'} imports {target}"
+        elif top in THIRD_PARTY:
+            if layer not in THIRD_PARTY[top]:
+                yield f"{where}:{line}: {top} imported in {layer or 'top'}"
+        elif top not in sys.stdlib_module_names and top != "__future__":
+            yield f"{where}:{line}: {top} is not listed in THIRD_PARTY"
+
+
 def test_arrows_point_down_the_layers() -> None:
-    wrong = []
-    for module, path in modules():
-        layer = layer_of(module)
-        for target, _, line in imports(module, path):
-            top = target.split(".")[0]
-            if top == "coloretto_log":
-                if layer_of(target) not in ALLOWED[layer]:
-                    wrong.append(f"{path.relative_to(ROOT)}:{line}: {layer or 'top'} imports {target}")
-            elif top in THIRD_PARTY:
-                if layer not in THIRD_PARTY[top]:
-                    wrong.append(f"{path.relative_to(ROOT)}:{line}: {top} imported in {layer or 'top'}")
-            elif top not in sys.stdlib_module_names and top != "__future__":
-                wrong.append(f"{path.relative_to(ROOT)}:{line}: {top} is not listed in THIRD_PARTY")
+    wrong = [w for module, path in modules() for w in wrong_arrows(module, path)]
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_rooms_of_a_layer_keep_its_arrows(tmp_path: Path) -> None:
+    """db/ is regrouped in rooms (ingest/, ratings/, queries/, site/, club/): a module a folder down is in db's
+    layer, and its relative imports resolve to what they name (``..site`` is db's room, ``...site`` the layer)."""
+    rooms = sorted({p.relative_to(PACKAGE / "db").parts[0] for p in (PACKAGE / "db").glob("*/*.py")})
+    assert rooms == ["club", "ingest", "queries", "ratings", "site"]
+    assert {layer_of(m) for m, _ in modules() if m.startswith("coloretto_log.db.")} == {"db"}
+    model = tmp_path / "model.py"  # as if it stood at db/ratings/model.py
+    model.write_text(
+        "from ..site import data\nfrom ...club import split\nfrom ...core import engine\n"  # allowed
+        "from ...site import pages\nfrom ...view import html\nfrom ... import cli\nimport jinja2\n",  # not
+        encoding="utf-8",
+    )
+    wrong = list(wrong_arrows("coloretto_log.db.ratings.model", model))
+    assert [w.split(": ", 1)[1] for w in wrong] == [
+        "db imports coloretto_log.site",
+        "db imports coloretto_log.site.pages",
+        "db imports coloretto_log.view",
+        "db imports coloretto_log.view.html",
+        "db imports coloretto_log",
+        "db imports coloretto_log.cli",
+        "jinja2 imported in db",
+    ]
 
 
 def test_core_imports_only_the_standard_library() -> None:

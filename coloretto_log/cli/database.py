@@ -1,4 +1,5 @@
-"""What the database commands (``ingest``, ``stats``, ``query``, ``export``) share: ``--db``, consoles and consoles."""
+"""What the database commands (``ingest``, ``stats``, ``query``, ``export``, ...) share: ``--db``, consoles, and the
+check of a file a command writes beside the database it reads (``stats --png``, ``ratings --png``, ``tables --html``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import typer
 from rich.console import Console
 
 from ..db.paths import default_db_path
+from .common import ExitCode, fail
 
 DbOption = Annotated[
     Path | None,
@@ -24,6 +26,20 @@ DbOption = Annotated[
 def db_path(path: Path | None) -> Path:
     """The database ``--db`` names, else the default (:func:`default_db_path`)."""
     return path if path is not None else default_db_path()
+
+
+def check_output(out: Path | None, db: Path, *, force: bool, code: ExitCode = ExitCode.UNREADABLE) -> None:
+    """Stop the command (its one line and ``code``) unless the file ``out``, when given, may be written: never the
+    database ``db`` the command reads nor its write-ahead log, an existing file only with ``force``
+    (:func:`db.queries.outputs.output_problem`)."""
+    if out is None:
+        return
+    # imported here: it brings pyarrow, which a command that writes no file (``query``) need not load
+    from ..db.queries.outputs import output_problem
+
+    problem = output_problem(out, inputs=[db], force=force)
+    if problem is not None:
+        fail(problem, code)
 
 
 def err_console() -> Console:

@@ -1,4 +1,4 @@
-"""``query``: read-only SQL over the database, in the sandbox of ``db.sandbox`` (docs/database.md)."""
+"""``query``: read-only SQL over the database, in the sandbox of ``db.queries.sandbox`` (docs/database.md)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,6 @@ from rich.text import Text
 
 from ..core.editions import edition_choice, edition_names
 from ..core.errors import UsageError, one_line
-from ..db.queries.outputs import output_problem
 from ..db.ratings.model import (
     BAND,
     BASE,
@@ -52,6 +51,7 @@ from .common import (
     output_format,
     plural,
 )
+from .database import check_output, db_path
 
 #: The editions of the one table (core.editions), as choices.
 Edition = enum.Enum("Edition", {name: name for name in edition_names()}, type=str)  # type: ignore[misc]
@@ -190,10 +190,8 @@ def ratings(
     if len(chosen) > 1:
         fail("give at most one of --history, --predict and --backtest", ExitCode.USAGE)
     chosen_format = output_format(fmt, json_out)
-    if png is not None:  # never the database it reads (it was replaced by the picture), nor a file without --force
-        problem = output_problem(png, inputs=[db if db is not None else default_db_path()], force=force)
-        if problem is not None:
-            fail(problem, ExitCode.USAGE)
+    # never the database it reads (it was replaced by the picture), nor a file without --force
+    check_output(png, db_path(db), force=force, code=ExitCode.USAGE)
     if players is not None and not players.strip().isdigit():
         fail(f"--players {one_line(players)}: give the number of players with --player-count N", ExitCode.USAGE)
     count = None if player_count is None and players is None else count_of_players(player_count, players, names_allowed=False)[0]

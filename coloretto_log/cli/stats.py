@@ -1,4 +1,4 @@
-"""``stats``: figures across every stored match (docs/database.md); the reports are ``db.stats.REPORTS``."""
+"""``stats``: figures across every stored match (docs/database.md); the reports are ``db.queries.stats.REPORTS``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import typer
 from ..core.editions import edition_choice, edition_names
 from ..core.errors import one_line
 from ..db.errors import DatabaseError
-from ..db.queries.outputs import output_problem
 from ..db.queries.stats import SECTIONS, Filter, report_file
 from ..view.plot import PlotError, PlotUnavailable, PlotWriteError, write_png
 from ..view.stats_table import csv_rows, render_stats
@@ -30,7 +29,7 @@ from .common import (
     install_hint,
     output_format,
 )
-from .database import DbOption, db_path, out_console
+from .database import DbOption, check_output, db_path, out_console
 
 #: The editions of the one table (core.editions), as choices.
 Edition = enum.Enum("Edition", {name: name for name in edition_names()}, type=str)  # type: ignore[misc]
@@ -118,10 +117,7 @@ def stats(
     )
     only = None if section is None else str(section.value)
     path = db_path(db)
-    if png is not None:
-        problem = output_problem(png, inputs=[path], force=force)
-        if problem:
-            fail(problem, ExitCode.UNREADABLE)
+    check_output(png, path, force=force)
     try:
         data = report_file(path, flt)
     except DatabaseError as e:

@@ -16,7 +16,6 @@ from ..club.split import pair_key
 from ..core.errors import UsageError, one_line
 from ..db.club.history import Tonight, tonight_tables
 from ..db.errors import DatabaseError
-from ..db.queries.outputs import output_problem
 from ..log.atomic import atomic_write_text
 from ..log.limits import MAX_EVENT_NAME
 from .app import app
@@ -30,7 +29,7 @@ from .common import (
     install_hint,
     output_format,
 )
-from .database import DbOption, db_path, out_console
+from .database import DbOption, check_output, db_path, out_console
 
 
 def parse_sizes(text: str) -> tuple[int, ...]:
@@ -98,10 +97,7 @@ def tables(
     if not 1 <= len(title) <= MAX_EVENT_NAME:
         raise typer.BadParameter(f"the name must have 1 to {MAX_EVENT_NAME} characters", param_hint="--event")
     path = db_path(db)
-    if html is not None:
-        problem = output_problem(html, inputs=[path], force=force)
-        if problem:
-            fail(problem, ExitCode.UNREADABLE)
+    check_output(html, path, force=force)
     try:
         tonight = tonight_tables(path, names, sizes=parse_sizes(sizes), evenings=evenings,
                                  grouping="mix" if mix else "group" if by_rating else "none", seed=seed)  # fmt: skip

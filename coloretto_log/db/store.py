@@ -19,7 +19,7 @@ turns it into exit code 3.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,6 @@ import duckdb
 import pyarrow as pa  # type: ignore[import-untyped]
 from typing_extensions import Self
 
-from ..log.load import LoadedMatch, Unreadable
 from .errors import (
     REBUILD_HINT,
     DatabaseError,
@@ -38,14 +37,11 @@ from .errors import (
     refuse_foreign,
 )
 from .ingest.batches import (
-    BATCH_GAMES,
     IngestEvent,
     IngestSummary,
-    Stored,
     digest_key,
     ingest_items,
 )
-from .ingest.reading import Known
 from .ingest.rows import Batch
 from .paths import DEFAULT_DB, ENV_DB, default_db_path, no_database
 from .results import first_row, first_value
@@ -266,17 +262,9 @@ class MatchStore:
 
     # ---- writing
 
-    def ingest(
-        self,
-        items: Iterable[LoadedMatch | Unreadable | Known],
-        *,
-        replace: bool = False,
-        batch_games: int = BATCH_GAMES,
-        on_event: Callable[[IngestEvent], None] | None = None,
-        stored: Stored | None = None,
-    ) -> IngestSummary:
-        """Store every valid match of ``items`` (:func:`ingest.ingest_items`)."""
-        return ingest_items(self, items, replace=replace, batch_games=batch_games, on_event=on_event, stored=stored)
+    #: ``store.ingest(items, *, replace, batch_games, on_event, stored)``: store every valid match of ``items``
+    #: (:func:`ingest.batches.ingest_items`, this store its first argument; its options are written there only).
+    ingest = ingest_items
 
     def write_batch(self, batch: Batch) -> None:
         """One transaction: delete the replaced matches, append every table's rows.

@@ -1,7 +1,7 @@
-"""``stats`` for people: each report of ``db.stats.REPORTS`` drawn by its renderer, with rich.
+"""``stats`` for people: each report of ``db.queries.stats.REPORTS`` drawn by its renderer, with rich.
 
 :data:`RENDERERS` maps a report's name to the function that prints it; a
-new report is one entry here (and its query in ``db/stats.py``). Every name
+new report is one entry here (and its query in ``db/queries/stats.py``). Every name
 read from the database goes through :func:`one_line` and is never read as
 markup. :func:`csv_rows` flattens one report into CSV rows.
 """
@@ -205,7 +205,7 @@ def _rivals(out: Console, data: dict[str, Any]) -> None:
     out.print(t)
 
 
-#: Each report's renderer, by the report's name, in output order (``db.stats.REPORTS`` has the same names).
+#: Each report's renderer, by the report's name, in output order (``db.queries.stats.REPORTS`` has the same names).
 RENDERERS: dict[str, Renderer] = {
     "summary": _summary,
     "players": _players,

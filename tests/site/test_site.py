@@ -29,7 +29,7 @@ from coloretto_log.site.build import MANIFEST
 from coloretto_log.site.pages import match_slug, months_before, page_file, player_slug
 
 from ..builders.browser import Browser
-from ..builders.season import BIDI, HOSTILE, cli, season
+from ..builders.season import BIDI, HOSTILE, cli, season, two_matches
 from ..conftest import SAMPLES
 
 SEASON = 24
@@ -246,13 +246,8 @@ def test_a_rerun_after_one_more_evening_rewrites_only_what_changed(tmp_path: Pat
 
 
 def test_a_match_gone_from_the_database_loses_its_pages(tmp_path: Path) -> None:
-    db = tmp_path / "club.duckdb"
+    db, logs = two_matches(tmp_path)
     out = tmp_path / "site"
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    shutil.copy(SAMPLES / "classic-2p-recorded-game.json", logs)
-    shutil.copy(SAMPLES / "classic-3p-seeded-match.json", logs)
-    assert cli("ingest", "--db", str(db), str(logs)).exit_code == 0
     assert cli("site", "--db", str(db), "--out", str(out)).exit_code == 0
     assert len(list((out / "matches").iterdir())) == 2
     (logs / "classic-3p-seeded-match.json").unlink()

@@ -17,14 +17,8 @@ import pytest
 
 from coloretto_log.db.store import MatchStore
 
-from ..builders.season import cli, season
+from ..builders.season import cli, season, tree, two_matches
 from ..conftest import SAMPLES
-
-
-def tree(folder: Path) -> dict[str, str]:
-    """Every file under ``folder`` (by its path inside it) with the SHA-256 of its bytes."""
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def test_a_season_rebuilt_from_another_folder_after_the_logs_moved_is_byte_identical(
@@ -82,12 +76,7 @@ def _make_version_1(db: Path) -> None:
 
 
 def test_a_database_from_before_the_logs_were_kept_is_told_how_and_refreshed(tmp_path: Path) -> None:
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    shutil.copy(SAMPLES / "classic-2p-recorded-game.json", logs)
-    shutil.copy(SAMPLES / "classic-3p-seeded-match.json", logs)
-    db = tmp_path / "club.duckdb"
-    assert cli("ingest", "--db", str(db), str(logs)).exit_code == 0
+    db, logs = two_matches(tmp_path)
     _make_version_1(db)
     before = hashlib.sha256(db.read_bytes()).hexdigest()
     r = cli("site", "--db", str(db), "--out", str(tmp_path / "site"))

@@ -12,7 +12,6 @@ built with.
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import json
 import re
 import shutil
@@ -27,27 +26,11 @@ from coloretto_log.site.pages import match_slug, player_slug
 
 from ..builders.browser import Browser
 from ..builders.club import club_matches
-from ..builders.season import BIDI, cli, write_jsonl
-from ..conftest import SAMPLES
+from ..builders.season import BIDI, cli, tree, two_matches, write_jsonl
 
 #: Two names whose file names share their 10 hex digits of SHA-256 (found once by a birthday search over
 #: "Ann" and three CJK characters: the readable part of both is "ann").
 TWINS = ("Ann\u4e00\u4e56\u52d8", "Ann\u4e00\u4fa0\u5549")
-
-
-def tree(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-def two_matches(tmp_path: Path) -> tuple[Path, Path]:
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    shutil.copy(SAMPLES / "classic-2p-recorded-game.json", logs)
-    shutil.copy(SAMPLES / "classic-3p-seeded-match.json", logs)
-    db = tmp_path / "club.duckdb"
-    assert cli("ingest", "--db", str(db), str(logs)).exit_code == 0
-    return db, logs
 
 
 @pytest.mark.parametrize("own", ["index.html", "site.css", "matches.html"])

@@ -1,7 +1,7 @@
 """``export``: the database as Parquet (every table, partitioned by month) and as BG Stats plays.
 
 Nothing is ever written onto the database or into a folder that holds it;
-an existing output is replaced only with ``force`` (``db/outputs.py``).
+an existing output is replaced only with ``force`` (``outputs.py`` beside it).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from typing import Any
 
 from ...core.cards import ALL_COLOURS
 from ...core.confidence import wilson
+from ..filters import match_conditions
 from ..store import MatchStore
 
 __all__ = ["REPORTS", "SECTIONS", "Filter", "Report", "report", "report_file", "wilson"]
@@ -69,21 +70,10 @@ class _Sql:
     """The filtered row sets every section reads, as SQL fragments with their parameters."""
 
     def __init__(self, flt: Filter) -> None:
-        params: dict[str, Any] = {}
-        in_matches: list[str] = []  # conditions only the matches table can answer
-        direct: list[str] = []  # conditions every table can answer on its own rows
-        if flt.since is not None:
-            in_matches.append("date >= $since")
-            params["since"] = flt.since
-        if flt.until is not None:
-            in_matches.append("date <= $until")
-            params["until"] = flt.until
-        if flt.edition is not None:
-            in_matches.append("edition = $edition")
-            params["edition"] = flt.edition
-        if flt.players is not None:
-            direct.append("n_players = $n_players")
-            params["n_players"] = flt.players
+        conds, params = match_conditions(since=flt.since, until=flt.until, edition=flt.edition, players=flt.players)
+        # conditions every table can answer on its own rows (n_players); the others only matches can
+        direct = [conds.pop("n_players")] if "n_players" in conds else []
+        in_matches = list(conds.values())
         played: list[str] = []
         if flt.player is not None:
             played.append("list_contains(players, $player)")

@@ -43,6 +43,7 @@ from openskill.models import (
 
 from ...core.errors import UsageError
 from ...core.scoring import ranks as score_ranks
+from ..filters import match_conditions
 from ..results import first_value, streamed
 
 __all__ = [
@@ -222,21 +223,10 @@ ORDER BY {order}
 
 def filter_sql(options: Options) -> tuple[str, dict[str, Any]]:
     """The ``AND ...`` conditions on ``matches m`` that ``options`` asks for, and their parameters."""
-    conds: list[str] = []
-    params: dict[str, Any] = {}
-    if options.edition is not None:
-        conds.append("m.edition = $edition")
-        params["edition"] = options.edition
-    if options.players is not None:
-        conds.append("m.n_players = $n_players")
-        params["n_players"] = options.players
-    if options.since is not None:
-        conds.append("m.date >= $since")
-        params["since"] = options.since
-    if options.until is not None:
-        conds.append("m.date <= $until")
-        params["until"] = options.until
-    return "".join(f" AND {c}" for c in conds), params
+    conds, params = match_conditions(
+        since=options.since, until=options.until, edition=options.edition, players=options.players, alias="m."
+    )
+    return "".join(f" AND {c}" for c in conds.values()), params
 
 
 def contests(
