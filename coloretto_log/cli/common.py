@@ -245,11 +245,14 @@ def emit_json(value: Any, *, file: TextIO | None = None) -> None:
     json_write(sys.stdout if file is None else file)(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 
 
-def print_findings(findings: Iterable[Finding], label: str, *, err: bool = False) -> None:
-    """Each finding as its one line, errors in red and warnings in yellow."""
+def print_findings(findings: Iterable[Finding], label: str, *, err: bool = False, tr: Translator | None = None) -> None:
+    """Each finding as its one line, errors in red and warnings in yellow; in ``tr``'s language when given
+    (``view.findings``: the rule id stays as it is)."""
+    from ..view.findings import finding_line
+
     for f in findings:
         colour = typer.colors.RED if f.severity == "error" else typer.colors.YELLOW
-        typer.secho(f.line(label), fg=colour, err=err)
+        typer.secho(f.line(label) if tr is None else finding_line(f, label, tr), fg=colour, err=err)
 
 
 def fail(message: str, code: ExitCode = ExitCode.INVALID) -> NoReturn:

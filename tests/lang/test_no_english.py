@@ -135,3 +135,60 @@ def test_the_serve_pages_own_words_are_in_the_language(lang: str) -> None:
     said = [tr.gettext(m) if isinstance(m, str) else tr.ngettext(m[0], m[1], 5) for m in MESSAGES]
     text = re.sub(r"\{[a-z_]+\}", "", "\n".join(said))
     assert english_left(text, {"serve", "t", "OK", "Coloretto"}) == []
+
+
+INVALID = Path(__file__).parents[1] / "data" / "invalid"
+#: The format's field names a finding names (``"setup.first"``), quoted the language's way: the format's words,
+#: like rule ids.
+FIELD = re.compile(r'["「“«][A-Za-z_][A-Za-z0-9_.\[\]]*["」”»]')
+
+
+def _players(folder: Path) -> set[str]:
+    """Every name the logs of ``folder`` (those that read as JSON) give a player: in ``players``, a move's
+    ``player``, a setup's ``first``, the names of ``claims`` (an invalid log names people who do not play)."""
+    names: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in ("player", "first") and isinstance(item, str):
+                    names.add(item)
+                elif key == "players" and isinstance(item, list):
+                    names.update(p for p in item if isinstance(p, str))
+                elif key == "claims" and isinstance(item, dict):
+                    names.update(item)
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for path in folder.glob("*.json"):
+        try:
+            walk(json.loads(path.read_text(encoding="utf-8")))
+        except (UnicodeDecodeError, ValueError):
+            continue
+    return names
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_validate_says_every_rules_finding_and_the_summary_in_the_language(lang: str) -> None:
+    """One invalid log a rule id (tests/data/invalid), and the valid samples with their warnings and notes."""
+    r = runner.invoke(app, ["validate", "--lang", lang, str(INVALID), str(SAMPLES)])
+    assert r.exit_code == 1, r.output
+    said = r.output
+    rules = {p.stem for p in INVALID.glob("*.json")} - {"not-your-turn-after-taking"}
+    assert {rule for rule in rules if f"[{rule}]" in said} == rules  # every rule's finding, with its id as it is
+    paths = sorted({str(p) for p in (*INVALID.glob("*"), *SAMPLES.glob("*"))}, key=len, reverse=True)
+    text = FIELD.sub("", said)
+    allowed = {"UTF", "JSON"} | ({"Coloretto"} if lang == "ru" else set())
+    assert english_left(text, allowed, drop=(*paths, *_players(INVALID), *_players(SAMPLES))) == []
+
+
+def test_validate_follows_the_locale_and_its_json_stays_english() -> None:
+    env = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ko_KR.UTF-8"}
+    r = runner.invoke(app, ["validate", str(INVALID / "row-full.json")], env=env)
+    assert r.exit_code == 1 and "오류 [row-full] 3번 열" in r.output and "already holds" not in r.output
+    data = json.loads(runner.invoke(app, ["validate", "--json", str(INVALID / "row-full.json")], env=env).output)
+    assert data["matches"][0]["findings"][0]["message"] == "row 3 already holds 3 cards"
+    english = runner.invoke(app, ["validate", str(INVALID / "row-full.json")], env={"LC_ALL": "C"})
+    assert "error [row-full] row 3 already holds 3 cards" in english.output
