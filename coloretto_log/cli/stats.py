@@ -23,12 +23,14 @@ from .common import (
     Format,
     FormatOption,
     JsonOption,
+    LangOption,
     count_of_players,
     day_option,
     emit_json,
     fail,
     install_hint,
     output_format,
+    terminal_translator,
 )
 from .database import DbOption, db_path, out_console
 
@@ -79,6 +81,7 @@ def stats(
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace the --png file if it exists.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """Figures across every stored match: players, seats, colours, claims.
 
@@ -91,7 +94,8 @@ def stats(
     complete games count.
 
     Names from the database are printed with control characters escaped;
-    --format json and csv keep them exact.
+    --format json and csv keep them exact. The tables are in the language of
+    --lang (else the locale; English by default); json and csv stay English.
 
     Exit codes: 0 ok, 2 usage error, 3 a database that cannot be read, or a
     --png file that cannot be written (an existing one is kept unless --force).
@@ -100,6 +104,7 @@ def stats(
     Example: coloretto-log stats --db club.duckdb --player-count 4 --since 2026-01-01
     """
     chosen = output_format(fmt, json_out)
+    tr = terminal_translator(lang)
     if players is not None and not players.strip().isdigit():
         fail(
             f"--players {one_line(players)}: give the number of players with --player-count N; "
@@ -141,4 +146,4 @@ def stats(
         rows = csv_rows(data, only or "players")
         write_csv(list(rows[0].keys()) if rows else [], [list(r.values()) for r in rows], sys.stdout)
     else:
-        render_stats(out_console(wrap=True), data, only)
+        render_stats(out_console(wrap=True), data, only, tr)

@@ -162,9 +162,11 @@ def _players(folder: Path) -> set[str]:
             for item in value:
                 walk(item)
 
-    for path in folder.glob("*.json"):
+    for path in (*folder.glob("*.json"), *folder.glob("*.jsonl")):
         try:
-            walk(json.loads(path.read_text(encoding="utf-8")))
+            text = path.read_text(encoding="utf-8")
+            for data in [json.loads(text)] if path.suffix == ".json" else map(json.loads, text.splitlines()):
+                walk(data)
         except (UnicodeDecodeError, ValueError):
             continue
     return names
@@ -192,3 +194,37 @@ def test_validate_follows_the_locale_and_its_json_stays_english() -> None:
     assert data["matches"][0]["findings"][0]["message"] == "row 3 already holds 3 cards"
     english = runner.invoke(app, ["validate", str(INVALID / "row-full.json")], env={"LC_ALL": "C"})
     assert "error [row-full] row 3 already holds 3 cards" in english.output
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample logs in a database."""
+    db = tmp_path_factory.mktemp("club") / "club.duckdb"
+    r = runner.invoke(app, ["ingest", str(SAMPLES), "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    return db
+
+
+#: What a player types that the stats' seat note names: a command and its option.
+TYPED_OPTIONS = {"simulate", "rotate", "seats", "format", "json"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_stats_prints_every_table_heading_column_and_note_in_the_language(lang: str, club: Path) -> None:
+    r = runner.invoke(app, ["stats", "--db", str(club), "--lang", lang, "--player-count", "4"], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    every = runner.invoke(app, ["stats", "--db", str(club), "--lang", lang], env={"COLUMNS": "200"})
+    assert every.exit_code == 0, every.output
+    said = r.output + every.output
+    assert "┊" in said and "█" in said  # the seat bars and the histogram
+    assert english_left(said, TYPED_OPTIONS, drop=tuple(_players(SAMPLES))) == []
+
+
+def test_stats_follows_the_locale_and_english_and_json_are_unchanged(club: Path) -> None:
+    english = runner.invoke(app, ["stats", "--db", str(club), "--report", "players"], env={"LC_ALL": "C"})
+    assert "Players: games won" in english.output and "35.7%" in english.output
+    r = runner.invoke(app, ["stats", "--db", str(club), "--report", "players"],
+                      env={"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ru_RU.UTF-8", "COLUMNS": "200"})  # fmt: skip
+    assert "Игроки: выигранные игры" in r.output and "35,7 %" in r.output and "Players" not in r.output
+    data = json.loads(runner.invoke(app, ["stats", "--db", str(club), "--json", "--lang", "ru"]).output)
+    assert "players" in data and "summary" in data
