@@ -228,3 +228,42 @@ def test_stats_follows_the_locale_and_english_and_json_are_unchanged(club: Path)
     assert "Игроки: выигранные игры" in r.output and "35,7 %" in r.output and "Players" not in r.output
     data = json.loads(runner.invoke(app, ["stats", "--db", str(club), "--json", "--lang", "ru"]).output)
     assert "players" in data and "summary" in data
+
+
+def _match_ids(folder: Path) -> set[str]:
+    """The match ids of the logs of ``folder`` and the short forms the ratings' history shows (the date cut off)."""
+    ids: set[str] = set()
+    for path in (*folder.glob("*.json"), *folder.glob("*.jsonl")):
+        text = path.read_text(encoding="utf-8")
+        for data in [json.loads(text)] if path.suffix == ".json" else map(json.loads, text.splitlines()):
+            if data.get("id"):
+                ids.add(data["id"])
+                if data.get("date") and data["id"].startswith(data["date"] + "-"):
+                    ids.add(data["id"][len(data["date"]) + 1 :])
+    return ids
+
+
+#: The options the ratings' notes name, the library function a backtest compares with, and the formulas' symbols
+#: (−ln, 1/k).
+RATINGS_TYPED = {"json", "csv", "format", "openskill", "predict_win", "ln", "k"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ratings_table_history_predictions_and_backtest_are_in_the_language(lang: str, club: Path) -> None:
+    said = []
+    for extra in ([], ["--history", "Aiko"], ["--predict", "Aiko,Boris,Zed"], ["--backtest"],
+                  ["--per", "match", "--player-count", "4", "--since", "2026-01-01"]):  # fmt: skip
+        r = runner.invoke(app, ["ratings", "--db", str(club), "--lang", lang, *extra], env={"COLUMNS": "200"})
+        assert r.exit_code == 0, (extra, r.output)
+        said.append(r.output)
+    text = "\n".join(said)
+    assert "μ" in text and "σ" in text  # the scale's formula stays a formula
+    assert english_left(text, RATINGS_TYPED, drop=(*_players(SAMPLES), "Zed", *_match_ids(SAMPLES))) == []
+
+
+def test_ratings_follow_the_locale_and_english_is_unchanged(club: Path) -> None:
+    english = runner.invoke(app, ["ratings", "--db", str(club)], env={"LC_ALL": "C", "COLUMNS": "200"})
+    assert "Ratings of 5 players after 14 games" in english.output and "the skill estimate" in english.output
+    r = runner.invoke(app, ["ratings", "--db", str(club)],
+                      env={"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ko_KR.UTF-8", "COLUMNS": "200"})  # fmt: skip
+    assert "플레이어 5명의 레이팅" in r.output and "Ratings of" not in r.output
