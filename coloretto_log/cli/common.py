@@ -111,7 +111,11 @@ def terminal_translator(lang: str | None, option: str = "--lang") -> Translator:
     if lang is None:
         return translator(from_environment(os.environ))
     if lang.strip().lower() not in LANGUAGES:
-        raise typer.BadParameter(f"{one_line(lang)}: one of {', '.join(LANGUAGES)}", param_hint=option)
+        from ..lang import N_
+        from .app import _word
+
+        raise _word(typer.BadParameter("", param_hint=option), N_("{given}: one of {choices}"), given=one_line(lang),
+                    choices=", ".join(LANGUAGES))  # fmt: skip
     return translator(lang.strip().lower())
 
 

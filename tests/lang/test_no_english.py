@@ -267,3 +267,44 @@ def test_ratings_follow_the_locale_and_english_is_unchanged(club: Path) -> None:
     r = runner.invoke(app, ["ratings", "--db", str(club)],
                       env={"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ko_KR.UTF-8", "COLUMNS": "200"})  # fmt: skip
     assert "플레이어 5명의 레이팅" in r.output and "Ratings of" not in r.output
+
+
+#: Usage errors a player meets: a wrong option value (a number, a day, a choice), a missing argument, an unknown
+#: command or option, an option without its value, a language we do not have.
+USAGE_ERRORS = (
+    ["deal", "--seed", "abc"],
+    ["simulate", "--matches", "x"],
+    ["ratings", "--since", "2026-13-01"],
+    ["validate", "--format", "jsno", "x"],
+    ["validate", "--format", "csv", "x"],
+    ["validate"],
+    ["valdate"],
+    ["xyzzy"],
+    ["validate", "--fromat", "json", "x"],
+    ["validate", "--zzzz", "x"],
+    ["validate", "--format"],
+    ["stats", "--lang", "fr"],
+)
+#: What such an error names as typed: the program, the commands and options, the values given and the choices
+#: (table, json), the argument's name (PATH), the form of a day (YYYY-MM-DD).
+USAGE_TYPED = {"coloretto", "log", "h", "n", "PATH", "YYYY", "MM", "DD", "table", "json", "csv", "jsno", "abc", "x", "f",
+               "fr", "en", "ja", "ko", "ru"}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_usage_errors_are_said_in_the_language_of_the_locale(lang: str) -> None:
+    env = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": f"{lang}_XX.UTF-8"}
+    for args in USAGE_ERRORS:
+        r = runner.invoke(app, args, env=env)
+        assert r.exit_code == 2, (args, r.output)
+        options = {w.lstrip("-") for w in args} | {"lang", "matches", "since", "seed", "format"}
+        commands = {"deal", "simulate", "ratings", "validate", "valdate", "xyzzy", "stats", "fromat", "zzzz"}
+        assert english_left(r.output, USAGE_TYPED | options | commands) == [], (args, r.output)
+
+
+def test_a_usage_error_follows_lang_on_the_command_line_and_english_is_unchanged() -> None:
+    r = runner.invoke(app, ["deal", "--lang", "ru", "--seed", "abc"], env={"LC_ALL": "C"})
+    assert r.exit_code == 2 and "неверное значение '--seed': 'abc' — не целое число" in r.output
+    english = runner.invoke(app, ["deal", "--seed", "abc"], env={"LC_ALL": "C"})
+    assert "Usage: coloretto-log deal [OPTIONS]" in english.output
+    assert "Error: Invalid value for '--seed': 'abc' is not a whole number" in english.output
