@@ -18,7 +18,7 @@ import stat
 from enum import Enum
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args, get_origin
 
 import typer
 from typer._click import exceptions as _click  # typer's own copy of click: its errors are these
@@ -26,6 +26,9 @@ from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
 from ..lang import N_
+
+if TYPE_CHECKING:
+    from ..lang import Translator
 
 #: Command name -> module of this package that defines it; filled by ``cli/__init__.py``.
 COMMANDS: dict[str, str] = {}
@@ -223,7 +226,7 @@ def _word(exc: Any, template: str, **values: Any) -> Any:
     return exc
 
 
-def _say(tr: Any, template: str, values: dict[str, Any]) -> str:
+def _say(tr: Translator | None, template: str, values: dict[str, Any]) -> str:
     """``template`` with its ``values`` in ``tr``'s language (None: English)."""
     def one(value: Any) -> str:
         if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], dict):
@@ -267,7 +270,7 @@ def _in_language(exc: Any, asked: str | None) -> Any:
     return exc
 
 
-def _show(exc: Any, tr: Any, file: Any = None) -> None:
+def _show(exc: Any, tr: Translator, file: Any = None) -> None:
     """A usage error in ``tr``'s language: how to ask for help, then the error (the usage line, which names the
     options in English, is left out; ``-h`` shows the help)."""
     from typer._click._compat import get_text_stderr
@@ -281,7 +284,7 @@ def _show(exc: Any, tr: Any, file: Any = None) -> None:
     echo(tr.t("Error: {message}", message=_message(exc, tr)), file=out)
 
 
-def _message(exc: Any, tr: Any) -> str:
+def _message(exc: Any, tr: Translator) -> str:
     words = getattr(exc, "words", None)
     said = _say(tr, words[0], words[1]) if words is not None else None
     if isinstance(exc, _click.MissingParameter):
