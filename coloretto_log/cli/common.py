@@ -259,9 +259,10 @@ def print_findings(findings: Iterable[Finding], label: str, *, err: bool = False
         typer.secho(f.line(label) if tr is None else finding_line(f, label, tr), fg=colour, err=err)
 
 
-def fail(message: str, code: ExitCode = ExitCode.INVALID) -> NoReturn:
-    """One ``Error:`` line on stderr and the exit code."""
-    typer.secho(f"Error: {message}", err=True, fg=typer.colors.RED)
+def fail(message: str, code: ExitCode = ExitCode.INVALID, *, tr: Translator | None = None) -> NoReturn:
+    """One ``Error:`` line on stderr and the exit code (``tr``: the language of ``message``, said by the caller)."""
+    typer.secho(f"Error: {message}" if tr is None else tr.t("Error: {message}", message=message), err=True,
+                fg=typer.colors.RED)  # fmt: skip
     raise typer.Exit(code=int(code))
 
 

@@ -6,6 +6,7 @@ import csv
 import datetime as _dt
 import enum
 import io
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -213,20 +214,21 @@ def ratings(
     Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
     Example: coloretto-log ratings --db club.duckdb --predict "Aiko,Boris,Chloe"
     """
+    tr = terminal_translator(lang)
     chosen = [x for x in (history is not None, predict is not None, run_backtest) if x]
     if len(chosen) > 1:
-        fail("give at most one of --history, --predict and --backtest", ExitCode.USAGE)
+        fail(tr.gettext("give at most one of --history, --predict and --backtest"), ExitCode.USAGE, tr=tr)
     chosen_format = output_format(fmt, json_out)
-    tr = terminal_translator(lang)
     if png is not None:  # never the database it reads (it was replaced by the picture), nor a file without --force
         problem = output_problem(png, inputs=[db if db is not None else default_db_path()], force=force)
         if problem is not None:
             fail(problem, ExitCode.USAGE)
     if players is not None and not players.strip().isdigit():
-        fail(f"--players {one_line(players)}: give the number of players with --player-count N", ExitCode.USAGE)
+        fail(tr.t("--players {given}: give the number of players with --player-count N", given=one_line(players)),
+             ExitCode.USAGE, tr=tr)  # fmt: skip
     count = None if player_count is None and players is None else count_of_players(player_count, players, names_allowed=False)[0]
     if count is not None and not 2 <= count <= 5:
-        fail(f"--player-count {count}: a table has 2 to 5 players", ExitCode.USAGE)
+        fail(tr.t("--player-count {count}: a table has 2 to 5 players", count=count), ExitCode.USAGE, tr=tr)
     try:
         options = Options(
             model=str(model.value), per=per.value, edition=None if edition is None else edition.value,
@@ -255,9 +257,30 @@ def ratings(
             if png is not None:
                 _draw(store, options, top, png, tr)
     except UsageError as e:
-        fail(one_line(str(e)), ExitCode.USAGE)
+        fail(_usage_words(one_line(str(e)), tr), ExitCode.USAGE, tr=tr)
     except DatabaseError as e:
         fail(one_line(str(e)), ExitCode.UNREADABLE)
+
+
+#: What the ratings' library says of a usage error, and how to say it again in another language.
+USAGE_WORDS = (
+    (re.compile(r"^no rated game of '(?P<player>.*)' \(names are exact; see the ratings table\)$"),
+     N_("no rated game of {player} (names are exact; see the ratings table)")),
+    (re.compile(r"^--predict needs at least 2 names, separated by commas$"),
+     N_("--predict needs at least 2 names, separated by commas")),
+    (re.compile(r"^--predict names '(?P<player>.*)' twice$"), N_("--predict names {player} twice")),
+)
+
+
+def _usage_words(message: str, tr: Translator) -> str:
+    """``message`` (a usage error of the ratings' library) in ``tr``'s language where it is one of ``USAGE_WORDS``."""
+    if tr.lang == DEFAULT:
+        return message
+    for pattern, words in USAGE_WORDS:
+        m = pattern.match(message)
+        if m:
+            return tr.t(words, **m.groupdict())
+    return message
 
 
 def _note(note: str, tr: Translator) -> None:

@@ -308,3 +308,13 @@ def test_a_usage_error_follows_lang_on_the_command_line_and_english_is_unchanged
     english = runner.invoke(app, ["deal", "--seed", "abc"], env={"LC_ALL": "C"})
     assert "Usage: coloretto-log deal [OPTIONS]" in english.output
     assert "Error: Invalid value for '--seed': 'abc' is not a whole number" in english.output
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_ratings_usage_errors_are_in_the_language(lang: str, club: Path) -> None:
+    for args in (["--history", "Nobody"], ["--history", "Aiko", "--backtest"], ["--predict", "Aiko"],
+                 ["--player-count", "7"]):  # fmt: skip
+        r = runner.invoke(app, ["ratings", "--db", str(club), "--lang", lang, *args])
+        assert r.exit_code == 2, (args, r.output)
+        options = {"ratings", "history", "backtest", "predict", "player", "count", "Nobody", "Aiko"}
+        assert english_left(r.output, options | USAGE_TYPED) == [], (args, r.output)
