@@ -185,8 +185,9 @@ def with_old_short(value: Any, old: Any, meaning: str, letter: str, *, default: 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def day_option(value: str | None, option: str) -> _dt.date | None:
-    """A day given as ``YYYY-MM-DD`` (``--since``, ``--date``), or a usage error in plain words."""
+def day_option(value: str | None, option: str, tr: Translator | None = None) -> _dt.date | None:
+    """A day given as ``YYYY-MM-DD`` (``--since``, ``--date``), or a usage error in plain words (in ``tr``'s
+    language when given)."""
     if value is None:
         return None
     try:
@@ -194,6 +195,11 @@ def day_option(value: str | None, option: str) -> _dt.date | None:
             return _dt.date.fromisoformat(value)
     except ValueError:
         pass
+    if tr is not None:
+        from ..lang import N_
+
+        fail(tr.t(N_("{option} {given}: not a day of the calendar; give it as YYYY-MM-DD, for example 2026-01-31"),
+                  option=option, given=one_line(value)), ExitCode.USAGE, tr=tr)  # fmt: skip
     fail(
         f"{option} {one_line(value)}: not a day of the calendar; give it as YYYY-MM-DD, for example 2026-01-31",
         ExitCode.USAGE,

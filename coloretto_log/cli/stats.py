@@ -116,8 +116,8 @@ def stats(
         raise typer.BadParameter(f"{count} is not in the range 2<=x<=5", param_hint="--player-count")
     flt = Filter(
         player=player,
-        since=day_option(since, "--since"),
-        until=day_option(until, "--until"),
+        since=day_option(since, "--since", tr),
+        until=day_option(until, "--until", tr),
         edition=None if edition is None else edition.value,
         players=count,
     )

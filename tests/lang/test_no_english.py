@@ -284,6 +284,7 @@ USAGE_ERRORS = (
     ["validate", "--zzzz", "x"],
     ["validate", "--format"],
     ["stats", "--lang", "fr"],
+    ["stats", "--since", "2026-13-01", "--db", "x"],
 )
 #: What such an error names as typed: the program, the commands and options, the values given and the choices
 #: (table, json), the argument's name (PATH), the form of a day (YYYY-MM-DD).
@@ -298,7 +299,7 @@ def test_usage_errors_are_said_in_the_language_of_the_locale(lang: str) -> None:
         r = runner.invoke(app, args, env=env)
         assert r.exit_code == 2, (args, r.output)
         options = {w.lstrip("-") for w in args} | {"lang", "matches", "since", "seed", "format"}
-        commands = {"deal", "simulate", "ratings", "validate", "valdate", "xyzzy", "stats", "fromat", "zzzz"}
+        commands = {"deal", "simulate", "ratings", "validate", "valdate", "xyzzy", "stats", "fromat", "zzzz", "until"}
         assert english_left(r.output, USAGE_TYPED | options | commands) == [], (args, r.output)
 
 
