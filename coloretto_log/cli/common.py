@@ -426,13 +426,14 @@ def count_of_players(count: int | None, players: str | None, *, names_allowed: b
 
 
 def loaded_matches(
-    paths: list[str], label: str, unreadable: list[dict[str, str]], *, show_unreadable: bool
+    paths: list[str], label: str, unreadable: list[dict[str, str]], *, show_unreadable: bool,
+    tr: Translator | None = None,
 ) -> Iterator[LoadedMatch]:
     """Every checked match of ``paths``, with progress on a terminal (``ReadProgress``).
 
     A file that cannot be read is added to ``unreadable`` (``file``,
     ``error``) and, with ``show_unreadable``, reported in one line on
-    standard error; reading goes on with the next file.
+    standard error (in ``tr``'s language when given); reading goes on with the next file.
     """
     from ..log.load import Unreadable, load
 
@@ -441,7 +442,10 @@ def loaded_matches(
             if isinstance(item, Unreadable):
                 unreadable.append({"file": item.file, "error": item.message})
                 if show_unreadable:
-                    typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
+                    from ..view.findings import unreadable_line
+
+                    line = one_line(item.message) if tr is None else unreadable_line(item.message, tr)
+                    typer.secho(line, err=True, fg=typer.colors.RED)
                 continue
             progress.advance(item.file, item.end)
             yield item

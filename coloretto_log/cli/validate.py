@@ -94,7 +94,7 @@ def validate(
     unreadable: list[dict[str, str]] = []
     files: set[str] = set()
     n_matches = n_invalid = n_errors = n_warnings = n_short = 0
-    for item in loaded_matches(paths, "checking", unreadable, show_unreadable=report is None):
+    for item in loaded_matches(paths, "checking", unreadable, show_unreadable=report is None, tr=tr):
         files.add(item.file)
         n_matches += 1
         findings = item.findings()

@@ -18,7 +18,7 @@ from ..core.cards import card_name
 from ..core.errors import Finding, one_line
 from ..lang import DEFAULT, N_, NP_, Translator
 
-__all__ = ["RULE_SENTENCES", "finding_line", "finding_sentence"]
+__all__ = ["RULE_SENTENCES", "finding_line", "finding_sentence", "unreadable_line"]
 
 #: Each rule id's sentence, said when no pattern reads the particulars of the English sentence.
 RULE_SENTENCES: dict[str, str] = {
@@ -207,3 +207,25 @@ def finding_line(f: Finding, source: str, tr: Translator) -> str:
     where = (tr.t("game {game}", game=f.game) if f.move is None
              else tr.t("game {game}, move {move}", game=f.game, move=f.move))  # fmt: skip
     return tr.t("{source}: {where}: {finding}", source=one_line(source), where=where, finding=said)
+
+
+#: Why a file cannot be read at all (``log.reader``: the path, then why), and how to say it again.
+UNREADABLE = (
+    (re.compile(r": no such file or folder$"), N_("{file}: no such file or folder")),
+    (re.compile(r": cannot read: .*$"), N_("{file}: cannot be read")),
+    (re.compile(r": not a regular file but a folder, with no \.json or \.jsonl files in it$"),
+     N_("{file}: a folder with no .json or .jsonl files in it")),
+    (re.compile(r": not a regular file$"), N_("{file}: not a regular file")),
+    (re.compile(r": (?:[0-9]+ bytes is )?over the .* limit for a log$"), N_("{file}: over the size limit for a log")),
+)
+
+
+def unreadable_line(message: str, tr: Translator) -> str:
+    """The line of a file that cannot be read (``message``: the reader's English, which names the file first), in
+    ``tr``'s language; escaped for a terminal."""
+    if tr.lang != DEFAULT:
+        for pattern, words in UNREADABLE:
+            m = pattern.search(message)
+            if m:
+                return tr.t(words, file=one_line(message[: m.start()]))
+    return one_line(message)

@@ -319,3 +319,15 @@ def test_the_ratings_usage_errors_are_in_the_language(lang: str, club: Path) -> 
         assert r.exit_code == 2, (args, r.output)
         options = {"ratings", "history", "backtest", "predict", "player", "count", "Nobody", "Aiko"}
         assert english_left(r.output, options | USAGE_TYPED) == [], (args, r.output)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_file_that_cannot_be_read_is_said_in_the_language(lang: str, tmp_path: Path) -> None:
+    missing, empty = tmp_path / "missing.json", tmp_path / "empty"
+    empty.mkdir()
+    valid = SAMPLES / "classic-2p-recorded-game.json"
+    r = runner.invoke(app, ["validate", "--lang", lang, str(missing), str(empty), str(valid)])
+    assert r.exit_code == 3, r.output
+    said = r.output
+    assert str(missing) in said and str(empty) in said
+    assert english_left(said, {"json", "jsonl"}, drop=(str(missing), str(empty), *_names(valid))) == []
