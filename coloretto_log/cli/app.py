@@ -18,13 +18,17 @@ import stat
 from enum import Enum
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args, get_origin
 
 import typer
 from typer._click import exceptions as _click  # typer's own copy of click: its errors are these
 from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
+from ..lang import N_
+
+if TYPE_CHECKING:
+    from ..lang import Translator
 
 #: Command name -> module of this package that defines it; filled by ``cli/__init__.py``.
 COMMANDS: dict[str, str] = {}
@@ -35,7 +39,21 @@ def _registry() -> dict[str, str]:
 
 
 class LazyGroup(TyperGroup):
-    """A group whose commands are imported when first used, and listed from their source."""
+    """A group whose commands are imported when first used, and listed from their source; a usage error is said
+    in the language of ``--lang`` or the locale (``usage_words``)."""
+
+    def make_context(self, info_name: Any, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        self._language = _language_asked(args)
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except _click.UsageError as exc:
+            raise _in_language(exc, self._language) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _click.UsageError as exc:
+            raise _in_language(exc, getattr(self, "_language", None)) from None
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         for param in self.get_params(ctx):
@@ -57,8 +75,12 @@ class LazyGroup(TyperGroup):
             import difflib
 
             close = difflib.get_close_matches(name, self.list_commands(ctx), n=2, cutoff=0.6)
-            hint = f"; did you mean {' or '.join(close)}?" if close else "; the commands are listed by coloretto-log -h"
-            raise _click.UsageError(f"no such command '{name}'{hint}", ctx) from None
+            error = _click.UsageError("", ctx)
+            if close:
+                raise _word(error, N_("no such command '{name}'; did you mean {close}?"), name=name,
+                            close=tuple(close)) from None  # fmt: skip
+            raise _word(error, N_("no such command '{name}'; the commands are listed by {program} -h"), name=name,
+                        program="coloretto-log") from None  # fmt: skip
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name not in self.commands:
@@ -120,7 +142,9 @@ def _quicken(param: Any) -> None:
         try:
             return typer_s(ctx, value)
         except typer.BadParameter as exc:
-            exc.message = _own_words(desc.annotation, desc.parameter_info, value, exc.message)
+            words = _own_message(desc.annotation, desc.parameter_info, value, exc.message)
+            if words is not None:
+                _word(exc, words[0], **words[1])
             raise
 
     if convert is None:  # typer converts every value; only its refusals are worded here
@@ -151,31 +175,142 @@ _LIBRARY_WORDS = re.compile(r"Input should|Value error|unable to parse|valid (in
 
 def _own_words(annotation: Any, info: Any, value: Any, message: str) -> str:
     """``message`` (a refused option value), in this program's words where the validation library wrote it."""
+    words = _own_message(annotation, info, value, message)
+    return message if words is None else _say(None, *words)
+
+
+def _own_message(annotation: Any, info: Any, value: Any, message: str) -> tuple[str, dict[str, Any]] | None:
+    """What ``_own_words`` says, as a message and its values (``_word``: said again in the chosen language);
+    None where ``message`` is already the program's own."""
     if not _LIBRARY_WORDS.search(message):
-        return message
+        return None
     kind = _plain_type(annotation)
     given = value if isinstance(value, str) else " ".join(map(str, value)) if isinstance(value, (list, tuple)) \
         else str(value)
-    shown = repr(given) if given.strip() == given and given else f"'{given}' (empty or with spaces)"
+    shown: Any = repr(given) if given.strip() == given and given else (N_("'{given}' (empty or with spaces)"),
+                                                                         {"given": given})  # fmt: skip
     if kind is int or kind is float:
-        what = "a whole number" if kind is int else "a number"
-        if info.min is not None and info.max is not None:
-            what += f" from {info.min:g} to {info.max:g}"
-        elif info.min is not None:
-            what += f" of at least {info.min:g}"
-        elif info.max is not None:
-            what += f" of at most {info.max:g}"
-        return f"{shown} is not {what}"
+        low, high = info.min, info.max
+        numbers = {"shown": shown, "low": None if low is None else f"{low:g}", "high": None if high is None else f"{high:g}"}
+        if kind is int:
+            template = (N_("{shown} is not a whole number from {low} to {high}") if low is not None and high is not None
+                        else N_("{shown} is not a whole number of at least {low}") if low is not None
+                        else N_("{shown} is not a whole number of at most {high}") if high is not None
+                        else N_("{shown} is not a whole number"))  # fmt: skip
+        else:
+            template = (N_("{shown} is not a number from {low} to {high}") if low is not None and high is not None
+                        else N_("{shown} is not a number of at least {low}") if low is not None
+                        else N_("{shown} is not a number of at most {high}") if high is not None
+                        else N_("{shown} is not a number"))  # fmt: skip
+        return template, {k: v for k, v in numbers.items() if v is not None}
     if getattr(kind, "__name__", "") in ("datetime", "date"):
-        return f"{shown} is not a day of the calendar; give it as YYYY-MM-DD, for example 2026-01-31"
+        return N_("{shown} is not a day of the calendar; give it as YYYY-MM-DD, for example 2026-01-31"), {"shown": shown}
     choices = _choices(kind)
     if choices:
         import difflib
 
         close = difflib.get_close_matches(given.strip().lower(), choices, n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]}?" if close else ""
-        return f"{shown} is not one of {', '.join(choices)}{hint}"
-    return f"{shown} is not a value this option takes"
+        if close:
+            return N_("{shown} is not one of {choices}; did you mean {close}?"), {
+                "shown": shown, "choices": ", ".join(choices), "close": close[0]}
+        return N_("{shown} is not one of {choices}"), {"shown": shown, "choices": ", ".join(choices)}
+    return N_("{shown} is not a value this option takes"), {"shown": shown}
+
+
+def _word(exc: Any, template: str, **values: Any) -> Any:
+    """``exc`` (a usage error) with its message in English now and its words kept (``words``: the message and its
+    values) for the language of the command line (``_in_language``). A value may be a tuple of alternatives
+    ("validate or ratings") or a message of its own, ``(template, values)``."""
+    exc.words = (template, values)
+    exc.message = _say(None, template, values)
+    return exc
+
+
+def _say(tr: Translator | None, template: str, values: dict[str, Any]) -> str:
+    """``template`` with its ``values`` in ``tr``'s language (None: English)."""
+    def one(value: Any) -> str:
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], dict):
+            return _say(tr, value[0], value[1])
+        if isinstance(value, tuple):
+            return (" or " if tr is None else tr.gettext(" or ")).join(map(str, value))
+        return str(value)
+
+    said = {k: one(v) for k, v in values.items()}
+    return template.format(**said) if tr is None else tr.t(template, **said)
+
+
+def _language_asked(args: list[str]) -> str | None:
+    """The language a command line asks for with ``--lang`` (its first, for a list), if it names one."""
+    for i, arg in enumerate(args):
+        value = arg[len("--lang="):] if arg.startswith("--lang=") else args[i + 1] if arg == "--lang" and i + 1 < len(args) \
+            else None
+        if value is not None:
+            first = value.split(",")[0].strip().lower()
+            return first or None
+    return None
+
+
+#: Usage errors that click words itself, and how to say them again.
+_CLICK_WORDS = (
+    (re.compile(r"^Option '(?P<option>[^']+)' requires an argument\.$"), N_("option {option} needs a value")),
+    (re.compile(r"^Got unexpected extra arguments? \((?P<arguments>.*)\)$"), N_("unexpected extra arguments: {arguments}")),
+)
+
+
+def _in_language(exc: Any, asked: str | None) -> Any:
+    """``exc``, which says itself in the language asked for (else the locale's) when that is not English."""
+    from ..lang import DEFAULT, LANGUAGES, from_environment, translator
+
+    lang = asked if asked in LANGUAGES else from_environment(os.environ)
+    if lang == DEFAULT or getattr(exc, "said_in", None):
+        return exc
+    tr = translator(lang)
+    exc.said_in = lang
+    exc.show = lambda file=None: _show(exc, tr, file)
+    return exc
+
+
+def _show(exc: Any, tr: Translator, file: Any = None) -> None:
+    """A usage error in ``tr``'s language: how to ask for help, then the error (the usage line, which names the
+    options in English, is left out; ``-h`` shows the help)."""
+    from typer._click._compat import get_text_stderr
+    from typer._click.utils import echo
+
+    out = file if file is not None else get_text_stderr()
+    ctx = exc.ctx
+    if ctx is not None and ctx.command.get_help_option(ctx) is not None:
+        echo(tr.t("Try '{command} {option}' for help.", command=ctx.command_path, option=ctx.help_option_names[0]) + "\n",
+             file=out)  # fmt: skip
+    echo(tr.t("Error: {message}", message=_message(exc, tr)), file=out)
+
+
+def _message(exc: Any, tr: Translator) -> str:
+    words = getattr(exc, "words", None)
+    said = _say(tr, words[0], words[1]) if words is not None else None
+    if isinstance(exc, _click.MissingParameter):
+        hint = _hint(exc)
+        kind = exc.param_type or (exc.param.param_type_name if exc.param is not None else "")
+        return (tr.t("missing argument {name}", name=hint) if kind == "argument"
+                else tr.t("missing option {name}", name=hint))  # fmt: skip
+    if said is None:
+        for pattern, template in _CLICK_WORDS:
+            m = pattern.match(exc.message)
+            if m:
+                said = tr.t(template, **m.groupdict())
+                break
+    if isinstance(exc, _click.BadParameter):
+        hint = _hint(exc)
+        detail = said if said is not None else exc.message
+        return tr.t("invalid value for {option}: {message}", option=hint, message=detail) if hint else detail
+    return said if said is not None else exc.format_message()
+
+
+def _hint(exc: Any) -> str:
+    """The option or argument a usage error is about, as click names it (``'--seed'``)."""
+    from typer._click.exceptions import _join_param_hints
+
+    hint = exc.param_hint if exc.param_hint is not None else exc.param.get_error_hint() if exc.param else None
+    return str(_join_param_hints(hint)) if hint else ""
 
 
 def _plain_type(annotation: Any) -> Any:
@@ -306,8 +441,12 @@ def _suggesting(command: Any) -> Any:
             return parse(ctx, args)
         except _click.NoSuchOption as exc:
             close = exc.possibilities or []  # the closest first
-            hint = f"; did you mean {close[0]}?" if close else f"; the options are listed by {ctx.command_path} -h"
-            raise _click.NoSuchOption(exc.option_name, f"no such option {exc.option_name}{hint}", None, ctx) from None
+            error = _click.NoSuchOption(exc.option_name, "", None, ctx)
+            if close:
+                raise _word(error, N_("no such option {name}; did you mean {close}?"), name=exc.option_name,
+                            close=close[0]) from None  # fmt: skip
+            raise _word(error, N_("no such option {name}; the options are listed by {command} -h"),
+                        name=exc.option_name, command=ctx.command_path) from None  # fmt: skip
 
     command.parse_args = parse_args
     return command

@@ -111,7 +111,11 @@ def terminal_translator(lang: str | None, option: str = "--lang") -> Translator:
     if lang is None:
         return translator(from_environment(os.environ))
     if lang.strip().lower() not in LANGUAGES:
-        raise typer.BadParameter(f"{one_line(lang)}: one of {', '.join(LANGUAGES)}", param_hint=option)
+        from ..lang import N_
+        from .app import _word
+
+        raise _word(typer.BadParameter("", param_hint=option), N_("{given}: one of {choices}"), given=one_line(lang),
+                    choices=", ".join(LANGUAGES))  # fmt: skip
     return translator(lang.strip().lower())
 
 
@@ -181,8 +185,9 @@ def with_old_short(value: Any, old: Any, meaning: str, letter: str, *, default: 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def day_option(value: str | None, option: str) -> _dt.date | None:
-    """A day given as ``YYYY-MM-DD`` (``--since``, ``--date``), or a usage error in plain words."""
+def day_option(value: str | None, option: str, tr: Translator | None = None) -> _dt.date | None:
+    """A day given as ``YYYY-MM-DD`` (``--since``, ``--date``), or a usage error in plain words (in ``tr``'s
+    language when given)."""
     if value is None:
         return None
     try:
@@ -190,6 +195,11 @@ def day_option(value: str | None, option: str) -> _dt.date | None:
             return _dt.date.fromisoformat(value)
     except ValueError:
         pass
+    if tr is not None:
+        from ..lang import N_
+
+        fail(tr.t(N_("{option} {given}: not a day of the calendar; give it as YYYY-MM-DD, for example 2026-01-31"),
+                  option=option, given=one_line(value)), ExitCode.USAGE, tr=tr)  # fmt: skip
     fail(
         f"{option} {one_line(value)}: not a day of the calendar; give it as YYYY-MM-DD, for example 2026-01-31",
         ExitCode.USAGE,
@@ -245,16 +255,20 @@ def emit_json(value: Any, *, file: TextIO | None = None) -> None:
     json_write(sys.stdout if file is None else file)(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 
 
-def print_findings(findings: Iterable[Finding], label: str, *, err: bool = False) -> None:
-    """Each finding as its one line, errors in red and warnings in yellow."""
+def print_findings(findings: Iterable[Finding], label: str, *, err: bool = False, tr: Translator | None = None) -> None:
+    """Each finding as its one line, errors in red and warnings in yellow; in ``tr``'s language when given
+    (``view.findings``: the rule id stays as it is)."""
+    from ..view.findings import finding_line
+
     for f in findings:
         colour = typer.colors.RED if f.severity == "error" else typer.colors.YELLOW
-        typer.secho(f.line(label), fg=colour, err=err)
+        typer.secho(f.line(label) if tr is None else finding_line(f, label, tr), fg=colour, err=err)
 
 
-def fail(message: str, code: ExitCode = ExitCode.INVALID) -> NoReturn:
-    """One ``Error:`` line on stderr and the exit code."""
-    typer.secho(f"Error: {message}", err=True, fg=typer.colors.RED)
+def fail(message: str, code: ExitCode = ExitCode.INVALID, *, tr: Translator | None = None) -> NoReturn:
+    """One ``Error:`` line on stderr and the exit code (``tr``: the language of ``message``, said by the caller)."""
+    typer.secho(f"Error: {message}" if tr is None else tr.t("Error: {message}", message=message), err=True,
+                fg=typer.colors.RED)  # fmt: skip
     raise typer.Exit(code=int(code))
 
 
@@ -412,13 +426,14 @@ def count_of_players(count: int | None, players: str | None, *, names_allowed: b
 
 
 def loaded_matches(
-    paths: list[str], label: str, unreadable: list[dict[str, str]], *, show_unreadable: bool
+    paths: list[str], label: str, unreadable: list[dict[str, str]], *, show_unreadable: bool,
+    tr: Translator | None = None,
 ) -> Iterator[LoadedMatch]:
     """Every checked match of ``paths``, with progress on a terminal (``ReadProgress``).
 
     A file that cannot be read is added to ``unreadable`` (``file``,
     ``error``) and, with ``show_unreadable``, reported in one line on
-    standard error; reading goes on with the next file.
+    standard error (in ``tr``'s language when given); reading goes on with the next file.
     """
     from ..log.load import Unreadable, load
 
@@ -427,7 +442,10 @@ def loaded_matches(
             if isinstance(item, Unreadable):
                 unreadable.append({"file": item.file, "error": item.message})
                 if show_unreadable:
-                    typer.secho(one_line(item.message), err=True, fg=typer.colors.RED)
+                    from ..view.findings import unreadable_line
+
+                    line = one_line(item.message) if tr is None else unreadable_line(item.message, tr)
+                    typer.secho(line, err=True, fg=typer.colors.RED)
                 continue
             progress.advance(item.file, item.end)
             yield item

@@ -6,12 +6,14 @@ import csv
 import datetime as _dt
 import enum
 import io
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -37,6 +39,7 @@ from ..db.ratings.model import (
 )
 from ..db.ratings.report import backtest, plot_series, predict_table, rating_history, ratings_table
 from ..db.store import DatabaseError, MatchStore, default_db_path
+from ..lang import DEFAULT, N_, Translator
 from ..log.atomic import atomic_write_bytes, write_problem
 from ..view.ratings_plot import PlotUnavailable, Series, ratings_png
 from .app import app
@@ -45,11 +48,13 @@ from .common import (
     Format,
     FormatOption,
     JsonOption,
+    LangOption,
     count_of_players,
     emit_json,
     fail,
     output_format,
     plural,
+    terminal_translator,
 )
 from .database import check_output, db_path
 
@@ -65,15 +70,35 @@ class Per(str, enum.Enum):
     match = "match"
 
 
-SCALE_TEXT = (
-    f"rating = {BASE:g} + {SCALE:g} × (μ − {MU0:g}), the skill estimate (a newcomer starts at {BASE:g}; "
-    f"the higher rating is the favourite); ± {BAND:g}σ on that scale holds the skill 95% of the time"
-)
-CAUTIOUS_TEXT = (
-    f"--json and csv also give the cautious rating, {Z:g}σ lower on that scale: the rating very likely "
-    "reached (a newcomer's is 0)"
-)
-PROVISIONAL_TEXT = f"? provisional: fewer than {PROVISIONAL_GAMES} games, listed after the others"
+#: The scale's numbers as the notes write them (``1000``, ``40``, ``25``, ``2``, ``3``).
+_BASE, _SCALE, _MU0, _BAND, _Z = (format(x, "g") for x in (BASE, SCALE, MU0, BAND, Z))
+
+
+def _scale_text(tr: Translator) -> str:
+    return tr.t("rating = {base} + {scale} × (μ − {mu0}), the skill estimate (a newcomer starts at {base}; the higher "
+                "rating is the favourite); ± {band}σ on that scale holds the skill 95% of the time", base=_BASE,
+                scale=_SCALE, mu0=_MU0, band=_BAND)  # fmt: skip
+
+
+def _cautious_text(tr: Translator) -> str:
+    return tr.t("--json and csv also give the cautious rating, {z}σ lower on that scale: the rating very likely "
+                "reached (a newcomer's is 0)", z=_Z)
+
+
+def _provisional_text(tr: Translator) -> str:
+    return tr.nt("? provisional: fewer than {n} game, listed after the others",
+                 "? provisional: fewer than {n} games, listed after the others", PROVISIONAL_GAMES)
+
+
+def _pct(tr: Translator, x: float) -> str:
+    """A share as a percentage with one decimal, the locale's way (``32.8%``, ``32,8 %``)."""
+    return tr.t("{value}%", value=tr.decimal(f"{100 * x:.1f}"))
+
+
+#: The filters as a heading names them, and where the figures came from.
+FILTER_WORDS = {"edition": N_("edition {value}"), "players": N_("players {value}"), "since": N_("since {value}"),
+                "until": N_("until {value}")}  # fmt: skip
+SOURCE_WORDS = {"stored": N_("stored"), "computed": N_("computed")}
 
 
 def _rating(rating: float, provisional: bool) -> str:
@@ -158,6 +183,7 @@ def ratings(
     ] = None,
     top: Annotated[int, typer.Option("--top", metavar="N", min=1, help="Players drawn by --png.")] = 6,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --png file.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """Player ratings from the stored games: who plays best, how sure, and who wins next.
 
@@ -177,7 +203,9 @@ def ratings(
     against two baselines (everyone equal; past win rates), and how well
     calibrated its chances were. The database is
     only read: ratings stored by ingest are used when up to date, else they
-    are computed from the games (a note says so).
+    are computed from the games (a note says so). The tables are in the
+    language of --lang (else the locale; English by default); json and csv
+    stay English.
 
     Exit codes: 0 ok, 2 usage error (an unknown player for --history, an
     existing --png file without --force, --png without matplotlib), 3 a
@@ -186,17 +214,19 @@ def ratings(
     Example: coloretto-log ingest sample_logs/ --db club.duckdb   # first, store the logs
     Example: coloretto-log ratings --db club.duckdb --predict "Aiko,Boris,Chloe"
     """
+    tr = terminal_translator(lang)
     chosen = [x for x in (history is not None, predict is not None, run_backtest) if x]
     if len(chosen) > 1:
-        fail("give at most one of --history, --predict and --backtest", ExitCode.USAGE)
+        fail(tr.gettext("give at most one of --history, --predict and --backtest"), ExitCode.USAGE, tr=tr)
     chosen_format = output_format(fmt, json_out)
     # never the database it reads (it was replaced by the picture), nor a file without --force
     check_output(png, db_path(db), force=force, code=ExitCode.USAGE)
     if players is not None and not players.strip().isdigit():
-        fail(f"--players {one_line(players)}: give the number of players with --player-count N", ExitCode.USAGE)
+        fail(tr.t("--players {given}: give the number of players with --player-count N", given=one_line(players)),
+             ExitCode.USAGE, tr=tr)  # fmt: skip
     count = None if player_count is None and players is None else count_of_players(player_count, players, names_allowed=False)[0]
     if count is not None and not 2 <= count <= 5:
-        fail(f"--player-count {count}: a table has 2 to 5 players", ExitCode.USAGE)
+        fail(tr.t("--player-count {count}: a table has 2 to 5 players", count=count), ExitCode.USAGE, tr=tr)
     try:
         options = Options(
             model=str(model.value), per=per.value, edition=None if edition is None else edition.value,
@@ -209,30 +239,52 @@ def ratings(
         with MatchStore.open(path, read_only=True) as store:
             if history is not None:
                 source, rows = rating_history(store, options, history)
-                _note(source.note)
-                _print_history(history, rows, chosen_format, options.model)
+                _note(source.note, tr)
+                _print_history(history, rows, chosen_format, options.model, tr)
             elif predict is not None:
                 names = [n.strip() for n in predict.split(",") if n.strip()]
                 source, table = predict_table(store, options, names)
-                _note(source.note)
-                _print_predictions(table, chosen_format)
+                _note(source.note, tr)
+                _print_predictions(table, chosen_format, tr)
             elif run_backtest:
-                _print_backtest(backtest(store, options).as_json(), chosen_format)
+                _print_backtest(backtest(store, options).as_json(), chosen_format, tr)
             else:
                 report = ratings_table(store, options)
-                _note(report.source.note)
-                _print_table(report.as_json(), report.rows, chosen_format)
+                _note(report.source.note, tr)
+                _print_table(report.as_json(), report.rows, chosen_format, tr)
             if png is not None:
-                _draw(store, options, top, png)
+                _draw(store, options, top, png, tr)
     except UsageError as e:
-        fail(one_line(str(e)), ExitCode.USAGE)
+        fail(_usage_words(one_line(str(e)), tr), ExitCode.USAGE, tr=tr)
     except DatabaseError as e:
         fail(one_line(str(e)), ExitCode.UNREADABLE)
 
 
-def _note(note: str) -> None:
+#: What the ratings' library says of a usage error, and how to say it again in another language.
+USAGE_WORDS = (
+    (re.compile(r"^no rated game of '(?P<player>.*)' \(names are exact; see the ratings table\)$"),
+     N_("no rated game of {player} (names are exact; see the ratings table)")),
+    (re.compile(r"^--predict needs at least 2 names, separated by commas$"),
+     N_("--predict needs at least 2 names, separated by commas")),
+    (re.compile(r"^--predict names '(?P<player>.*)' twice$"), N_("--predict names {player} twice")),
+)
+
+
+def _usage_words(message: str, tr: Translator) -> str:
+    """``message`` (a usage error of the ratings' library) in ``tr``'s language where it is one of ``USAGE_WORDS``."""
+    if tr.lang == DEFAULT:
+        return message
+    for pattern, words in USAGE_WORDS:
+        m = pattern.match(message)
+        if m:
+            return tr.t(words, **m.groupdict())
+    return message
+
+
+def _note(note: str, tr: Translator) -> None:
     if note:
-        _err().print(f"Note: stored ratings not used: {one_line(note)}.", style="yellow", markup=False)
+        said = one_line(note) if tr.lang == DEFAULT else tr.gettext("they are not up to date with the games")
+        _err().print(tr.t("Note: stored ratings not used: {why}.", why=said), style="yellow", markup=False)
 
 
 def _table(title: str) -> Table:
@@ -250,7 +302,17 @@ def _write_csv(header: list[str], rows: list[list[Any]]) -> None:
 # --------------------------------------------------------------------------- the table
 
 
-def _print_table(data: dict[str, Any], rows: list[PlayerRow], fmt: Format) -> None:
+#: The models and the contests as a heading names them.
+MODEL_WORDS = {"plackett-luce": N_("plackett-luce"), "bradley-terry-full": N_("bradley-terry-full"),
+               "bradley-terry-part": N_("bradley-terry-part"), "thurstone-mosteller-full": N_("thurstone-mosteller-full"),
+               "thurstone-mosteller-part": N_("thurstone-mosteller-part")}  # fmt: skip
+
+
+def _model(tr: Translator, model: str) -> str:
+    return tr.gettext(MODEL_WORDS.get(model, model))
+
+
+def _print_table(data: dict[str, Any], rows: list[PlayerRow], fmt: Format, tr: Translator) -> None:
     if fmt is Format.json:
         emit_json(data)
         return
@@ -261,30 +323,34 @@ def _print_table(data: dict[str, Any], rows: list[PlayerRow], fmt: Format) -> No
     o = data["options"]
     out = _out()
     if not rows:
-        out.print("No finished game matches these filters.", style="yellow")
+        out.print(tr.gettext("No finished game matches these filters."), style="yellow")
         return
-    contest = "each finished game one contest" if o["per"] == "game" else "each finished match one contest, by totals"
-    shown = ", ".join(f"{k} {v}" for k, v in o.items() if v is not None and k in ("edition", "players", "since", "until"))
-    head = (
-        f"Ratings of {plural(len(rows), 'player')} after {plural(data['contests'], o['per'], 'matches' if o['per'] == 'match' else None)} "
-        f"({o['model']}, {contest}; {data['source']})" + (f"  [{shown}]" if shown else "")
-    )
-    change = f"Δ {o['days']} d"
+    contest = (tr.gettext("each finished game one contest") if o["per"] == "game"
+               else tr.gettext("each finished match one contest, by totals"))  # fmt: skip
+    shown = tr.join(tr.t(FILTER_WORDS[k], value=v) for k, v in o.items()
+                    if v is not None and k in ("edition", "players", "since", "until"))  # fmt: skip
+    contests = (tr.nt("{n} game", "{n} games", data["contests"]) if o["per"] == "game"
+                else tr.nt("{n} match", "{n} matches", data["contests"]))  # fmt: skip
+    head = tr.t("Ratings of {players} after {contests} ({model}, {contest}; {source})",
+                players=tr.nt("{n} player", "{n} players", len(rows)), contests=contests, model=_model(tr, o["model"]),
+                contest=contest, source=tr.gettext(SOURCE_WORDS.get(data["source"], data["source"])))  # fmt: skip
+    head += f"  [{shown}]" if shown else ""
+    change = tr.t("Δ {days} d", days=o["days"])
     t = _table(head)
-    played = "games" if o["per"] == "game" else "matches"
-    for col in ("#", "player", "rating", "±", played, "wins", "last played", change):
-        t.add_column(col, justify="left" if col in ("player", "last played") else "right", no_wrap=True)
+    played = N_("games") if o["per"] == "game" else N_("matches")
+    for col in ("#", N_("player"), N_("rating"), "±", played, N_("wins"), N_("last played"), change):
+        t.add_column(tr.gettext(col), justify="left" if col in ("player", "last played") else "right", no_wrap=True)
     for r in rows:
         t.add_row(
             str(r.rank), Text(one_line(r.player)), _rating(r.rating, r.provisional), f"{r.uncertainty:.0f}",
             str(r.games), str(r.wins), _iso(r.last_played), _signed(r.change),
         )
     out.print(t)
-    since = f"; Δ: the rating's change since {data['change_since']}" if data["change_since"] else ""
-    notes = [SCALE_TEXT + since, CAUTIOUS_TEXT]
+    since = tr.t("; Δ: the rating's change since {day}", day=data["change_since"]) if data["change_since"] else ""
+    notes = [_scale_text(tr) + since, _cautious_text(tr)]
     if any(r.provisional for r in rows):
-        notes.append(PROVISIONAL_TEXT)
-    out.print(Text(".\n".join(notes) + ".", style="dim"))
+        notes.append(_provisional_text(tr))
+    out.print(Text(tr.gettext(".\n").join(notes) + tr.gettext("."), style="dim"))
 
 
 # --------------------------------------------------------------------------- history
@@ -314,7 +380,7 @@ def _short_id(match_id: str, date: str | None) -> str:
     return match_id
 
 
-def _print_history(player: str, rows: list[HistoryRow], fmt: Format, model: str) -> None:
+def _print_history(player: str, rows: list[HistoryRow], fmt: Format, model: str, tr: Translator) -> None:
     data = _history_json(rows, displayed(make_model(model).rating().mu))
     if fmt is Format.json:
         emit_json({"player": player, "history": data})
@@ -322,7 +388,8 @@ def _print_history(player: str, rows: list[HistoryRow], fmt: Format, model: str)
     if fmt is Format.csv:
         _write_csv(list(data[0]), [list(d.values()) for d in data])
         return
-    t = _table(f"Rating of {one_line(player)} after each of {plural(len(rows), 'contest')}")
+    t = _table(tr.t("Rating of {player} after each of {contests}", player=one_line(player),
+                    contests=tr.nt("{n} contest", "{n} contests", len(rows))))  # fmt: skip
     # One line a contest at any width (issue 30): every column keeps its width, and a match id longer than
     # its column is cut with "…" rather than folded onto a second line (csv and --json give it whole).
     cells = [
@@ -331,27 +398,30 @@ def _print_history(player: str, rows: list[HistoryRow], fmt: Format, model: str)
          str(d["score"]), f"{d['rating']:.0f}", f"{d['uncertainty']:.0f}", _signed(d["change"])]
         for n, d in enumerate(data, 1)
     ]
-    columns = ("#", "date", "match", "game", "rank", "score", "rating", "±", "Δ")
-    widths = [max([len(c), *(len(row[i]) for row in cells)]) for i, c in enumerate(columns)]
+    columns = ("#", N_("date"), N_("match"), N_("game"), N_("rank"), N_("score"), N_("rating"), "±", "Δ")
+    heads = [tr.gettext(c) for c in columns]
+    widths = [max([cell_len(heads[i]), *(len(row[i]) for row in cells)]) for i, c in enumerate(columns)]
     out = _out()
     # the match column gets what the others leave (each column: a space a side and one between)
     room = out.width - sum(w for i, w in enumerate(widths) if i != 2) - 3 * len(columns)
     for i, col in enumerate(columns):
         if col == "match":
-            t.add_column(col, justify="left", no_wrap=True, overflow="ellipsis", width=max(8, min(widths[i], room)))
+            t.add_column(heads[i], justify="left", no_wrap=True, overflow="ellipsis", width=max(8, min(widths[i], room)))
         else:
-            t.add_column(col, justify="left" if col == "date" else "right", no_wrap=True, width=widths[i])
+            t.add_column(heads[i], justify="left" if col == "date" else "right", no_wrap=True, width=widths[i])
     for row in cells:
         t.add_row(*row[:2], Text(row[2]), *row[3:])
     out.print(t)
-    _out().print(Text(f"#: the player's contests, counted from 1 in the order they were rated; rank: of how many; "
-                      f"a match id without the date it starts with, cut with … where long (--format csv and --json give it whole).\n{SCALE_TEXT}.", style="dim"))
+    _out().print(Text(tr.gettext("#: the player's contests, counted from 1 in the order they were rated; rank: of how "
+                                 "many; a match id without the date it starts with, cut with … where long (--format "
+                                 "csv and --json give it whole).") + "\n" + _scale_text(tr) + tr.gettext("."),
+                      style="dim"))  # fmt: skip
 
 
 # --------------------------------------------------------------------------- predictions
 
 
-def _print_predictions(table: list[Prediction], fmt: Format) -> None:
+def _print_predictions(table: list[Prediction], fmt: Format, tr: Translator) -> None:
     data = [p.as_json() for p in table]
     if fmt is Format.json:
         emit_json({"table": data})
@@ -359,24 +429,39 @@ def _print_predictions(table: list[Prediction], fmt: Format) -> None:
     if fmt is Format.csv:
         _write_csv(list(data[0]), [list(d.values()) for d in data])
         return
-    t = _table("Chances at this table (a game; the chances add up to 100%)")
-    for col in ("player", "rating", "±", "wins", "expected rank"):
-        t.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
+    t = _table(tr.gettext("Chances at this table (a game; the chances add up to 100%)"))
+    for col in (N_("player"), N_("rating"), "±", N_("wins"), N_("expected rank")):
+        t.add_column(tr.gettext(col), justify="left" if col == "player" else "right", no_wrap=True)
     for p in table:
         name = Text(one_line(p.player))
         if not p.known:
-            name.append(" (no rated game)", style="dim")
-        t.add_row(name, f"{p.rating:.0f}", f"{uncertainty(p.sigma):.0f}", f"{100 * p.win:.1f}%", f"{p.expected_rank:.2f}")
+            name.append(tr.gettext(" (no rated game)"), style="dim")
+        t.add_row(name, f"{p.rating:.0f}", f"{uncertainty(p.sigma):.0f}", _pct(tr, p.win),
+                  tr.decimal(f"{p.expected_rank:.2f}"))
     _out().print(t)
-    _out().print(Text(
-        f"{SCALE_TEXT}. A player with no rated game plays at {BASE:g} ± {uncertainty(make_model(DEFAULT_MODEL).rating().sigma):.0f}: "
-        "the wide band, not a weak player.", style="dim"))
+    band = format(uncertainty(make_model(DEFAULT_MODEL).rating().sigma), ".0f")
+    _out().print(Text(_scale_text(tr) + tr.gettext(".") + " " + tr.t(
+        "A player with no rated game plays at {base} ± {band}: the wide band, not a weak player.", base=_BASE,
+        band=band), style="dim"))  # fmt: skip
 
 
 # --------------------------------------------------------------------------- backtest
 
 
-def _print_backtest(data: dict[str, Any], fmt: Format) -> None:
+#: The verdicts of the backtest as its lines say them.
+VERDICT_WORDS = {"lower": N_("lower"), "higher": N_("higher"), "the same": N_("the same"),
+                 "within the target": N_("within the target"), "within the noise": N_("within the noise"),
+                 "beyond the noise": N_("beyond the noise"), "too few predictions": N_("too few predictions")}  # fmt: skip
+#: The predictors of the backtest.
+PREDICTOR_WORDS = {
+    "ratings": N_("ratings (Plackett–Luce chance)"),
+    "predict_win": N_("ratings (openskill predict_win)"),
+    "equal": N_("everyone equal"),
+    "win_rate": N_("past win rate"),
+}
+
+
+def _print_backtest(data: dict[str, Any], fmt: Format, tr: Translator) -> None:
     if fmt is Format.json:
         emit_json(data)
         return
@@ -386,70 +471,86 @@ def _print_backtest(data: dict[str, Any], fmt: Format) -> None:
         return
     out = _out()
     if not data["games"]:
-        out.print("No finished game matches these filters.", style="yellow")
+        out.print(tr.gettext("No finished game matches these filters."), style="yellow")
         return
-    t = _table(f"Backtest: {plural(data['games'], 'contest')}, each predicted from the ratings before it")
-    for col in ("predictor", "log-loss", "top-1 accuracy"):
-        t.add_column(col, justify="left" if col == "predictor" else "right", no_wrap=True)
-    names = {
-        "ratings": "ratings (Plackett–Luce chance)",
-        "predict_win": "ratings (openskill predict_win)",
-        "equal": "everyone equal",
-        "win_rate": "past win rate",
-    }
+    t = _table(tr.t("Backtest: {contests}, each predicted from the ratings before it",
+                    contests=tr.nt("{n} contest", "{n} contests", data["games"])))
+    for col in (N_("predictor"), N_("log-loss"), N_("top-1 accuracy")):
+        t.add_column(tr.gettext(col), justify="left" if col == "predictor" else "right", no_wrap=True)
+    names = {key: tr.gettext(words) for key, words in PREDICTOR_WORDS.items()}
+    verdicts = {key: tr.gettext(words) for key, words in VERDICT_WORDS.items()}
     for p in data["predictors"]:
-        t.add_row(names[p["predictor"]], f"{p['log_loss']:.4f}", f"{100 * p['top1_accuracy']:.1f}%")
+        t.add_row(names[p["predictor"]], tr.decimal(f"{p['log_loss']:.4f}"), _pct(tr, p["top1_accuracy"]))
     out.print(t)
     for c in data["comparisons"]:
         loss, top = c["log_loss"], c["top1_accuracy"]
-        out.print(Text(
-            f"Against {names[c['baseline']]}: the ratings' log-loss is {loss['verdict']} "
-            f"({loss['difference']:+.4f} ± {loss['se']:.4f} a game), their top-1 accuracy {top['verdict']} "
-            f"({100 * top['difference']:+.1f} ± {100 * top['se']:.1f} points)."
-        ))
-    verdict = "beat both baselines" if data["ratings_beat_both"] else "do NOT beat both baselines beyond the noise"
-    out.print(Text(f"The ratings {verdict}.", style="bold"))
-    out.print(Text(
+        out.print(Text(tr.t(
+            "Against {baseline}: the ratings' log-loss is {loss} ({loss_difference} ± {loss_se} a game), their top-1 "
+            "accuracy {top} ({top_difference} ± {top_se} points).", baseline=names[c["baseline"]],
+            loss=verdicts.get(loss["verdict"], loss["verdict"]), loss_difference=tr.decimal(f"{loss['difference']:+.4f}"),
+            loss_se=tr.decimal(f"{loss['se']:.4f}"), top=verdicts.get(top["verdict"], top["verdict"]),
+            top_difference=tr.decimal(f"{100 * top['difference']:+.1f}"), top_se=tr.decimal(f"{100 * top['se']:.1f}"),
+        )))  # fmt: skip
+    verdict = (tr.gettext("The ratings beat both baselines.") if data["ratings_beat_both"]
+               else tr.gettext("The ratings do NOT beat both baselines beyond the noise."))  # fmt: skip
+    out.print(Text(verdict, style="bold"))
+    out.print(Text(tr.gettext(
         "log-loss: −ln(chance given to the winner), lower is better; top-1: the favourite won. "
         "± one standard error of the game-by-game difference; lower or higher only beyond two of them, "
-        "else the same.", style="dim"))
+        "else the same."), style="dim"))
     cal = data["calibration"]
-    c = _table("Calibration: the ratings' chance of winning against how often it happened")
-    for col in ("chance given", "predictions", "mean chance", "won", "gap"):
-        c.add_column(col, justify="right", no_wrap=True)
+    c = _table(tr.gettext("Calibration: the ratings' chance of winning against how often it happened"))
+    for col in (N_("chance given"), N_("predictions"), N_("mean chance"), "won", N_("gap")):
+        head = col if tr.lang == DEFAULT else tr.gettext(N_("share won") if col == "won" else col)
+        c.add_column(head, justify="right", no_wrap=True)
     for b in cal["bins"]:
         c.add_row(
-            f"{100 * b['from']:.0f}–{100 * b['to']:.0f}%", str(b["predictions"]), f"{100 * b['predicted']:.1f}%",
-            f"{100 * b['won']:.1f}%", f"{100 * b['gap']:+.1f} ± {100 * b['se']:.1f}",
+            _span(tr, b["from"], b["to"]), str(b["predictions"]),
+            _pct(tr, b["predicted"]), _pct(tr, b["won"]),
+            tr.decimal(f"{100 * b['gap']:+.1f}") + " ± " + tr.decimal(f"{100 * b['se']:.1f}"),
         )
     out.print(c)
-    out.print(Text(_calibration_summary(cal), style="bold"))
-    out.print(Text(
-        f"Expected calibration error {100 * cal['expected_calibration_error']:.1f} points (each tenth's gap "
-        "|won − mean chance|, weighted by its predictions). Every player of every game is one prediction; a "
-        "shared first place counts 1/k of a win. ± is the tenth's own sampling noise: how far the share won "
-        "strays from the chances by luck alone when the chances are right.", style="dim"))
+    out.print(Text(_calibration_summary(cal, tr, verdicts), style="bold"))
+    out.print(Text(tr.t(
+        "Expected calibration error {error} points (each tenth's gap |won − mean chance|, weighted by its "
+        "predictions). Every player of every game is one prediction; a shared first place counts 1/k of a win. ± is "
+        "the tenth's own sampling noise: how far the share won strays from the chances by luck alone when the "
+        "chances are right.", error=tr.decimal(f"{100 * cal['expected_calibration_error']:.1f}")), style="dim"))
 
 
-def _calibration_summary(cal: dict[str, Any]) -> str:
+def _calibration_summary(cal: dict[str, Any], tr: Translator, verdicts: dict[str, str]) -> str:
     """The worst tenth against the target and against its noise, in one sentence."""
     at_least, target = cal["worst_gap_min_predictions"], 100 * cal["target"]
     worst = cal["worst_gap"]
     if worst is None:
-        return f"Calibration: no tenth holds {at_least} predictions yet."
-    text = (f"Calibration: the largest gap in a tenth of at least {at_least} predictions is {100 * worst:.1f} "
-            f"points, {cal['verdict']}")
+        return tr.t("Calibration: no tenth holds {n} predictions yet.", n=at_least)
+    verdict = verdicts.get(cal["verdict"], cal["verdict"])
+    gap = tr.decimal(f"{100 * worst:.1f}")
+    aim = format(target, ".0f")
     if cal["verdict"] == "within the target":
-        return text + f" of {target:.0f}."
-    return (text + f" (the target is {target:.0f}): chances exactly right would miss by as much "
-            f"{100 * cal['worst_gap_by_chance']:.0f}% of the time on these games, and miss the target "
-            f"{100 * cal['target_missed_by_chance']:.0f}% of the time.")
+        return tr.t("Calibration: the largest gap in a tenth of at least {n} predictions is {gap} points, {verdict} "
+                    "of {target}.", n=at_least, gap=gap, verdict=verdict, target=aim)  # fmt: skip
+    by_chance = _whole_pct(tr, cal["worst_gap_by_chance"])
+    missed = _whole_pct(tr, cal["target_missed_by_chance"])
+    return tr.t("Calibration: the largest gap in a tenth of at least {n} predictions is {gap} points, {verdict} (the "
+                "target is {target}): chances exactly right would miss by as much {by_chance} of the time on these "
+                "games, and miss the target {missed} of the time.", n=at_least, gap=gap, verdict=verdict,
+                target=aim, by_chance=by_chance, missed=missed)  # fmt: skip
+
+
+def _whole_pct(tr: Translator, x: float) -> str:
+    return tr.t("{value}%", value=format(100 * x, ".0f"))
+
+
+def _span(tr: Translator, low: float, high: float) -> str:
+    """A tenth of the chances: ``20–30%``."""
+    return tr.t("{value}%", value=format(100 * low, ".0f") + "–" + format(100 * high, ".0f"))
 
 
 # --------------------------------------------------------------------------- picture
 
 
-def _draw(store: MatchStore, options: Options, top: int, png: Path) -> None:
+def _draw(store: MatchStore, options: Options, top: int, png: Path, tr: Translator) -> None:
     _source, best, history = plot_series(store, options, top)
     # Days on the time axis wherever a game is dated; the undated games (rated first) in a panel of their
     # own, by their place in the rating order, so that they never squeeze the dated season (issue 30).
@@ -477,5 +578,6 @@ def _draw(store: MatchStore, options: Options, top: int, png: Path) -> None:
         atomic_write_bytes(png, data)
     except OSError as e:
         fail(write_problem(png, e), ExitCode.UNREADABLE)
-    _err().print(f"{one_line(str(png))}: ratings of {plural(drawn, 'player')} drawn", style="dim", markup=False)
+    _err().print(tr.t("{file}: ratings of {players} drawn", file=one_line(str(png)),
+                      players=tr.nt("{n} player", "{n} players", drawn)), style="dim", markup=False)  # fmt: skip
 

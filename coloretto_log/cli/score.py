@@ -20,6 +20,7 @@ from ..lang import ENGLISH, N_, Translator
 from ..lang.chips import chip_label
 from ..lang.games import edition_word, table_word
 from ..report.scorecard import GameScore, HandError, HandScore, MatchScore, calculate
+from ..view.findings import finding_line
 from ..view.safe_text import TerminalSafe
 from ..view.terminal import CARD_STYLES, card_text, collection_text
 from .app import app
@@ -368,7 +369,7 @@ def _score_logs(paths: list[str], *, fmt: Format, tr: Translator = ENGLISH) -> N
         if not m.valid:
             n_invalid += 1
             if report is None:  # exactly as validate reports it (on stderr under csv)
-                print_findings(m.findings, item.label, err=table is not None)
+                print_findings(m.findings, item.label, err=table is not None, tr=tr)
             continue
         n_claims += len(m.verdicts())
         n_disputes += m.disputes
@@ -377,7 +378,7 @@ def _score_logs(paths: list[str], *, fmt: Format, tr: Translator = ENGLISH) -> N
         if people:
             for f in m.findings:
                 if not f.rule.startswith("claim-"):  # the verdicts say it better
-                    typer.secho(f.line(item.label), fg=typer.colors.YELLOW, err=True)
+                    typer.secho(finding_line(f, item.label, tr), fg=typer.colors.YELLOW, err=True)
             for line in match_lines(m, tr):
                 show(line)
             show(Text())

@@ -22,12 +22,14 @@ from .common import (
     Format,
     FormatOption,
     JsonOption,
+    LangOption,
     count_of_players,
     day_option,
     emit_json,
     fail,
     install_hint,
     output_format,
+    terminal_translator,
 )
 from .database import DbOption, check_output, db_path, out_console
 
@@ -78,6 +80,7 @@ def stats(
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace the --png file if it exists.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """Figures across every stored match: players, seats, colours, claims.
 
@@ -90,7 +93,8 @@ def stats(
     complete games count.
 
     Names from the database are printed with control characters escaped;
-    --format json and csv keep them exact.
+    --format json and csv keep them exact. The tables are in the language of
+    --lang (else the locale; English by default); json and csv stay English.
 
     Exit codes: 0 ok, 2 usage error, 3 a database that cannot be read, or a
     --png file that cannot be written (an existing one is kept unless --force).
@@ -99,6 +103,7 @@ def stats(
     Example: coloretto-log stats --db club.duckdb --player-count 4 --since 2026-01-01
     """
     chosen = output_format(fmt, json_out)
+    tr = terminal_translator(lang)
     if players is not None and not players.strip().isdigit():
         fail(
             f"--players {one_line(players)}: give the number of players with --player-count N; "
@@ -110,8 +115,8 @@ def stats(
         raise typer.BadParameter(f"{count} is not in the range 2<=x<=5", param_hint="--player-count")
     flt = Filter(
         player=player,
-        since=day_option(since, "--since"),
-        until=day_option(until, "--until"),
+        since=day_option(since, "--since", tr),
+        until=day_option(until, "--until", tr),
         edition=None if edition is None else edition.value,
         players=count,
     )
@@ -137,4 +142,4 @@ def stats(
         rows = csv_rows(data, only or "players")
         write_csv(list(rows[0].keys()) if rows else [], [list(r.values()) for r in rows], sys.stdout)
     else:
-        render_stats(out_console(wrap=True), data, only)
+        render_stats(out_console(wrap=True), data, only, tr)

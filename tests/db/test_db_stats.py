@@ -286,7 +286,7 @@ def test_every_report_has_a_renderer_and_a_new_report_is_one_entry_each(
     extra = db_stats.Report("longest", lambda rows, flt, done: rows("SELECT max(moves) FROM {g}")[0][0])
     monkeypatch.setattr(db_stats, "REPORTS", (*db_stats.REPORTS, extra))
     monkeypatch.setitem(
-        stats_table.RENDERERS, "longest", lambda out, data: out.print(f"Longest game: {data['longest']} moves")
+        stats_table.RENDERERS, "longest", lambda out, data, tr: out.print(f"Longest game: {data['longest']} moves")
     )
     data = stats(tiny)
     assert data["longest"] == max(r["max_moves"] for r in data["length"])
