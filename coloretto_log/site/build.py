@@ -121,6 +121,7 @@ class _Writer:
         self.written = 0
         self.unchanged = 0
         self.folders: set[Path] = set()  # where pages were written: flushed once, at the end (sync)
+        self.kept_in: dict[Path, bool] = {}  # folders of pages kept: inside the site's folder
 
     def inside(self, rel: str) -> bool:
         """``rel``'s folder is in the site's folder once every link on the way is followed (a name that is not
@@ -165,9 +166,14 @@ class _Writer:
         """Count ``rel`` unchanged (and keep it in the manifest) when it is there as the manifest says (with
         ``verify``, its bytes too: their SHA-256 is the manifest's)."""
         entry = self.old.get(rel)
-        if entry is None or not self.inside(rel):
+        if entry is None:
             return False
         path = self.out / rel
+        inside = self.kept_in.get(path.parent)  # each folder resolved once (a page kept is neither written nor
+        if inside is None:  # removed: nothing goes through the folder)
+            inside = self.kept_in[path.parent] = self.inside(rel)
+        if not inside:
+            return False
         try:
             if path.is_symlink() or not path.is_file():
                 return False
@@ -252,8 +258,9 @@ def _build(
     langs = langs or manifest.langs or (DEFAULT,)
     with MatchStore.open(db, read_only=True) as store:
         data = club_data(store)
-        Site(data, replays=set(), title=title, tr=translator(langs[0]), langs=langs, templates=templates,
-             inactive_after=inactive_after).check()
+        if templates is not None:  # a club's own templates, drawn once before anything is written
+            Site(data, replays=set(), title=title, tr=translator(langs[0]), langs=langs, templates=templates,
+                 inactive_after=inactive_after).check()
         planned = _planned(data, langs)
         _refuse_harm(out, old, planned)
         out.mkdir(parents=True, exist_ok=True)

@@ -149,6 +149,7 @@ def name(text: str) -> str:
     return str(environment().get_template("macros.html").module.name(text))  # type: ignore[attr-defined]
 
 
+@functools.cache  # a player's is asked for on every page that names them
 def _slug(text: str, prefix: str) -> str:
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
     word = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")[:40].strip("-")
@@ -294,8 +295,18 @@ class Site:
             "metric": self.metric, "number": self.number, "colour": self.colour, "chip": self.chip, "href": self.href,
             "lang": self.lang,
             "langs": self.langs, "match_seats": data.match_seats, "by_id": self.by_id, "evening_file": evening_file,
-            "events": data.events, "player_events": self.player_events, "points": self.points,
+            "events": data.events, "player_events": self.player_events, "points": self.points, "once": self.once,
         }
+        self._once: dict[Any, Any] = {}
+
+    def once(self, key: Any, macro: Callable[..., Any], *args: Any) -> Any:
+        """``macro(*args)``, drawn once for this language and kept under ``key`` (a template's
+        ``{{ once(("match_line", m.match_id, "../"), match_line, m, "../") }}``: a match's line in every list of its
+        players' pages is drawn once). ``key`` must say everything the markup depends on but the language."""
+        found = self._once.get(key)
+        if found is None:
+            found = self._once[key] = macro(*args)
+        return found
 
     # ---- words and numbers
 

@@ -226,7 +226,7 @@ def test_a_build_interrupted_midway_is_finished_by_the_next(tmp_path: Path, monk
 
     def broken(self: pages.Site, *args: object) -> pages.Draft:
         calls.append(args)
-        if len(calls) > 1:  # the template check before the first write draws one match page
+        if len(calls) > 1:  # the first match page written, then Ctrl-C
             raise KeyboardInterrupt
         return drafted(self, *args)  # type: ignore[arg-type]
 
