@@ -298,6 +298,7 @@ class Site:
             "events": data.events, "player_events": self.player_events, "points": self.points, "once": self.once,
         }
         self._once: dict[Any, Any] = {}
+        self._words: dict[str, Markup] = {}  # a message without values -> its markup (html_t)
 
     def once(self, key: Any, macro: Callable[..., Any], *args: Any) -> Any:
         """``macro(*args)``, drawn once for this language and kept under ``key`` (a template's
@@ -311,8 +312,14 @@ class Site:
     # ---- words and numbers
 
     def html_t(self, message: str, /, **values: Any) -> Markup:
-        """``message`` translated and escaped for a page, its placeholders filled (escaped unless markup)."""
-        return escape(self.tr.gettext(message)).format(**values)
+        """``message`` translated and escaped for a page, its placeholders filled (escaped unless markup); one
+        without values is made once (a table's column names are asked for in every cell)."""
+        if values:
+            return escape(self.tr.gettext(message)).format(**values)
+        found = self._words.get(message)
+        if found is None:
+            found = self._words[message] = escape(self.tr.gettext(message)).format()
+        return found
 
     def html_nt(self, singular: str, plural: str, n: int, /, **values: Any) -> Markup:
         """A counted message for a page (``{n}`` is the count in the locale's digits)."""
