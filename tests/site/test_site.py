@@ -360,7 +360,8 @@ def test_every_page_in_chromium(club: Path, browser: Browser) -> None:
             wide = browser.eval("[document.documentElement.scrollWidth, window.innerWidth]")
             if wide[0] > wide[1]:
                 problems.append(f"{page.relative_to(site)} at {width}px: {wide[0]} px wide")
-            if page.parent.name != "replay":  # no table scrolls inside its box: it fits, or folds into cards
+            if page.parent.name != "replay":  # no table scrolls inside its box: it fits, or folds into cards (a
+                # replay draws its tables as it moves: test_no_table_of_a_replay_scrolls_on_a_phone)
                 boxes = browser.eval(TABLES_SCROLLING)
                 if boxes:  # measured once more after the page settles (a phone's layout was once caught mid-way)
                     time.sleep(1)
