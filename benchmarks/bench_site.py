@@ -71,6 +71,15 @@ def timed(args: list[str]) -> tuple[float, float, str]:
     return wall, cpu, done.stderr.strip()
 
 
+def load() -> str:
+    """The machine's load (other jobs inflate the CPU figures too: compare the ratios, measured in the same run)."""
+    try:
+        one, five, _ = os.getloadavg()
+    except OSError:
+        return "load unknown"
+    return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
+
+
 def log_size(db: Path, logs: Path) -> str:
     """What the kept logs (``match_logs``) weigh: their compressed bytes against the log file's and the database's."""
     import duckdb
@@ -108,7 +117,8 @@ def main() -> None:
                 shutil.rmtree(stale)
             elif stale.exists():
                 stale.unlink()
-        print(f"{opts.matches} matches, {opts.matches * opts.games} games, {opts.players} members; one core each:")
+        print(f"{opts.matches} matches, {opts.matches * opts.games} games, {opts.players} members; one core each "
+              f"({load()}):")
         ing_wall, ing_cpu, _ = timed(["ingest", "--db", str(db), str(logs)])
         print(f"  ingest (baseline)       {ing_wall:6.2f} s   cpu {ing_cpu:6.2f} s")
         print(f"      {log_size(db, logs)}")
@@ -131,6 +141,7 @@ def main() -> None:
         size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
         files = re.search(r"(\d+) files", said)
         print(f"  the folder: {files.group(1) if files else '?'} files, {size / 1e6:.1f} MB")
+        print(f"  the machine at the end: {load()}")
         scale = 1000 / opts.matches
         print(f"targets: the first build at most 3× ingest's CPU: {full_cpu / ing_cpu:.2f}× "
               f"({'within' if full_cpu <= 3 * ing_cpu else 'OVER'}); 1,000 matches in at most 30 s of one core: "

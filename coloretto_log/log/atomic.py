@@ -49,9 +49,12 @@ def atomic_write_lines(path: Path, lines: Iterable[str], *, newline: bool = True
         f.writelines(line + end if end else line for line in lines)
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
-    """Write ``data`` to ``path`` atomically, as :func:`atomic_write_lines` writes text (an image, say)."""
-    with _replacing(Path(path), mode) as fd, open(fd, "wb", closefd=False) as f:
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, sync_folder: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically, as :func:`atomic_write_lines` writes text (an image, say).
+
+    ``sync_folder=False``: the folder is not flushed to disk after the rename (a caller writing many files in
+    one folder flushes it once, with :func:`sync_folder`, when they are all written)."""
+    with _replacing(Path(path), mode, flush_folder=sync_folder) as fd, open(fd, "wb", closefd=False) as f:
         f.write(data)
 
 
@@ -94,7 +97,9 @@ def _create_temp(path: Path, mode: int | None) -> tuple[Path, int]:
 
 
 @contextmanager
-def _replacing(path: Path, mode: int | None, before_rename: Callable[[int], None] | None = None) -> Iterator[int]:
+def _replacing(
+    path: Path, mode: int | None, before_rename: Callable[[int], None] | None = None, *, flush_folder: bool = True
+) -> Iterator[int]:
     """The descriptor of a new temporary file to fill, beside ``path`` (see :func:`_create_temp`); on success
     it is fsynced and renamed over ``path`` and the folder fsynced; on any error or interruption it is removed
     and ``path`` left alone."""
@@ -119,8 +124,14 @@ def _replacing(path: Path, mode: int | None, before_rename: Callable[[int], None
         except OSError:
             pass
         raise
+    if flush_folder:
+        sync_folder(path.parent)
+
+
+def sync_folder(folder: Path) -> None:
+    """Flush ``folder`` (the names renamed into it) to disk; a folder that cannot be flushed is passed over."""
     try:
-        dir_fd = os.open(path.parent if str(path.parent) else ".", os.O_RDONLY)
+        dir_fd = os.open(folder if str(folder) else ".", os.O_RDONLY)
     except OSError:
         return
     try:

@@ -43,7 +43,7 @@ from ..db.match_logs import stored_matches
 from ..db.site.data import ClubData, MatchRow, club_data
 from ..db.store import MatchStore
 from ..lang import DEFAULT, LANGUAGES, translator
-from ..log.atomic import atomic_write_bytes, atomic_write_lines
+from ..log.atomic import atomic_write_bytes, sync_folder
 from ..log.load import LoadedMatch
 from ..report.timeline import from_loaded
 from ..view.html import Analysis, page_chunks
@@ -120,6 +120,8 @@ class _Writer:
         self.pages: dict[str, dict[str, str]] = {}
         self.written = 0
         self.unchanged = 0
+        self.folders: set[Path] = set()  # where pages were written: flushed once, at the end (sync)
+        self.kept_in: dict[Path, bool] = {}  # folders of pages kept: inside the site's folder
 
     def inside(self, rel: str) -> bool:
         """``rel``'s folder is in the site's folder once every link on the way is followed (a name that is not
@@ -142,6 +144,8 @@ class _Writer:
         return path
 
     def put(self, rel: str, data: bytes, key: str = "") -> None:
+        """Write page ``rel`` (atomically) unless the file there holds ``data`` already. Its folder is flushed to
+        disk once, by :meth:`sync`, after every page is written."""
         path = self._path(rel)
         digest = _sha(data)
         same = False
@@ -153,40 +157,39 @@ class _Writer:
         if same:
             self.unchanged += 1
         else:
-            atomic_write_bytes(path, data)
+            atomic_write_bytes(path, data, sync_folder=False)
+            self.folders.add(path.parent)
             self.written += 1
         self.pages[rel] = {"sha256": digest, **({"key": key} if key else {})}
 
-    def stream(self, rel: str, chunks: Iterator[str], key: str) -> None:
-        """A large page (a replay): written as it is drawn when new; else drawn whole and compared."""
-        path = self._path(rel)
-        if path.exists() or path.is_symlink():
-            self.put(rel, "".join(chunks).encode("utf-8", "surrogatepass"), key)
-            return
-        h = hashlib.sha256()
-
-        def hashed() -> Iterator[str]:
-            for chunk in chunks:
-                h.update(chunk.encode("utf-8"))
-                yield chunk
-
-        atomic_write_lines(path, hashed(), newline=False)
-        self.written += 1
-        self.pages[rel] = {"sha256": h.hexdigest(), "key": key}
-
-    def keep(self, rel: str) -> bool:
-        """Count ``rel`` unchanged (and keep it in the manifest) when it is there as the manifest says."""
+    def keep(self, rel: str, *, verify: bool = False) -> bool:
+        """Count ``rel`` unchanged (and keep it in the manifest) when it is there as the manifest says (with
+        ``verify``, its bytes too: their SHA-256 is the manifest's)."""
         entry = self.old.get(rel)
-        if entry is None or not self.inside(rel):
+        if entry is None:
+            return False
+        path = self.out / rel
+        inside = self.kept_in.get(path.parent)  # each folder resolved once (a page kept is neither written nor
+        if inside is None:  # removed: nothing goes through the folder)
+            inside = self.kept_in[path.parent] = self.inside(rel)
+        if not inside:
             return False
         try:
-            if (self.out / rel).is_symlink() or not (self.out / rel).is_file():
+            if path.is_symlink() or not path.is_file():
+                return False
+            if verify and _sha(path.read_bytes()) != entry.get("sha256"):
                 return False
         except OSError:
             return False
         self.pages[rel] = entry
         self.unchanged += 1
         return True
+
+    def sync(self) -> None:
+        """Flush each folder a page was written in (its new names) to disk, once (as ``log.atomic`` does after
+        each file when not told otherwise)."""
+        for folder in sorted(self.folders):
+            sync_folder(folder)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,8 +258,9 @@ def _build(
     langs = langs or manifest.langs or (DEFAULT,)
     with MatchStore.open(db, read_only=True) as store:
         data = club_data(store)
-        Site(data, replays=set(), title=title, tr=translator(langs[0]), langs=langs, templates=templates,
-             inactive_after=inactive_after).check()
+        if templates is not None:  # a club's own templates, drawn once before anything is written
+            Site(data, replays=set(), title=title, tr=translator(langs[0]), langs=langs, templates=templates,
+                 inactive_after=inactive_after).check()
         planned = _planned(data, langs)
         _refuse_harm(out, old, planned)
         out.mkdir(parents=True, exist_ok=True)
@@ -273,9 +277,13 @@ def _build(
     for lang in langs:
         site = Site(data, replays=replays, title=title, tr=translator(lang), langs=langs, templates=templates,
                     inactive_after=inactive_after)
-        for rel, text in site.pages():
-            writer.put(page_file(rel, lang, langs[0]), html(text))
+        for rel, key, draw in site.drafts():
+            path = page_file(rel, lang, langs[0])
+            if key and old.get(path, {}).get("key") == key and writer.keep(path, verify=True):
+                continue  # drawn from the same data, words and templates as the page there
+            writer.put(path, html(draw()), key)
     removed = sum(_remove(writer, rel, old[rel]) for rel in sorted(set(old) - set(writer.pages)))
+    writer.sync()  # every folder written in, once, before the manifest says what they hold
     _write_manifest(out, writer.pages, title, langs)
     missing = len(data.matches) - len(replays)
     return Built(writer.written, writer.unchanged, removed, len(writer.pages), missing, out)
@@ -339,6 +347,7 @@ def _remove(writer: _Writer, rel: str, entry: dict[str, str]) -> int:
         path.unlink()
     except OSError:
         return 0
+    writer.folders.add(path.parent)
     return 1
 
 
@@ -378,7 +387,7 @@ def _replays(
                    "match": f"../matches/{slug}", "index": "../index"}
         chunks = page_chunks([from_loaded(item)], title=f"{m.date or 'undated'} · {', '.join(m.players)}",
                              analysis=shown, method=method, langs=langs, heading=heading)
-        writer.stream(f"replay/{match_slug(m.match_id)}.html", chunks, keys[m.match_id])
+        writer.put(f"replay/{slug}.html", "".join(chunks).encode("utf-8", "surrogatepass"), keys[m.match_id])
         have.add(m.match_id)
         if progress is not None and (done % 20 == 0 or done == len(wanted)):
             progress(f"site: {done} of {len(wanted)} replay pages drawn")

@@ -24,6 +24,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -148,6 +149,7 @@ def name(text: str) -> str:
     return str(environment().get_template("macros.html").module.name(text))  # type: ignore[attr-defined]
 
 
+@functools.cache  # a player's is asked for on every page that names them
 def _slug(text: str, prefix: str) -> str:
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
     word = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")[:40].strip("-")
@@ -206,6 +208,36 @@ def _where(error: jinja2.TemplateError, template: str) -> str:
     return f"{where}: {one_line(error.message or type(error).__name__)}"
 
 
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A page not drawn yet: its template, its path in the folder, its title and the values the template is given."""
+
+    template: str
+    rel: str
+    title: str
+    values: dict[str, Any]
+
+
+@functools.cache
+def _code_digest() -> str:
+    """What draws the pages besides their data: the package's templates, the site's and the languages' code, the
+    catalogues, and the libraries' versions (Jinja2, MarkupSafe, Babel)."""
+    from importlib.metadata import version
+
+    h = hashlib.sha256("/".join(version(lib) for lib in ("jinja2", "markupsafe", "babel")).encode())
+    package = files("coloretto_log")
+    sources = [package.joinpath("site", "templates"), package.joinpath("site"), package.joinpath("lang"),
+               package.joinpath("lang", "locales")]
+    sources += [p.joinpath("LC_MESSAGES") for p in package.joinpath("lang", "locales").iterdir() if p.is_dir()]
+    for folder in sources:
+        for p in sorted((p for p in folder.iterdir() if p.is_file()), key=lambda p: p.name):
+            h.update(f"{folder.name}/{p.name}".encode())
+            h.update(p.read_bytes())
+    for module in ("core/cards.py", "db/ratings/model.py"):
+        h.update(package.joinpath(*module.split("/")).read_bytes())
+    return h.hexdigest()
+
+
 class Site:
     """The pages of one club in one language, from :class:`ClubData`; links are relative to the page's folder.
 
@@ -256,20 +288,38 @@ class Site:
                     days[h.date] = displayed(h.mu)
             self.after_day[player] = days
         self._numbers: dict[str, str] = {}  # a number as Python writes it -> as the locale does
+        self.templates = templates
         self.env = environment(templates)  # compiled once a process; what a page needs is given to each render
         self.context: dict[str, Any] = {
             "t": self.html_t, "nt": self.html_nt, "num": self.num, "pct": self.pct, "day": self.day,
             "metric": self.metric, "number": self.number, "colour": self.colour, "chip": self.chip, "href": self.href,
             "lang": self.lang,
             "langs": self.langs, "match_seats": data.match_seats, "by_id": self.by_id, "evening_file": evening_file,
-            "events": data.events, "player_events": self.player_events, "points": self.points,
+            "events": data.events, "player_events": self.player_events, "points": self.points, "once": self.once,
         }
+        self._once: dict[Any, Any] = {}
+        self._words: dict[str, Markup] = {}  # a message without values -> its markup (html_t)
+
+    def once(self, key: Any, macro: Callable[..., Any], *args: Any) -> Any:
+        """``macro(*args)``, drawn once for this language and kept under ``key`` (a template's
+        ``{{ once(("match_line", m.match_id, "../"), match_line, m, "../") }}``: a match's line in every list of its
+        players' pages is drawn once). ``key`` must say everything the markup depends on but the language."""
+        found = self._once.get(key)
+        if found is None:
+            found = self._once[key] = macro(*args)
+        return found
 
     # ---- words and numbers
 
     def html_t(self, message: str, /, **values: Any) -> Markup:
-        """``message`` translated and escaped for a page, its placeholders filled (escaped unless markup)."""
-        return escape(self.tr.gettext(message)).format(**values)
+        """``message`` translated and escaped for a page, its placeholders filled (escaped unless markup); one
+        without values is made once (a table's column names are asked for in every cell)."""
+        if values:
+            return escape(self.tr.gettext(message)).format(**values)
+        found = self._words.get(message)
+        if found is None:
+            found = self._words[message] = escape(self.tr.gettext(message)).format()
+        return found
 
     def html_nt(self, singular: str, plural: str, n: int, /, **values: Any) -> Markup:
         """A counted message for a page (``{n}`` is the count in the locale's digits)."""
@@ -334,16 +384,16 @@ class Site:
 
     # ---- the pages
 
-    def _makers(self) -> Iterator[tuple[str, Callable[[], str]]]:
-        """Every page of the site: (its path in the first language, what draws it)."""
+    def _makers(self) -> Iterator[tuple[str, Callable[[], str | Draft]]]:
+        """Every page of the site: (its path in the first language, what draws it, or what it is drawn from)."""
         yield "index.html", self.index
         yield "matches.html", self.matches
         for day in self.evenings:
-            yield evening_file(day), functools.partial(self.evening, day)
+            yield evening_file(day), functools.partial(self._evening, day)
         for player in self.data.players:
             yield f"players/{player_slug(player)}.html", functools.partial(self.player, player)
         for m in self.data.matches:
-            yield f"matches/{match_slug(m.match_id)}.html", functools.partial(self.match, m)
+            yield f"matches/{match_slug(m.match_id)}.html", functools.partial(self._match, m)
         for tour, table in self.data.events:
             yield f"events/{event_slug(tour.name)}.html", functools.partial(self.event, tour, table)
 
@@ -353,8 +403,35 @@ class Site:
 
     def pages(self) -> Iterator[tuple[str, str]]:
         """Every page of the site in this language: (its path in the first language, its HTML)."""
+        for rel, key, text in self.drafts():
+            yield rel, text()
+
+    def drafts(self) -> Iterator[tuple[str, str, Callable[[], str]]]:
+        """Every page of the site in this language, not drawn yet: (its path in the first language, its key,
+        what draws it). A page with a key (a match's, an evening's) is the same page as long as its key is: the
+        key is a digest of what the page is drawn from (its data, the language, the title, the templates and the
+        code that fills them); "" for the others (drawn every time), and for every page drawn from a club's own
+        templates (which may show anything)."""
         for rel, make in self._makers():
-            yield rel, make()
+            made = make()
+            if isinstance(made, Draft):
+                draft = made
+                yield rel, self.key(draft), functools.partial(self.draw, draft)
+            else:
+                yield rel, "", functools.partial(str, made)
+
+    def key(self, draft: Draft) -> str:
+        """The digest of what ``draft`` is drawn from ("" with a club's own templates)."""
+        if self.templates is not None:
+            return ""
+        h = hashlib.sha256(self.salt.encode("utf-8", "surrogatepass"))
+        h.update(repr((draft.template, draft.rel, draft.title, draft.values)).encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
+
+    @functools.cached_property
+    def salt(self) -> str:
+        """What every keyed page of this language is drawn with: the code and templates, the words, the title."""
+        return repr((_code_digest(), self.lang, self.langs, self.title))
 
     def check(self) -> None:
         """Draw one page of each kind and throw it away: a template that cannot be drawn (a club's own, given as
@@ -370,6 +447,10 @@ class Site:
             self.event(tour, table)
 
     # ---- the frame
+
+    def draw(self, draft: Draft) -> str:
+        """The page ``draft`` says."""
+        return self.render(draft.template, draft.rel, draft.title, **draft.values)
 
     def render(self, template: str, rel: str, title: str, **values: Any) -> str:
         """Page ``rel`` (its path in the folder) from ``template``, titled ``title``."""
@@ -508,6 +589,9 @@ class Site:
     # ---- an evening
 
     def evening(self, day: _dt.date | None) -> str:
+        return self.draw(self._evening(day))
+
+    def _evening(self, day: _dt.date | None) -> Draft:
         ms = self.evenings.get(day, [])
         players = sorted({p for m in ms for p in m.players})
         changes: list[dict[str, Any]] = []
@@ -523,9 +607,9 @@ class Site:
         winners, wins = self.night_winners(ms)
         seats: dict[str, list[MatchSeat]] = {m.match_id: self.data.match_seats.get(m.match_id, []) for m in ms}
         title = self.tr.t("Undated matches") if day is None else self.tr.t("Evening of {date}", date=self.day(day))
-        return self.render("evening.html", evening_file(day), f"{title} · {self.title}", date=day, ms=list(reversed(ms)),
-                           players=players, winners=winners, wins=wins, seats=seats, changes=changes,
-                           heading=title)
+        return Draft("evening.html", evening_file(day), f"{title} · {self.title}", {
+            "date": day, "ms": list(reversed(ms)), "players": players, "winners": winners, "wins": wins, "seats": seats,
+            "changes": changes, "heading": title})
 
     # ---- a player
 
@@ -664,6 +748,9 @@ class Site:
     # ---- a match
 
     def match(self, m: MatchRow) -> str:
+        return self.draw(self._match(m))
+
+    def _match(self, m: MatchRow) -> Draft:
         games: dict[int, list[GameSeat]] = defaultdict(list)
         for s in self.data.game_seats.get(m.match_id, []):
             games[s.game].append(s)
@@ -674,15 +761,14 @@ class Site:
             keys = [k for k in ("accuracy", "error_rate", "luck", "skill") if any(k in s for s in summary)]
             analysis = {"summary": summary, "cols": keys, "settings": entry[1].get("settings", {}),
                         "head": [(self.tr.gettext(METRICS[k]), True) for k in keys]}
-        return self.render(
-            "match.html", f"matches/{match_slug(m.match_id)}.html",
-            f"{self.day(m.date)} · " + ", ".join(one_line(p) for p in m.players),
-            m=m, edition=edition_word(m.edition, self.tr), scoring=table_word(m.scoring, self.tr),
-            source=m.source_file.replace("\\", "/").rsplit("/", 1)[-1],  # the file's name, not where it lives
-            replay=m.match_id in self.replays,
-            replay_lang="" if self.lang == self.langs[0] else f"?lang={self.lang}",  # the replay opens in this language
-            seats=self.data.match_seats.get(m.match_id, []), games=sorted(games.items()), analysis=analysis,
-        )
+        return Draft("match.html", f"matches/{match_slug(m.match_id)}.html",
+                     f"{self.day(m.date)} · " + ", ".join(one_line(p) for p in m.players), {
+            "m": m, "edition": edition_word(m.edition, self.tr), "scoring": table_word(m.scoring, self.tr),
+            "source": m.source_file.replace("\\", "/").rsplit("/", 1)[-1],  # the file's name, not where it lives
+            "replay": m.match_id in self.replays,
+            "replay_lang": "" if self.lang == self.langs[0] else f"?lang={self.lang}",  # the replay opens in this language
+            "seats": self.data.match_seats.get(m.match_id, []), "games": sorted(games.items()), "analysis": analysis,
+        })  # fmt: skip
 
     # ---- an event (a tournament)
 

@@ -245,6 +245,51 @@ def test_a_rerun_after_one_more_evening_rewrites_only_what_changed(tmp_path: Pat
     assert out / "index.html" in changed
 
 
+def tree(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` (the manifest too) with the SHA-256 of its bytes."""
+    return {str(p.relative_to(folder)): digest(p) for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_match_or_evening_page_is_drawn_again_when_what_it_shows_changed(tmp_path: Path) -> None:
+    """Match and evening pages are kept by a key of what they are drawn from (the manifest's): a rerun draws one
+    again when its match gains an analysis, or its file was edited, and the folder is then, byte for byte (its
+    manifest too), the folder a fresh build makes."""
+    db, logs = tmp_path / "club.duckdb", tmp_path / "logs"
+    logs.mkdir()
+    for name in ("classic-2p-recorded-game.json", "classic-3p-seeded-match.json"):
+        shutil.copy(SAMPLES / name, logs)
+    season(logs, 0, 4)
+    assert cli("ingest", "--db", str(db), str(logs)).exit_code == 0
+    out = tmp_path / "site"
+    assert cli("site", "--db", str(db), "--out", str(out), "--lang", "en,ru").exit_code == 0
+    entries = json.loads((out / MANIFEST).read_text(encoding="utf-8"))["pages"]
+    keyed = {rel for rel, e in entries.items() if "key" in e and not rel.startswith("replay/")}
+    assert any(rel.startswith("matches/") for rel in keyed) and any(rel.startswith("evenings/") for rel in keyed)
+    assert "index.html" not in keyed and not any(rel.startswith("players/") for rel in keyed)
+
+    def fresh(name: str) -> dict[str, str]:
+        assert cli("site", "--db", str(db), "--out", str(tmp_path / name), "--lang", "en,ru").exit_code == 0
+        return tree(tmp_path / name)
+
+    with MatchStore.open(db, read_only=True) as store:
+        (mid,) = store.execute("SELECT match_id FROM matches WHERE source_file LIKE '%2p-recorded%'").fetchone()
+    page = out / "matches" / f"{match_slug(mid)}.html"
+    before = page.read_bytes()
+    r = cli("analyze", str(logs / "classic-2p-recorded-game.json"), "--samples", "2", "--max-se", "0", "--db", str(db))
+    assert r.exit_code == 0, r.output
+    r = cli("site", "--db", str(db), "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert page.read_bytes() != before and "analyze --db" in page.read_text(encoding="utf-8")
+    assert tree(out) == fresh("fresh-1")
+
+    other = min((out / "matches").glob("*.ru.html"))
+    other.write_bytes(other.read_bytes().replace(b"</main>", b"<p>edited</p></main>"))
+    r = cli("site", "--db", str(db), "--out", str(out))
+    assert r.exit_code == 0 and " 1 written," in r.stderr, r.stderr
+    assert b"edited" not in other.read_bytes()
+    assert tree(out) == fresh("fresh-2")
+
+
 def test_a_match_gone_from_the_database_loses_its_pages(tmp_path: Path) -> None:
     db, logs = two_matches(tmp_path)
     out = tmp_path / "site"
@@ -310,7 +355,8 @@ def test_every_page_in_chromium(club: Path, browser: Browser) -> None:
             wide = browser.eval("[document.documentElement.scrollWidth, window.innerWidth]")
             if wide[0] > wide[1]:
                 problems.append(f"{page.relative_to(site)} at {width}px: {wide[0]} px wide")
-            if page.parent.name != "replay":  # no table scrolls inside its box: it fits, or folds into cards
+            if page.parent.name != "replay":  # no table scrolls inside its box: it fits, or folds into cards (a
+                # replay draws its tables as it moves: test_no_table_of_a_replay_scrolls_on_a_phone)
                 boxes = browser.eval(TABLES_SCROLLING)
                 if boxes:  # measured once more after the page settles (a phone's layout was once caught mid-way)
                     time.sleep(1)
@@ -333,6 +379,41 @@ def test_every_page_in_chromium(club: Path, browser: Browser) -> None:
                     problems.append(f"{page.relative_to(site)}: request {url}")
     assert not problems, "\n".join(problems[:20])
     assert (site / MANIFEST).is_file()
+
+
+#: Set the replay's game (0-based) and move, as a person would with the menu and the slider.
+GO = """(([g, m]) => {{ const game = document.getElementById('game');
+  if (game.options.length > g && game.selectedIndex !== g) {{ game.selectedIndex = g; game.dispatchEvent(new Event('change')); }}
+  const s = document.getElementById('slider'); s.value = String(m); s.dispatchEvent(new Event('input'));
+  return Number(s.max); }})([{game}, {move}])"""
+
+
+def test_no_table_of_a_replay_scrolls_on_a_phone(club: Path, browser: Browser) -> None:
+    """Every replay page at 390 px in each language, at the setup, the first move, the middle and the end of each
+    game: no table is wider than its box, the page no wider than the window (the analysed sample's decision
+    tables included)."""
+    site = (club / "site").resolve()
+    replays = sorted((site / "replay").glob("*.html"))
+    assert replays
+    problems: list[str] = []
+    seen = 0
+    for page in replays:
+        for lang in LANGUAGES:
+            browser.open(page.as_uri() + ("" if lang == "en" else f"?lang={lang}"), width=390, height=800, mobile=True)
+            assert browser.eval("document.documentElement.lang") == lang, (page.name, lang)
+            games = max(1, int(browser.eval("document.getElementById('game').options.length")))
+            for game in range(games):
+                last = int(browser.eval(GO.format(game=game, move=0)))
+                for move in sorted({0, 1, last // 2, last}):
+                    browser.eval(GO.format(game=game, move=move))
+                    boxes = browser.eval(TABLES_SCROLLING)
+                    wide = browser.eval("[document.documentElement.scrollWidth, window.innerWidth]")
+                    seen += browser.eval("document.querySelectorAll('table').length") > 0
+                    if boxes or wide[0] > wide[1]:
+                        problems.append(f"{page.name} ?lang={lang}, game {game + 1}, move {move}: tables {boxes}, "
+                                        f"page {wide[0]} px in {wide[1]}")
+    assert seen  # tables were there to measure
+    assert not problems, "\n".join(problems[:20])
 
 
 def test_accuracy_luck_and_skill_over_time_where_the_analysis_gives_them(tmp_path: Path) -> None:

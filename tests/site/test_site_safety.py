@@ -204,17 +204,17 @@ def test_a_build_interrupted_midway_is_finished_by_the_next(tmp_path: Path, monk
     db, _ = two_matches(tmp_path)
     out = tmp_path / "site"
 
-    drawn = pages.Site.match
+    drafted = pages.Site._match
     calls = []
 
-    def broken(self: pages.Site, *args: object) -> str:
+    def broken(self: pages.Site, *args: object) -> pages.Draft:
         calls.append(args)
-        if len(calls) > 1:  # the template check before the first write draws one match page
+        if len(calls) > 1:  # the first match page written, then Ctrl-C
             raise KeyboardInterrupt
-        return drawn(self, *args)  # type: ignore[arg-type]
+        return drafted(self, *args)  # type: ignore[arg-type]
 
     with monkeypatch.context() as m:
-        m.setattr(pages.Site, "match", broken)  # every replay and some pages written, then Ctrl-C
+        m.setattr(pages.Site, "_match", broken)  # every replay and some pages written, then Ctrl-C
         with pytest.raises(KeyboardInterrupt):
             build.build_site(db, out)
     assert len(list((out / "replay").iterdir())) == 2
