@@ -27,6 +27,7 @@ from ..play.analyze import (
     DEFAULT_MAX_SE,
     DEFAULT_SAMPLES,
     EXTEND,
+    HORIZON,
     POLICY,
     THRESHOLDS,
     Decision,
@@ -360,7 +361,8 @@ def _write_page(
 def _print_header(console: Console, settings: Settings, *, short: bool = False) -> None:
     marks = ", ".join(f"{k} ≥ {100 * t:g}%" for k, t in reversed(THRESHOLDS))
     console.print(Text(
-        f"playouts: the {POLICY} bot for every seat · {_how_many(settings)} · exact (every order, best "
+        f"playouts: the {POLICY} bot for every seat to {HORIZON if settings.to_round else 'the end of the game'} "
+        f"· {_how_many(settings)} · exact (every order, best "
         f"play) in the last round with at most {EXACT_SLOTS} places left in the rows · seed {settings.seed}",
         style="dim",
     ))

@@ -67,11 +67,13 @@ class Start:
     def choices(self) -> list[Choice]:
         return choices(self.state, self.card)
 
-    def need(self) -> int:
-        """How many unseen cards a playout from here can use at most."""
+    def need(self, stop_round: int = 0) -> int:
+        """How many unseen cards a playout from here can use at most (to the end of the game, or until round
+        ``stop_round`` begins: at most the places left in the rows and a golden joker's extra card). Fewer
+        cards dealt leave the first ones as they were: ``deal`` draws them in order."""
         state = self.state
         space = sum(state.limits)
-        if state.last_round or self.lr_at < 0:
+        if state.last_round or self.lr_at < 0 or stop_round:
             free = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
             return min(len(self.pool), free + state.players)  # + a golden joker's extra card a player
         return min(len(self.pool), self.lr_at + 2 * space + 2 * state.players)

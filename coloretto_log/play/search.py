@@ -140,9 +140,9 @@ def rollout_values(start: Start, choices: Sequence[Choice], seed: int, samples: 
     worth of cards (there greedy playouts value a position better than the evaluator,
     docs/design/evaluator.md)."""
     state = start.state
-    need = start.need()
-    decks = [start.deal(nth_output(seed, k + 1), need) for k in range(samples)]
     stop = start.stop_round()  # the end of the round, or of the game once its last round is under way or due next
+    need = start.need(stop)
+    decks = [start.deal(nth_output(seed, k + 1), need) for k in range(samples)]
     n = state.players
     tables = [start.play_to(choice, deck, stop) for choice in choices for deck in decks]
     values = evaluate_many(tables)
