@@ -126,12 +126,14 @@ def analyze(
     after a draw, the row for the card. Every choice is valued by the
     player's expected final margin (own score less the mean of the others')
     and chance of winning, over sampled orders of the unseen cards (never
-    the real one), every seat then playing as the greedy bot; exactly, by
+    the real one), every seat then playing as the greedy bot to the end of
+    the round, where the evaluator values the position; exactly, by
     searching every order and best play, once the last round is down to
     a few places in the rows. The loss is the best choice's value less the
-    played one's; a mark (inaccuracy 1.5, mistake 3, blunder 6 points) is
-    given only when the loss less two standard errors reaches it. Then, per
-    player: decisions, mean loss, marks, the three costliest decisions.
+    played one's; a mark (inaccuracy 5%, mistake 10%, blunder 20%) goes by
+    the chance of winning lost, none where two choices are about equal.
+    Then, per player: decisions, mean loss, marks, accuracy, start + luck +
+    skill + others = margin, the three costliest decisions.
     Method, thresholds and how to read the numbers: docs/analyze.md.
 
     The explanations printed (why, and the choices' names) are in the first
