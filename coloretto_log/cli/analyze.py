@@ -27,6 +27,7 @@ from ..play.analyze import (
     DEFAULT_MAX_SE,
     DEFAULT_SAMPLES,
     EXTEND,
+    HORIZON,
     POLICY,
     THRESHOLDS,
     Decision,
@@ -125,12 +126,14 @@ def analyze(
     after a draw, the row for the card. Every choice is valued by the
     player's expected final margin (own score less the mean of the others')
     and chance of winning, over sampled orders of the unseen cards (never
-    the real one), every seat then playing as the greedy bot; exactly, by
+    the real one), every seat then playing as the greedy bot to the end of
+    the round, where the evaluator values the position; exactly, by
     searching every order and best play, once the last round is down to
     a few places in the rows. The loss is the best choice's value less the
-    played one's; a mark (inaccuracy 1.5, mistake 3, blunder 6 points) is
-    given only when the loss less two standard errors reaches it. Then, per
-    player: decisions, mean loss, marks, the three costliest decisions.
+    played one's; a mark (inaccuracy 5%, mistake 10%, blunder 20%) goes by
+    the chance of winning lost, none where two choices are about equal.
+    Then, per player: decisions, mean loss, marks, accuracy, start + luck +
+    skill + others = margin, the three costliest decisions.
     Method, thresholds and how to read the numbers: docs/analyze.md.
 
     The explanations printed (why, and the choices' names) are in the first
@@ -360,7 +363,8 @@ def _write_page(
 def _print_header(console: Console, settings: Settings, *, short: bool = False) -> None:
     marks = ", ".join(f"{k} ≥ {100 * t:g}%" for k, t in reversed(THRESHOLDS))
     console.print(Text(
-        f"playouts: the {POLICY} bot for every seat · {_how_many(settings)} · exact (every order, best "
+        f"playouts: the {POLICY} bot for every seat to {HORIZON if settings.to_round else 'the end of the game'} "
+        f"· {_how_many(settings)} · exact (every order, best "
         f"play) in the last round with at most {EXACT_SLOTS} places left in the rows · seed {settings.seed}",
         style="dim",
     ))

@@ -72,8 +72,10 @@ __all__ = [
     "DEFAULT_MAX_SE",
     "DEFAULT_SAMPLES",
     "EXTEND",
+    "HORIZON",
     "MIN_SAMPLES",
     "POLICY",
+    "START_SAMPLES",
     "THRESHOLDS",
     "VALUE",
     "ChoiceValue",
@@ -99,6 +101,7 @@ __all__ = [
     "mark_for",
     "playouts",
     "settings_json",
+    "start_margins",
     "summarise",
     "summary_json",
     "table_json",
@@ -110,6 +113,8 @@ __all__ = [
 
 #: The policy every seat follows in the playouts.
 POLICY = "greedy"
+#: How far the playouts go (``Settings.to_round``), the evaluator valuing the position there.
+HORIZON = "the end of the round, then the evaluator (to the end of the game near it)"
 #: At most this many sampled orders per decision (``--samples``).
 DEFAULT_SAMPLES = 2000
 #: Sampling stops once the loss is this precise (points) and the best choice is told apart.
@@ -136,6 +141,7 @@ class Settings:
     seed: int = 0
     max_se: float = DEFAULT_MAX_SE  # 0: always take ``samples``
     exact: bool = True  # search exactly where ``exact.applies``
+    to_round: bool = True  # playouts to the end of the round, the evaluator there (False: to the end of the game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +301,8 @@ def playouts(start: Start, reps: list[Choice], labels: list[str], played: int, s
         loss = float(vectors[best][seat] - vectors[played][seat])
         chance = float(vectors[best][players + seat] - vectors[played][players + seat])
         return Evaluation(values, played, best, loss, 0.0, 0, True, None, chance, 0.0)
-    return sample(start, reps, labels, played, seed, samples=settings.samples, max_se=settings.max_se)
+    return sample(start, reps, labels, played, seed, samples=settings.samples, max_se=settings.max_se,
+                  to_round=settings.to_round)
 
 
 #: The one source of every value the analysis reads (a decision's choices, luck and skill, the explanations):
@@ -450,6 +457,7 @@ class GameOutcome:
 
     moves: tuple[Move, ...]
     final: tuple[float, ...] | None  # None: the game did not finish
+    start: tuple[float, ...] | None = None  # every seat's expected margin before the first move (None: 0)
 
 
 def summarise(
@@ -462,7 +470,7 @@ def summarise(
     per_game: dict[int, list[Standing]] = {}
     for number, outcome in sorted((games or {}).items()):
         mine = [d for d in decisions if d.game == number]
-        per_game[number] = standings(mine, players, outcome.moves, outcome.final, seats)
+        per_game[number] = standings(mine, players, outcome.moves, outcome.final, seats, outcome.start)
     out: list[PlayerSummary] = []
     for seat in range(players):
         mine = [d for d in decisions if d.seat == seat]
@@ -639,6 +647,7 @@ def settings_json(settings: Settings) -> dict[str, Any]:
     """How the numbers were made: the policy, the samples, the seed, where the search is exact, the marks."""
     return {
         "policy": POLICY,
+        "horizon": HORIZON if settings.to_round else "the end of the game",
         "samples": settings.samples,
         "max_se": settings.max_se,
         "seed": settings.seed,
@@ -679,18 +688,40 @@ def analyze_match(
     decisions = list(analyze(tasks, settings, jobs=jobs, pool=pool, progress=progress))
     return MatchAnalysis(
         item.label, item.file, item.line, match, players, settings, decisions,
-        summarise(decisions, len(players), games=game_outcomes(report, game), seats=seats) if players else [],
+        summarise(decisions, len(players), games=game_outcomes(report, game, settings, match), seats=seats)
+        if players else [],
         item.findings(), report.valid,
     )
 
 
-def game_outcomes(report: MatchReport, game: int | None = None) -> dict[int, GameOutcome]:
-    """Each game's resolved moves and real final margins (None when it did not finish), for luck and skill."""
+def game_outcomes(report: MatchReport, game: int | None = None, settings: Settings | None = None,
+                  match: int = 1) -> dict[int, GameOutcome]:
+    """Each game's resolved moves, real final margins (None when it did not finish) and, with ``settings``,
+    every seat's expected margin at its start (``start_margins``), for luck and skill."""
     out: dict[int, GameOutcome] = {}
     for record in report.games:
         if game is not None and record.number != game:
             continue
         final = record.final
         margins = final_margins(bots.final_scores(final)) if final is not None and final.over else None
-        out[record.number] = GameOutcome(tuple(record.moves), margins)
+        first = next(iter(record.states()), None) if record.moves and settings is not None else None
+        start = None
+        if first is not None and settings is not None:
+            start = start_margins(first, settings, decision_seed(settings.seed, match, record.number, 0, 0))
+        out[record.number] = GameOutcome(tuple(record.moves), margins, start)
     return out
+
+
+#: The samples of the game's start (``start_margins``): a standard error of about 0.1 point.
+START_SAMPLES = 512
+
+
+def start_margins(state: GameState, settings: Settings, seed: int) -> tuple[float, ...]:
+    """Every seat's expected final margin before the game's first move (the first player's draw, the one choice
+    there), valued as every decision is (``Settings.to_round``: playouts to the end of the first round and the
+    evaluator there; else to the end of the game), on ``START_SAMPLES`` orders drawn from ``seed``: the
+    ``start`` of luck and skill. It reads only what every player sees."""
+    start = Start(state)
+    ev = sample(start, [("draw", -1)], ["draw"], 0, seed, samples=START_SAMPLES, max_se=0,
+                to_round=settings.to_round)
+    return ev.choices[0].margins

@@ -68,8 +68,10 @@ comes first in its share of the samples.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..core.engine import Table
 from ..core.rng import MASK64, nth_output
 from . import bots, marks
 from .marks import THRESHOLDS
@@ -144,8 +146,8 @@ class Tally:
 
     def __init__(self, choices: int, players: int, kinds: int) -> None:
         self.x: list[list[float]] = [[] for _ in range(choices)]  # the decider's margin, per sample
-        self.wins = [0] * choices
-        self.w: list[list[int]] = [[] for _ in range(choices)]  # the decider's win (1) or not (0), per sample
+        self.wins = [0.0] * choices
+        self.w: list[list[float]] = [[] for _ in range(choices)]  # the decider's win (1 or 0, or a chance), per sample
         self.seat_sums = [[0.0] * players for _ in range(choices)]
         self.card_sums = [[0] * kinds for _ in range(choices)]
         self.active = [True] * choices
@@ -263,13 +265,16 @@ def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
             for k in range(len(x)) if k != played and tally.active[k])
         if not ahead:  # the played choice clearly best needs no finer loss
             return False
-    # a played choice that is the best is not marked, whatever the chance: only a choice behind the best needs its
-    # chance lost settled, and the in-sample one (biased high where the cross-fitted one is biased low) to agree
+    # a played choice that is the best is not marked, whatever the chance: a choice behind the best needs its
+    # chance lost settled, and the in-sample one (biased high where the cross-fitted one is biased low) to agree;
+    # a played choice that looks best, that its rival is not ahead by a chance that would make a mark
     if best != played:
         chance, chance_se, naive = tally.chance(played)
         if _near_line(chance, SETTLE * chance_se) or marks.mark_for(naive) != marks.mark_for(chance) or _near_line(
                 naive, SETTLE * chance_se):
             return False
+    elif _rival_unsettled(tally, played):
+        return False
     for other in range(len(x)):
         if other in (best, played) or not tally.active[other]:
             continue
@@ -277,6 +282,21 @@ def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
         if s > max_se and means[best] - means[other] < 3 * s:
             return False
     return True
+
+
+def _rival_unsettled(tally: Tally, played: int) -> bool:
+    """The played choice looks best, but another seed could find its strongest rival ahead with a chance lost
+    that makes a mark: the two choices' winning chances are not ``SETTLE`` standard errors within the lowest
+    line of each other (either way: where the order of their margins may turn, so may the chance's sign), and
+    the played choice is not ``SETTLE`` standard errors ahead of the rival in margin."""
+    rival = tally.rival(played)
+    if rival == played:
+        return False
+    dw = [a - b for a, b in zip(tally.w[rival], tally.w[played])]
+    if not dw or abs(sum(dw)) / len(dw) + SETTLE * _se(dw) < min(t for _, t in THRESHOLDS):
+        return False
+    dx = [a - b for a, b in zip(tally.x[played], tally.x[rival])]
+    return sum(dx) / len(dx) < SETTLE * _se(dx)
 
 
 def _value(label: str, tally: Tally, k: int) -> ChoiceValue:
@@ -289,15 +309,22 @@ def _value(label: str, tally: Tally, k: int) -> ChoiceValue:
 
 
 def sample(start: Start, reps: list[Choice], labels: list[str], played: int, seed: int, *, samples: int,
-           max_se: float) -> Evaluation:
-    """Value ``reps`` at ``start`` for the player to move on sampled orders drawn from ``seed``."""
+           max_se: float, to_round: bool = False) -> Evaluation:
+    """Value ``reps`` at ``start`` for the player to move on sampled orders drawn from ``seed``.
+
+    ``to_round``: each playout stops where ``Start.stop_round`` says (the end of the round, or of the game
+    near its end) and the evaluator (``play.evaluate``) values the position there, every batch of positions
+    in one pass of the model: each sample's margin and chance of winning are then the evaluator's
+    expectations instead of one game's outcome (a finished game keeps its real ones). Else every playout
+    goes to the end of the game."""
     seat = start.state.current
     players = start.state.players
     scores = bots.scores_for(start.state)
     pack = bots.pack
     kinds = len(start.state.remaining)
     tally = Tally(len(reps), players, kinds)
-    need = start.need()
+    stop = start.stop_round() if to_round else 0
+    need = start.need(stop)
     offset = nth_output(seed, 0)
     n = 0
     cap = limit = max(1, samples)
@@ -306,23 +333,20 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
     while n < limit:
         batch = min(BATCH, limit - n)
         live = [c for c in range(len(reps)) if tally.active[c]]
+        played_out: list[tuple[int, Table]] = []
         for k in range(n, n + batch):
             deck = start.deal(nth_output(seed, k + 1), need, ((offset + k * _PHI) & MASK64) if STRATIFY else None)
-            for c in live:
-                final = start.play(reps[c], deck)
-                s = [scores[pack(x)] for x in final]
-                total = sum(s)
-                mine = s[seat]
-                tally.x[c].append(mine - (total - mine) / (players - 1))
-                won = 1 if mine == max(s) else 0
-                tally.wins[c] += won
-                tally.w[c].append(won)
-                sums = tally.seat_sums[c]
-                for p in range(players):
-                    sums[p] += s[p] - (total - s[p]) / (players - 1)
-                held = tally.card_sums[c]
-                for j, count in enumerate(final[seat]):
-                    held[j] += count
+            played_out.extend((c, start.play_to(reps[c], deck, stop)) for c in live)
+        for (c, table), (margins, won) in zip(played_out, _outcomes([t for _, t in played_out], seat, scores, pack, to_round)):
+            tally.x[c].append(margins[seat])
+            tally.wins[c] += won
+            tally.w[c].append(won)
+            sums = tally.seat_sums[c]
+            for p in range(players):
+                sums[p] += margins[p]
+            held = tally.card_sums[c]
+            for j, count in enumerate(table.collections[seat]):
+                held[j] += count
         n += batch
         if max_se > 0 and (n >= look or n == limit):
             if _settled(tally, played, max_se, cap):
@@ -346,3 +370,27 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
     values = tuple(_value(labels[k], tally, k) for k in range(len(reps)))
     return Evaluation(values, played, best, max(0.0, loss), se, n, False, loss if at_cap is None else at_cap,
                       chance, chance_se)
+
+
+def _outcomes(tables: list[Table], seat: int, scores: bots.Scores, pack: Callable[[tuple[int, ...]], int],
+              evaluator: bool) -> list[tuple[tuple[float, ...], float]]:
+    """Every seat's margin at the end of each playout and whether ``seat`` won (1 or 0; a shared first place
+    counts): the real ones for a finished game (and, without ``evaluator``, for one whose cards ran out), the
+    evaluator's expectations (its chance of winning) for a table stopped at the end of a round, all those in
+    one pass of the model."""
+    out: list[tuple[tuple[float, ...], float] | None] = [None] * len(tables)
+    later: list[int] = []
+    for k, table in enumerate(tables):
+        if table.over or not evaluator:
+            s = [scores[pack(x)] for x in table.collections]
+            total = sum(s)
+            n = len(s)
+            out[k] = (tuple(v - (total - v) / (n - 1) for v in s), 1.0 if s[seat] == max(s) else 0.0)
+        else:
+            later.append(k)
+    if later:
+        from .evaluate import evaluate_many  # numpy, loaded only when the evaluator is asked for
+
+        for k, v in zip(later, evaluate_many([tables[k] for k in later])):
+            out[k] = (v.margin, v.win[seat])
+    return [o for o in out if o is not None]

@@ -142,7 +142,36 @@ def distinct(start: Start) -> list[Choice]:
     return out
 
 
-class PlayoutExpertBot:
+class _PositionBot:
+    """A bot that picks its choice from the public position alone: a forced choice as it is, the exact best where
+    the exact search is small (``exact``), else its own ``sampled`` pick; the bots' interface on it."""
+
+    exact = True
+
+    def best(self, start: Start, rng: SplitMix64) -> Choice:
+        """The choice to play at ``start``: draws one number from ``rng`` unless the choice is forced
+        or the search is exact."""
+        choices = distinct(start)
+        if len(choices) == 1:
+            return choices[0]
+        if self.exact and searched_exactly(start):
+            values = _exact_margins(start, choices)
+            return choices[max(range(len(choices)), key=lambda k: (values[k], -k))]
+        return choices[self.sampled(start, choices, rng)]
+
+    def sampled(self, start: Start, choices: list[Choice], rng: SplitMix64) -> int:
+        raise NotImplementedError
+
+    def choose(self, view: View, rng: SplitMix64) -> Take | None:
+        start = public_position(view, None)
+        kind, i = self.best(start, rng)
+        return None if kind == "draw" else Take(start.state.current, i + 1)
+
+    def place(self, view: View, card: str, rng: SplitMix64) -> int:
+        return self.best(public_position(view, card), rng)[1] + 1
+
+
+class PlayoutExpertBot(_PositionBot):
     """``expert-mc``: plays the choice with the best expected final margin: the exact search at the end of
     the game, a race of sampled greedy playouts elsewhere (see the module's docstring)."""
 
@@ -158,24 +187,8 @@ class PlayoutExpertBot:
         self.z = z
         self.exact = exact
 
-    def choose(self, view: View, rng: SplitMix64) -> Take | None:
-        start = public_position(view, None)
-        kind, i = self.best(start, rng)
-        return None if kind == "draw" else Take(start.state.current, i + 1)
-
-    def place(self, view: View, card: str, rng: SplitMix64) -> int:
-        return self.best(public_position(view, card), rng)[1] + 1
-
-    def best(self, start: Start, rng: SplitMix64) -> Choice:
-        """The choice to play at ``start``: draws one number from ``rng`` unless the choice is forced
-        or the search is exact."""
-        choices = distinct(start)
-        if len(choices) == 1:
-            return choices[0]
-        if self.exact and searched_exactly(start):
-            values = _exact_margins(start, choices)
-            return choices[max(range(len(choices)), key=lambda k: (values[k], -k))]
-        return choices[self.race(start, choices, rng.next())]
+    def sampled(self, start: Start, choices: list[Choice], rng: SplitMix64) -> int:
+        return self.race(start, choices, rng.next())
 
     def race(self, start: Start, choices: list[Choice], seed: int) -> int:
         """The index of the best sampled choice; the k-th order comes from the k-th output of ``seed``."""
@@ -211,7 +224,7 @@ class PlayoutExpertBot:
         return out
 
 
-class ExpertBot:
+class ExpertBot(_PositionBot):
     """``expert``: one decision deep on the evaluator (``play.search``), the exact search at the end."""
 
     name = "expert"
@@ -221,25 +234,10 @@ class ExpertBot:
         self.samples = samples
         self.margin_weight = margin_weight
 
-    def choose(self, view: View, rng: SplitMix64) -> Take | None:
-        start = public_position(view, None)
-        kind, i = self.best(start, rng)
-        return None if kind == "draw" else Take(start.state.current, i + 1)
-
-    def place(self, view: View, card: str, rng: SplitMix64) -> int:
-        return self.best(public_position(view, card), rng)[1] + 1
-
-    def best(self, start: Start, rng: SplitMix64) -> Choice:
-        choices = distinct(start)
-        if len(choices) == 1:
-            return choices[0]
-        if self.exact and searched_exactly(start):
-            exact_values = _exact_margins(start, choices)
-            return choices[max(range(len(choices)), key=lambda k: (exact_values[k], -k))]
+    def sampled(self, start: Start, choices: list[Choice], rng: SplitMix64) -> int:
         seat = start.state.current
         if self.samples:
             values = search.rollout_values(start, choices, rng.next(), self.samples)
         else:
             values = search.choice_values(start, choices, self.margin_weight)
-        return choices[max(range(len(choices)),
-                           key=lambda k: (search.objective(values[k], seat, self.margin_weight), -k))]
+        return max(range(len(choices)), key=lambda k: (search.objective(values[k], seat, self.margin_weight), -k))

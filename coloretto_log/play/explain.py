@@ -236,23 +236,33 @@ def _signed(x: float) -> str:
     return f"{x:+.0f}" if abs(x - round(x)) < 1e-9 else f"{x:+.1f}"
 
 
+def _take_words(state: GameState, label: str, seat: int,
+                players: tuple[str, ...]) -> tuple[dict[str, str | dict[str, Any]], dict[str, str | dict[str, Any]]]:
+    """A take in words: who, the row, its cards, what it adds to the taker's score; and the best row it leaves
+    to the next player still in the round with what it is worth to them (empty when none is left to anyone)."""
+    i = int(label.split()[-1]) - 1
+    got = state.rows[i]
+    took: dict[str, str | dict[str, Any]] = {"who": players[seat], "row": str(i + 1), "cards": _cards(got),
+                                            "gain": _num(_signed(_gain(state, seat, got)))}
+    nxt = _next_seat(state, seat)
+    left = [r for r in range(len(state.rows)) if not state.taken[r] and r != i and state.rows[r]]
+    if nxt is None or not left or sum(1 for s in range(state.players) if not state.done[s]) == 1:
+        return took, {}
+    worth = max(left, key=lambda r: (_gain(state, nxt, state.rows[r]), -r))
+    return took, {"left": str(worth + 1), "left_cards": _cards(state.rows[worth]), "next": players[nxt],
+                  "left_gain": _num(_signed(_gain(state, nxt, state.rows[worth])))}
+
+
 def _what_it_does(state: GameState, card: str | None, label: str, seat: int, players: tuple[str, ...]) -> Part:
     """The played choice at the table, in words."""
     name = players[seat]
     nxt = _next_seat(state, seat)
     open_rows = [i for i in range(len(state.rows)) if not state.taken[i]]
     if label.startswith("take row "):
-        i = int(label.split()[-1]) - 1
-        got = state.rows[i]
-        took: dict[str, str | dict[str, Any]] = {"who": name, "row": str(i + 1), "cards": _cards(got), "gain": _num(_signed(_gain(state, seat, got)))}
-        left = [r for r in open_rows if r != i and state.rows[r]]
+        took, leaving = _take_words(state, label, seat, players)
         if nxt is None or sum(1 for s in range(state.players) if not state.done[s]) == 1:
             return _part(_TOOK_ENDS_GAME if state.last_round else _TOOK_ENDS_ROUND, **took)
-        if left:
-            worth = max(left, key=lambda r: (_gain(state, nxt, state.rows[r]), -r))
-            return _part(_TOOK_LEAVING, **took, left=str(worth + 1), left_cards=_cards(state.rows[worth]),
-                         next=players[nxt], left_gain=_num(_signed(_gain(state, nxt, state.rows[worth]))))
-        return _part(_TOOK, **took)
+        return _part(_TOOK_LEAVING, **took, **leaving) if leaving else _part(_TOOK, **took)
     if label == "draw":
         best_take = max((r for r in open_rows if state.rows[r]), key=lambda r: _gain(state, seat, state.rows[r]),
                         default=None)
@@ -296,20 +306,11 @@ def _expected_cards(state: GameState, seat: int, played: ChoiceValue, best: Choi
 
 def _what_best_does(state: GameState, card: str | None, label: str, seat: int, players: tuple[str, ...]) -> Part:
     """The best choice at the table, in words: what it would have taken or left, for whom."""
-    name = players[seat]
     nxt = _next_seat(state, seat)
     open_rows = [i for i in range(len(state.rows)) if not state.taken[i]]
     if label.startswith("take row "):
-        i = int(label.split()[-1]) - 1
-        got = state.rows[i]
-        took: dict[str, str | dict[str, Any]] = {"who": name, "row": str(i + 1), "cards": _cards(got),
-                                                "gain": _num(_signed(_gain(state, seat, got)))}
-        left = [r for r in open_rows if r != i and state.rows[r]]
-        if nxt is not None and left and sum(1 for s in range(state.players) if not state.done[s]) > 1:
-            worth = max(left, key=lambda r: (_gain(state, nxt, state.rows[r]), -r))
-            return _part(_BEST_TOOK_LEAVING, **took, left=str(worth + 1), left_cards=_cards(state.rows[worth]),
-                         next=players[nxt], left_gain=_num(_signed(_gain(state, nxt, state.rows[worth]))))
-        return _part(_BEST_TOOK, **took)
+        took, leaving = _take_words(state, label, seat, players)
+        return _part(_BEST_TOOK_LEAVING, **took, **leaving) if leaving else _part(_BEST_TOOK, **took)
     if label == "draw":
         rows = [r for r in open_rows if state.rows[r]]
         if nxt is None or not rows:

@@ -13,9 +13,9 @@ From a game's valued decisions (``analyze.Decision``), per seat:
   position to the next is put in exactly one term, so that they add up to
   the final margin by construction, whatever the noise of the values:
 
-  - ``start``: the value before any card is seen: 0 for every seat (every
-    seat alike; the small advantage of the order of play falls into the
-    first luck);
+  - ``start``: the value before the first move (``analyze.start_margins``:
+    the first draw valued as every decision is, by playouts to the end of
+    the round and the evaluator there), 0 for every seat when not given;
   - ``skill``: at each of the player's own decisions, the played choice's
     value less the value before it, which is the played value plus the loss
     (the cross-fitted loss, at least 0): minus the loss, so ``skill ≤ 0``;
@@ -111,17 +111,19 @@ def final_margins(scores: Sequence[int]) -> tuple[float, ...]:
 
 
 def standings(decisions: Sequence[Decision], players: int, moves: Sequence[Move],
-              final: Sequence[float] | None, seats: set[int] | None = None) -> list[Standing]:
+              final: Sequence[float] | None, seats: set[int] | None = None,
+              start: Sequence[float] | None = None) -> list[Standing]:
     """Every seat's standing in one game from its valued decisions (in order), its resolved moves and its real
     final margins (None: unfinished, the chain ends on the last valued decision); ``seats``: the seats whose
-    decisions were valued (None: all)."""
+    decisions were valued (None: all); ``start``: every seat's expected margin before the first move (None:
+    0 for all)."""
     luck = [0.0] * players
     skill = [0.0] * players
     others = [0.0] * players
     count = [0] * players
     errors = [0] * players
     acc = [0.0] * players
-    start = (0.0,) * players
+    start = (0.0,) * players if start is None else tuple(start)
     value: Sequence[float] = start
     at = 0  # the last valued point: 2 * move (its draw-or-take) or 2 * move + 1 (its row), 0 before the game
 

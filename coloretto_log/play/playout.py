@@ -67,11 +67,13 @@ class Start:
     def choices(self) -> list[Choice]:
         return choices(self.state, self.card)
 
-    def need(self) -> int:
-        """How many unseen cards a playout from here can use at most."""
+    def need(self, stop_round: int = 0) -> int:
+        """How many unseen cards a playout from here can use at most (to the end of the game, or until round
+        ``stop_round`` begins: at most the places left in the rows and a golden joker's extra card). Fewer
+        cards dealt leave the first ones as they were: ``deal`` draws them in order."""
         state = self.state
         space = sum(state.limits)
-        if state.last_round or self.lr_at < 0:
+        if state.last_round or self.lr_at < 0 or stop_round:
             free = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
             return min(len(self.pool), free + state.players)  # + a golden joker's extra card a player
         return min(len(self.pool), self.lr_at + 2 * space + 2 * state.players)
@@ -99,11 +101,10 @@ class Start:
             a.insert(self.lr_at, LAST_ROUND)
         return a
 
-    def play(self, choice: Choice, deck: list[str]) -> list[tuple[int, ...]]:
-        """Every seat's collection at the end: ``choice`` for the player to move, then greedy for all,
-        the cards turned over from ``deck`` (top first; play stops where it is if it runs out)."""
+    def after(self, choice: Choice, deck: list[str]) -> Table | None:
+        """The table after ``choice`` for the player to move, the cards turned over from ``deck`` (top first):
+        a draw's card and a golden joker's extra card; ``None`` for a draw when no card is left to turn over."""
         table = Table(self.state)
-        base = table.turned
         seat = table.current
         kind, i = choice
         if kind == "row":
@@ -119,14 +120,34 @@ class Start:
             table.take(seat, i, extra, last_round)
         else:
             if not deck or (deck[0] == LAST_ROUND and len(deck) < 2):
-                return table.collections
+                return None
             card, last_round = (deck[1], True) if deck[0] == LAST_ROUND else (deck[0], False)
             table.turn_over(card, last_round)
             table.place(seat, _GREEDY.place(table, card, _RNG) - 1, card)
-        if not table.over:
+        return table
+
+    def play(self, choice: Choice, deck: list[str]) -> list[tuple[int, ...]]:
+        """Every seat's collection at the end: ``choice`` for the player to move, then greedy for all,
+        the cards turned over from ``deck`` (top first; play stops where it is if it runs out)."""
+        return self.play_to(choice, deck, 0).collections
+
+    def play_to(self, choice: Choice, deck: list[str], stop_round: int) -> Table:
+        """The table after ``choice`` and greedy play for all on ``deck``, stopped as soon as round
+        ``stop_round`` begins (0: played to the end of the game; see ``stop_round``)."""
+        table = self.after(choice, deck)
+        if table is None:
+            return Table(self.state)
+        if not table.over and table.round != stop_round:
             n = table.players
-            bots.play_out(table, deck, base, [_GREEDY] * n, [_RNG] * n)
-        return table.collections
+            bots.play_out(table, deck, self.state.turned, [_GREEDY] * n, [_RNG] * n, stop_round)
+        return table
+
+    def stop_round(self) -> int:
+        """Where a playout that hands over to the evaluator stops: as the next round begins; 0 (the end of the
+        game) once the last round is under way or the last-round card is due within a round's worth of cards
+        (there greedy playouts value a position better than the evaluator: docs/design/evaluator.md)."""
+        state = self.state
+        return 0 if state.last_round or self.lr_at < sum(state.limits) else state.round + 1
 
 
 def likely_moves(start: Start, choice: Choice, most: int = 3) -> list[Likely]:

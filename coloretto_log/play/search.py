@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.cards import GOLDEN_JOKER, KINDS, LAST_ROUND
+from ..core.cards import GOLDEN_JOKER, KINDS
 from ..core.engine import Table
 from ..core.rng import SplitMix64, nth_output
 from . import bots
@@ -140,35 +140,11 @@ def rollout_values(start: Start, choices: Sequence[Choice], seed: int, samples: 
     worth of cards (there greedy playouts value a position better than the evaluator,
     docs/design/evaluator.md)."""
     state = start.state
-    need = start.need()
+    stop = start.stop_round()  # the end of the round, or of the game once its last round is under way or due next
+    need = start.need(stop)
     decks = [start.deal(nth_output(seed, k + 1), need) for k in range(samples)]
-    seat = state.current
-    # to the end of the round, or of the game once its last round is under way or due next
-    space = sum(state.limits)
-    stop = 0 if state.last_round or start.lr_at < space else state.round + 1
     n = state.players
-    tables = []
-    for choice in choices:
-        for deck in decks:
-            table = Table(state)
-            base = table.turned
-            kind, i = choice
-            if kind == "row":
-                assert start.card is not None
-                table.place(seat, i, start.card)
-            elif kind == "take":
-                extra: str | None = None
-                last = False
-                if GOLDEN_JOKER in table.rows[i] and deck:
-                    extra, last = (deck[1], True) if deck[0] == LAST_ROUND and len(deck) > 1 else (deck[0], False)
-                table.take(seat, i, extra, last)
-            else:
-                card, last = (deck[1], True) if deck[0] == LAST_ROUND else (deck[0], False)
-                table.turn_over(card, last)
-                table.place(seat, _GREEDY.place(table, card, _RNG) - 1, card)
-            if not table.over and table.round != stop:
-                bots.play_out(table, deck, base, [_GREEDY] * n, [_RNG] * n, stop)
-            tables.append(table)
+    tables = [start.play_to(choice, deck, stop) for choice in choices for deck in decks]
     values = evaluate_many(tables)
     out = []
     for c in range(len(choices)):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from coloretto_log.core import engine
+from coloretto_log.core.cards import LAST_ROUND
 from coloretto_log.core.engine import GameState
 from coloretto_log.core.rng import SplitMix64
 from coloretto_log.core.ruleset import RuleSet
@@ -24,3 +25,14 @@ def last_round_position() -> GameState:
                 return state
             state = engine.apply(state, bots.turn(bot, state, rng))
     raise AssertionError("no such position")
+
+
+def reordered(state: GameState, seed: int) -> GameState:
+    """The same state with its unturned cards (the next one included) in another order; the
+    last-round card stays where it lies."""
+    assert state.deck is not None
+    deck = list(state.deck)
+    free = [i for i in range(state.turned, len(deck)) if deck[i] != LAST_ROUND]
+    for i, card in zip(free, SplitMix64(seed).shuffle([deck[i] for i in free])):
+        deck[i] = card
+    return state._replace(deck=tuple(deck))

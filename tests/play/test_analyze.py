@@ -301,7 +301,7 @@ def test_same_seed_same_numbers_whatever_jobs() -> None:
 
 def test_json_has_the_documented_keys() -> None:
     data = cli_json("--player", "Boris", "--samples", "32", "--max-se", "3")
-    assert data["policy"] == "greedy" and data["samples"] == 32
+    assert data["policy"] == "greedy" and data["samples"] == 32 and data["horizon"] == A.HORIZON
     m = data["matches"][0]
     assert m["decisions"]
     keys = {"game", "move", "player", "decision", "played", "best", "loss", "loss_se", "mark", "chance_loss",
@@ -322,6 +322,9 @@ def test_json_has_the_documented_keys() -> None:
         if g["margin"] is not None:
             assert g["start"] + g["luck"] + g["skill"] + g["others"] == pytest.approx(g["margin"], abs=0.03)
             assert g["skill"] <= 0
+    # the start is the evaluator's expected margin before the first move, for every player: they add up to 0
+    starts = [g["start"] for s in m["summary"] for g in s["games"] if g["game"] == 1]
+    assert len(starts) == 3 and abs(sum(starts)) <= 0.02 and any(x != 0 for x in starts)
     real = [d for d in m["decisions"] if not d["forced"]]
     assert boris["decisions"] == len(real)
     assert boris["mean_loss"] == pytest.approx(sum(d["loss"] for d in real) / len(real), abs=0.01)
@@ -449,7 +452,7 @@ def test_a_jsonl_is_analysed_and_printed_a_match_at_a_time(tmp_path: Path) -> No
                                  "--max-se", "9", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert list(data)[:2] == ["policy", "samples"] and list(data)[-1] == "matches"  # the settings come first
+    assert list(data)[:3] == ["policy", "horizon", "samples"] and list(data)[-1] == "matches"  # the settings come first
     assert [m["line"] for m in data["matches"]] == list(range(1, len(lines) + 1))
     # the library reads one match at a time: analyze_match takes a loaded match, not a list
     assert all(m["summary"] for m in data["matches"])

@@ -16,7 +16,6 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import app
 from coloretto_log.core import engine
-from coloretto_log.core.cards import LAST_ROUND
 from coloretto_log.core.engine import GameState, Table
 from coloretto_log.core.rng import SplitMix64
 from coloretto_log.core.ruleset import RuleSet
@@ -35,6 +34,8 @@ from coloretto_log.play.evaluate import (
 from coloretto_log.play.evaluate.model import load, model_from_json
 from coloretto_log.play.expert import ExpertBot
 from coloretto_log.play.playout import Start
+
+from ..builders.positions import reordered
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -56,16 +57,6 @@ def game(seed: int, players: int = 3, edition: str = "classic", table: str = "st
         state = engine.apply(state, turn(seats[state.current], state, rngs[state.current]))
         out.append(state)
     return out
-
-
-def reordered(state: GameState, seed: int) -> GameState:
-    """The same state with its unturned cards in another order (the last-round card stays put)."""
-    assert state.deck is not None
-    deck = list(state.deck)
-    free = [i for i in range(state.turned, len(deck)) if deck[i] != LAST_ROUND]
-    for i, card in zip(free, SplitMix64(seed).shuffle([deck[i] for i in free])):
-        deck[i] = card
-    return state._replace(deck=tuple(deck))
 
 
 # --------------------------------------------------------------------------- values

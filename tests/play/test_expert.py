@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import app
 from coloretto_log.core import engine
-from coloretto_log.core.cards import LAST_ROUND, counts_of
+from coloretto_log.core.cards import counts_of
 from coloretto_log.core.engine import Draw, GameState, Take
 from coloretto_log.core.rng import SplitMix64
 from coloretto_log.core.ruleset import RuleSet
@@ -26,6 +26,8 @@ from coloretto_log.play import simulate as sim
 from coloretto_log.play.bots import BOTS, GreedyBot, RandomBot, hidden, make_bot, turn
 from coloretto_log.play.expert import PlayoutExpertBot
 from coloretto_log.play.playout import Start
+
+from ..builders.positions import reordered
 
 runner = CliRunner()
 
@@ -176,17 +178,6 @@ def test_the_same_generator_gives_the_same_decisions() -> None:
         a = turn(quick(), state, SplitMix64(77))
         assert turn(quick(), state, SplitMix64(77)) == a
         state = engine.apply(state, a)
-
-
-def reordered(state: GameState, seed: int) -> GameState:
-    """The same state with its unturned cards (the next one included) in another order; the
-    last-round card stays where it lies."""
-    assert state.deck is not None
-    deck = list(state.deck)
-    free = [i for i in range(state.turned, len(deck)) if deck[i] != LAST_ROUND]
-    for i, card in zip(free, SplitMix64(seed).shuffle([deck[i] for i in free])):
-        deck[i] = card
-    return state._replace(deck=tuple(deck))
 
 
 class NoPeeking(tuple):  # type: ignore[type-arg]

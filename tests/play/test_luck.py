@@ -66,6 +66,12 @@ def test_a_hand_worked_chain_of_luck_and_skill() -> None:
     # an unfinished game ends its chain on the last valued decision: no margin, the terms add up to that value
     a, _ = standings(decisions, 2, moves, None)
     assert a.margin is None and a.end == 3.0 and a.start + a.luck + a.skill + a.others == 3.0
+    # a start of +0.5 / -0.5 (the evaluator's, the first player's edge) comes out of the first luck, nothing else
+    a, b = standings(decisions, 2, moves, (5.0, -5.0), start=(0.5, -0.5))
+    assert (a.start, b.start) == (0.5, -0.5)
+    assert (a.luck, b.luck) == (4.0 - 0.5 - 1.0 + 2.0, -4.0 + 0.5 + 1.0 - 2.0)
+    assert (a.skill, a.others, b.skill, b.others) == (-1.0, 1.0, -1.0, 1.0)
+    assert a.start + a.luck + a.skill + a.others == 5.0 and b.start + b.luck + b.skill + b.others == -5.0
 
 
 BOTS = ("strong", "greedy", "random")
@@ -92,10 +98,13 @@ def test_start_luck_skill_and_others_add_up_to_the_margin_and_losses_order_the_b
         pairs, final = _game(1000 + g, order)
         decisions = list(A.analyze(A.tasks_of_game(pairs, 1, 1, 0), A.Settings(samples=32, max_se=2.0)))
         margins = final_margins(bots.final_scores(final))
-        summaries = A.summarise(decisions, 3, games={1: A.GameOutcome(tuple(m for m, _ in pairs), margins)})
+        start = A.start_margins(pairs[0][1], A.Settings(), g)  # before the first move, as every decision is valued
+        assert sum(start) == pytest.approx(0, abs=1e-6) and any(abs(x) > 1e-3 for x in start)
+        summaries = A.summarise(decisions, 3, games={1: A.GameOutcome(tuple(m for m, _ in pairs), margins, start)})
         for s in summaries:
             st = s.standing
             assert st is not None and st.margin == pytest.approx(margins[s.seat])
+            assert st.start == start[s.seat]
             assert st.start + st.luck + st.skill + st.others == pytest.approx(st.margin, abs=1e-9)
             assert st.skill <= 0
             points.append((st.luck + st.skill, st.margin))

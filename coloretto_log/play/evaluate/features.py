@@ -85,7 +85,7 @@ def features(view: View) -> list[list[float]]:
         others = [scores[o] for o in range(n) if o != s]
         best_other = max(others)
         counts = view.collections[s]
-        colour_counts = sorted(((counts[k], k) for k in range(_N_COLOURS)), key=lambda ck: (-ck[0], ck[1]))
+        colour_counts = [(-c, k) for c, k in sorted((-counts[k], k) for k in range(_N_COLOURS))]  # most first
         p = packed[s]
         top3 = colour_counts[:3]
         marginal = [(memo[p + _UNITS[k]] - me) / 10.0 for _, k in top3]
