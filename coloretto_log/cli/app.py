@@ -21,14 +21,10 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, get_args, get_origin
 
 import typer
+from typer._click import exceptions as _click  # typer's own copy of click: its errors are these
 from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
-
-try:  # typer's own copy of click (typer 0.26 and later): its errors are these
-    from typer._click import exceptions as _click
-except ImportError:  # an older typer runs on click itself
-    from click import exceptions as _click  # type: ignore[no-redef]
 
 #: Command name -> module of this package that defines it; filled by ``cli/__init__.py``.
 COMMANDS: dict[str, str] = {}
