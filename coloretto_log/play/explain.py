@@ -157,11 +157,13 @@ def render(parts: Sequence[Part], tr: Translator = ENGLISH) -> str:
 
 
 def _say(part: Part, tr: Translator) -> str:
-    template = tr.gettext(part["message"])  # a capital starts a sentence, in the language's order of words
+    message = part["message"]  # names, not literals, in the calls: Babel 2.12's extractor took "message" for a message
+    template = tr.gettext(message)  # a capital starts a sentence, in the language's order of words
     values = {name: _value(v, tr, template.startswith("{" + name + "}")) for name, v in part.get("values", {}).items()}
     if "plural" in part:
-        return tr.nd(part["message"], part["plural"], str(part["n"]), **values)
-    return tr.t(part["message"], **values)
+        plural = part["plural"]
+        return tr.nd(message, plural, str(part["n"]), **values)
+    return tr.t(message, **values)
 
 
 def _value(v: str | Mapping[str, Any], tr: Translator, first: bool = False) -> str:

@@ -20,7 +20,8 @@ def _value(value: Value, tr: Translator) -> str:
     if isinstance(value, Cards):
         return tr.gettext(JOINS[value.join]).join(tr.gettext(card_name(c)) for c in value.cards)
     if isinstance(value, Hands):
-        return tr.gettext(JOINS["comma"]).join(
+        comma = JOINS["comma"]  # a name, not a literal, in the call: Babel 2.12's extractor took "comma" for a message
+        return tr.gettext(comma).join(
             tr.t(HAND, player=player, cards=_value(Cards(cards, "and"), tr)) for player, cards in value.hands
         )
     return str(value)
