@@ -202,7 +202,11 @@ def _skipped(example: Example) -> bool:
     return len(words) > 1 and words[1] in NOT_RUN
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[e.id for e in EXAMPLES])
+#: The examples of one text go to one worker (``--dist loadgroup`` in pyproject.toml): a worker given the
+#: 40th example of the README would otherwise run the 39 before it again.
+@pytest.mark.parametrize(
+    "example", [pytest.param(e, id=e.id, marks=pytest.mark.xdist_group(e.source)) for e in EXAMPLES]
+)
 def test_example_runs_as_written(
     example: Example, workdirs: dict[str, Path], shim: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
