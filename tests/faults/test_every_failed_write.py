@@ -159,6 +159,13 @@ def fresh(w: Path, writer: Writer) -> dict[str, Any]:
     return state(w)
 
 
+def start_from(w: Path, start: Path) -> None:
+    """The work folder as the writer's setup left it: a copy of ``start`` (set up once, not once a point)."""
+    if w.exists():
+        shutil.rmtree(w)
+    shutil.copytree(start, w, symlinks=True)
+
+
 def run(writer: Writer, w: Path) -> Any:
     return runner.invoke(app, writer.args(w), input=writer.stdin)
 
@@ -200,10 +207,11 @@ def check_after_fault(writer: Writer, k: int, result: Any, before: dict[str, Any
 
 @pytest.mark.parametrize("writer", WRITERS, ids=[w.name for w in WRITERS])
 def test_every_fault_point_of_a_writer(tmp_path: Path, writer: Writer) -> None:
-    w = tmp_path / "work"
+    w, start = tmp_path / "work", tmp_path / "start"
     fresh(w, writer)
     run(writer, w)  # a first run warms what a process does once (matplotlib's font cache): not the command's points
-    fresh(w, writer)
+    before = fresh(start, writer)
+    start_from(w, start)
     with injected(Faults()) as counted:
         result = run(writer, w)
     assert result.exit_code in (0, 1), result.output  # analyze and ingest exit 1 on an invalid log: none here
@@ -211,7 +219,7 @@ def test_every_fault_point_of_a_writer(tmp_path: Path, writer: Writer) -> None:
     writer.points = counted.points
     assert writer.points, f"{writer.name}: no fault point"
     for k in range(1, len(writer.points) + 1):
-        before = fresh(w, writer)
+        start_from(w, start)
         with injected(Faults(fail_at=k, code=CODES[k % len(CODES)])) as faults:
             result = run(writer, w)
         assert faults.failed is not None, f"{writer.name}: point {k} not reached (the run took another way)"
