@@ -20,6 +20,7 @@ from .common import (
     output_format,
     plural,
     print_findings,
+    wrapped,
 )
 
 
@@ -62,8 +63,8 @@ def validate(
 ) -> None:
     """Check match logs against the log format and the rules of the game.
 
-    Every finding is one line, FILE[:LINE]: game G, move M: error [rule-id] message,
-    followed by one summary line. A valid match with fewer games than its rules.games
+    Every finding is one line, FILE[:LINE]: game G, move M: error [rule-id] message (wider
+    than the terminal, it goes on four columns in), followed by one summary line. A valid match with fewer games than its rules.games
     plans gets a note line (not a warning: a match being recorded is valid) and is
     counted in the summary. After an error in a game, checking goes on with
     the next game and the next file. Rule ids are listed in docs/rules.md.
@@ -96,7 +97,7 @@ def validate(
             continue
         print_findings((f for f in findings if f.severity == "error" or not quiet), item.label)
         if short is not None and not quiet:
-            typer.secho(f"{one_line(item.label)}: {short}", fg=typer.colors.YELLOW)
+            typer.secho(wrapped(f"{one_line(item.label)}: {short}", keep=[one_line(item.label)]), fg=typer.colors.YELLOW)
     summary = {
         "files": len(files),
         "matches": n_matches,
@@ -120,5 +121,5 @@ def validate(
         if unreadable:
             text += f"; {plural(len(unreadable), 'file')} could not be read"
         ok = not n_invalid and not unreadable
-        typer.secho(text, fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True)
+        typer.secho(wrapped(text), fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True)
     exit_for(unreadable=bool(unreadable), invalid=bool(n_invalid))
