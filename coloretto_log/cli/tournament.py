@@ -92,10 +92,10 @@ def tournament(
             allowed = parse_sizes(sizes)
             made = tour_db.create(path, name, parse_people(players), rounds=rounds, points=points, sizes=allowed,
                                   first_round=first_round, seed=seed)  # fmt: skip
-            out_console().print(Text(one_line(
+            print_wrapped(out_console(), Text(one_line(
                 f"Tournament {made.name!r}: {len(made.players)} players, {made.rounds} rounds, placing points "
                 f"{points_text(made.points, made.sizes)}; stored in {path}. Next: tournament pair {made.name!r}"
-            )))  # fmt: skip
+            )), keep=[one_line(repr(made.name)), one_line(str(path)), f"tournament pair {one_line(repr(made.name))}"])  # fmt: skip
             return
         if not path.exists():
             raise DatabaseError(f"{path}: no such database (make the tournament with: tournament new)")

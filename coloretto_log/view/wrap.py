@@ -55,18 +55,23 @@ def _indent(cells: int, width: int) -> int:
     return cells if cells <= width // 2 else min(4, cells)
 
 
-def _fill(first: Text, rest: Sequence[tuple[Text, Text]], width: int, indent: int) -> list[Text]:
+def _fill(first: Text, rest: Sequence[tuple[Text | str, Text]], width: int, indent: int) -> list[Text]:
     """``first``, then each (space, piece) on the same line while it fits, else on a new line after ``indent``."""
     lines: list[Text] = []
     line = first.copy()
+    cells = line.cell_len
     for space, piece in rest:
-        if line.cell_len + space.cell_len + piece.cell_len <= width:
-            line.append_text(space)
+        gap = len(space) if isinstance(space, str) else len(space.plain)  # spaces: one cell each
+        size = piece.cell_len
+        if cells + gap + size <= width:
+            line.append(space)
             line.append_text(piece)
+            cells += gap + size
         else:
             lines.append(line)
             line = Text(" " * indent)
             line.append_text(piece)
+            cells = indent + size
     lines.append(line)
     return lines
 
@@ -113,7 +118,7 @@ def fit(
     a part given as ``(space, part)`` comes after its own ``space`` instead of ``sep``."""
     width = line_width() if width is None else width
     first = Text(head) if isinstance(head, str) else head.copy()
-    pairs = [(Text(p[0]), _text(p[1])) if isinstance(p, tuple) else (Text(sep), _text(p)) for p in parts]
+    pairs = [(p[0], _text(p[1])) if isinstance(p, tuple) else (sep, _text(p)) for p in parts]
     if not pairs:
         return [first]
     hung = _indent(first.cell_len, width) if indent is None else indent

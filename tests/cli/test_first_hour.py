@@ -143,10 +143,10 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
 #: and language: tests/cli/test_narrow_outputs.py.
 TABLES = {
     "validate": ["validate", str(SAMPLES)],
-    "score": ["score", str(SAMPLES)],
-    "replay": ["replay", str(SAMPLES / "classic-4p-recorded-match-with-claims.json")],
-    "replay --moves": ["replay", str(SAMPLES / "5p-seeded-games.jsonl"), "--moves"],
-    "analyze": ["analyze", str(SAMPLES / "classic-2p-recorded-game.json"), "--samples", "2"],
+    "score": ["score", "sample_logs"],  # as a user names them (a file name wider than the line overflows it)
+    "replay": ["replay", "sample_logs/classic-4p-recorded-match-with-claims.json"],
+    "replay --moves": ["replay", "sample_logs/5p-seeded-games.jsonl", "--moves"],
+    "analyze": ["analyze", "sample_logs/classic-2p-recorded-game.json", "--samples", "2"],
     "deal": ["deal", "--seed", "1", "--player-count", "5"],
     "stats": ["stats", "--db", "{db}"],
     "query": ["query", *GENEROUS, "--db", "{db}", "SELECT * FROM games ORDER BY match_id LIMIT 5"],
