@@ -36,17 +36,19 @@ def line_width() -> int:
 
 
 #: What may not start a line (closing marks, small kana, the long vowel mark) or end one (opening marks) where a
-#: line of Japanese, Chinese or Korean breaks between two characters.
+#: line of Japanese or Chinese breaks between two characters.
 _NO_START = frozenset("、。，．・：；？！ー）」』】〕〉》ゝゞ々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ％～")
 _NO_END = frozenset("（「『【〔〈《")
 
 
 def _between_wide(plain: str, i: int) -> bool:
-    """A line may break before ``plain[i]``: between two wide characters, as Japanese and Chinese lines do."""
+    """A line may break before ``plain[i]``: between two wide characters, as Japanese and Chinese lines do (Korean
+    puts spaces between its words: it breaks there, never inside a word of Hangul)."""
     before, after = plain[i - 1], plain[i]
     return (
         unicodedata.east_asian_width(before) in "WF" and unicodedata.east_asian_width(after) in "WF"
         and after not in _NO_START and before not in _NO_END
+        and not ("\uac00" <= before <= "\ud7a3" or "\uac00" <= after <= "\ud7a3")
     )  # fmt: skip
 
 

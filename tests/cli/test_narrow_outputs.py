@@ -101,11 +101,13 @@ def test_a_finding_keeps_its_file_and_rule_on_its_first_line() -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("lang", ["ja", "ko", "ru"])
 @pytest.mark.parametrize("command", [("score",), ("replay", "--moves")], ids=["score", "replay-moves"])
-def test_japanese_fits_in_cells(command: tuple[str, ...], width: int) -> None:
-    """Japanese takes two cells a character; its lines break between characters, never before a closing mark."""
+def test_other_languages_fit_in_cells(command: tuple[str, ...], lang: str, width: int) -> None:
+    """Japanese and Korean take two cells a character; Japanese lines break between characters, never before a
+    closing mark; Korean and Russian ones between words."""
     for log in SAMPLES:
-        out = check_text((command[0], str(log), *command[1:], "--lang", "ja"), width, cjk=True)
+        out = check_text((command[0], str(log), *command[1:], "--lang", lang), width, cjk=lang == "ja")
         assert not any(line.lstrip().startswith(("、", "。", "）", "：")) for line in out.splitlines())
 
 
