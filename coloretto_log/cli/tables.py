@@ -28,7 +28,6 @@ from .common import (
     fail,
     install_hint,
     output_format,
-    print_wrapped,
 )
 from .database import DbOption, check_output, db_path, out_console
 
@@ -146,9 +145,9 @@ def show(tonight: Tonight, title: str, html: Path | None) -> None:
     console.print(grid)
     days = tonight.history.evenings
     weighed = f"the last {len(days)} evening{'s' if len(days) != 1 else ''} in the database" if days else "no earlier evening"
-    print_wrapped(console, Text(f"Pairs that met again: {tonight.repeats} (weighing {weighed}); seed {tonight.seed}."))
+    console.print(Text(f"Pairs that met again: {tonight.repeats} (weighing {weighed}); seed {tonight.seed}."))
     if html is not None:
-        print_wrapped(console, Text(one_line(f"Printable page: {html}")), keep=[one_line(str(html))])
+        console.print(Text(one_line(f"Printable page: {html}")))
 
 
 def write_cards(html: Path, tonight: Tonight, title: str, logs: Path, host: str | None, port: int) -> None:

@@ -47,8 +47,7 @@ def write(tmp_path: Path, data: dict[str, Any], name: str = "game.json") -> str:
 
 
 def run(*args: str, stdin: str | None = None) -> Result:
-    """The command at 200 columns, so that every line is whole (tests/cli/test_narrow_outputs.py wraps them)."""
-    return CliRunner().invoke(app, list(args), input=stdin, env={"COLUMNS": "200"})
+    return CliRunner().invoke(app, list(args), input=stdin)
 
 
 def out(result: Result) -> str:
