@@ -60,7 +60,7 @@ def chromium() -> str:
 @pytest.fixture
 def browser(chromium: str) -> Iterator[Browser]:
     """One headless Chromium with a fresh profile, closed after the test."""
-    with tempfile.TemporaryDirectory(prefix="coloretto-chromium-") as profile:
+    with tempfile.TemporaryDirectory(prefix="coloretto-chromium-", ignore_cleanup_errors=True) as profile:
         b = Browser(chromium, profile)
         try:
             yield b

@@ -45,7 +45,7 @@ pytest.importorskip("starlette")
 
 @pytest.fixture
 def two_browsers(chromium: str) -> Iterator[tuple[Browser, Browser]]:
-    with tempfile.TemporaryDirectory(prefix="coloretto-a-") as a, tempfile.TemporaryDirectory(prefix="coloretto-b-") as b:
+    with tempfile.TemporaryDirectory(prefix="coloretto-a-", ignore_cleanup_errors=True) as a, tempfile.TemporaryDirectory(prefix="coloretto-b-", ignore_cleanup_errors=True) as b:
         first, second = Browser(chromium, a), Browser(chromium, b)
         try:
             yield first, second
@@ -139,7 +139,7 @@ def test_the_page_goes_on_after_the_server_is_killed_and_restarted(tmp_path: Pat
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     args = ("--players", ",".join(log["players"]), "--date", "2026-11-30", "--games", "1")
-    with tempfile.TemporaryDirectory(prefix="coloretto-c-") as profile:
+    with tempfile.TemporaryDirectory(prefix="coloretto-c-", ignore_cleanup_errors=True) as profile:
         b = Browser(chromium, profile)
         try:
             with Server(path, *args, port=port) as server:
@@ -167,7 +167,7 @@ def test_the_page_goes_on_after_the_server_is_killed_and_restarted(tmp_path: Pat
 
 def test_names_are_shown_as_text_never_as_html(tmp_path: Path, chromium: str) -> None:
     names = ('<img src=x onerror="alert(1)">', "Ben\u001b[31m")
-    with tempfile.TemporaryDirectory(prefix="coloretto-d-") as profile:
+    with tempfile.TemporaryDirectory(prefix="coloretto-d-", ignore_cleanup_errors=True) as profile:
         b = Browser(chromium, profile)
         try:
             with Server(tmp_path / "k.json", "--players", ",".join(names), "--games", "1") as server:
@@ -222,7 +222,7 @@ def refused(b: Browser, selector: str) -> str:
 def test_a_new_table_on_a_phone_by_taps(tmp_path: Path, chromium: str) -> None:
     """Names and games asked, only legal cards offered, a take in two deliberate taps, the last-round card asked about."""
     path = tmp_path / "k.json"
-    with tempfile.TemporaryDirectory(prefix="coloretto-e-") as profile:
+    with tempfile.TemporaryDirectory(prefix="coloretto-e-", ignore_cleanup_errors=True) as profile:
         b = Browser(chromium, profile)
         try:
             with Server(path, "--date", "2026-11-30") as server:

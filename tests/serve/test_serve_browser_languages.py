@@ -20,7 +20,7 @@ import pytest
 
 from coloretto_log.lang import translator
 
-from ..builders.browser import Browser
+from ..builders.browser import Browser, CDPError
 from ..builders.server import Server
 from ..builders.taps import ARTIFACTS, enter_claims, enter_move, enter_setup, live, tap, text_of
 from ..conftest import ROOT
@@ -63,7 +63,7 @@ def arm_and_shoot(b: Browser, name: str) -> None:
 
 def record(path: Path, lang: str, chromium: str, *, shot: str | None = None) -> None:
     """The sample game by taps on a page in ``lang``, chosen with the page's switch (and kept on reloading)."""
-    with tempfile.TemporaryDirectory(prefix=f"coloretto-{lang}-") as profile:
+    with tempfile.TemporaryDirectory(prefix=f"coloretto-{lang}-", ignore_cleanup_errors=True) as profile:
         b = Browser(chromium, profile)
         try:
             with Server(path, "--players", ",".join(SAMPLE["players"]), *ARGS) as server:
@@ -98,8 +98,12 @@ def record(path: Path, lang: str, chromium: str, *, shot: str | None = None) -> 
 def test_the_same_game_by_taps_in_japanese_and_in_english_writes_the_same_bytes(tmp_path: Path, chromium: str) -> None:
     (tmp_path / "ja").mkdir()
     (tmp_path / "en").mkdir()
-    record(tmp_path / "ja" / "game.json", "ja", chromium, shot="serve-ja-390.png")
-    record(tmp_path / "en" / "game.json", "en", chromium)
+    for lang in ("ja", "en"):
+        try:
+            record(tmp_path / lang / "game.json", lang, chromium, shot="serve-ja-390.png" if lang == "ja" else None)
+        except CDPError:  # a tap headless Chromium lost (seen in 2 of 3 CI runs): the game entered once more, anew
+            (tmp_path / lang / "game.json").unlink(missing_ok=True)
+            record(tmp_path / lang / "game.json", lang, chromium)
     ja, en = ((tmp_path / lang / "game.json").read_bytes() for lang in ("ja", "en"))
     assert ja == en
     written = json.loads(ja)
@@ -129,7 +133,7 @@ def test_a_game_by_taps_in_korean_and_russian_fits_a_phone_at_every_step(tmp_pat
     game = renamed(SAMPLE["games"][0], names)
     tr = translator(lang)
     extra = ("--lang", "ru") if lang == "ru" else ()
-    with tempfile.TemporaryDirectory(prefix=f"coloretto-{lang}-") as profile:
+    with tempfile.TemporaryDirectory(prefix=f"coloretto-{lang}-", ignore_cleanup_errors=True) as profile:
         b = Browser(chromium, profile)
         try:
             with Server(tmp_path / "game.json", "--date", SAMPLE["date"], *extra) as server:
@@ -188,7 +192,7 @@ def test_the_connection_badge_moves_nothing_when_it_changes(tmp_path: Path, chro
     never wraps anew and no button moves under a finger about to tap (a tap once landed beside its card)."""
     where = ("[...document.querySelectorAll('#head, #input button, #lang')]"
              ".map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })")
-    with tempfile.TemporaryDirectory(prefix="coloretto-badge-") as profile:
+    with tempfile.TemporaryDirectory(prefix="coloretto-badge-", ignore_cleanup_errors=True) as profile:
         b = Browser(chromium, profile)
         try:
             with Server(tmp_path / "game.json", "--players", ",".join(SAMPLE["players"]), *ARGS) as server:
