@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -59,6 +60,7 @@ from .common import (
     output_format,
     page_languages,
     plural,
+    print_wrapped,
     with_old_short,
 )
 
@@ -360,26 +362,33 @@ def _write_page(
 # --------------------------------------------------------------------------- the table
 
 
+def _fitted(console: Console, table: Table) -> Table:
+    """``table`` with one space between its columns instead of two when it is too wide for the console."""
+    if Measurement.get(console, console.options.update(width=10 * console.width), table).maximum > console.width:
+        table.padding = (0, 0)
+    return table
+
+
 def _print_header(console: Console, settings: Settings, *, short: bool = False) -> None:
     marks = ", ".join(f"{k} ≥ {100 * t:g}%" for k, t in reversed(THRESHOLDS))
-    console.print(Text(
+    print_wrapped(console, Text(
         f"playouts: the {POLICY} bot for every seat to {HORIZON if settings.to_round else 'the end of the game'} "
         f"· {_how_many(settings)} · exact (every order, best "
         f"play) in the last round with at most {EXACT_SLOTS} places left in the rows · seed {settings.seed}",
         style="dim",
     ))
-    console.print(Text(f"marks by the chance of winning the game lost against the best choice: {marks}; none "
+    print_wrapped(console, Text(f"marks by the chance of winning the game lost against the best choice: {marks}; none "
                        f"where the played and the best choice are about equal (within 2 standard errors or 0.1 "
                        f"point)", style="dim"))
     if not short:
-        console.print(Text(
+        print_wrapped(console, Text(
             "loss: the best choice's expected margin less the played one's, measured on samples apart from those "
             "that picked the best · win %: the chance of winning the game after the played choice (→ after the "
             "best one) · chance lost: the best one's chance less the played one's · accuracy: 100 × 2^(−loss/3) a "
             "decision, averaged · start + luck + skill + others = margin: the expected margin before any card, what "
             "the cards turned over moved, minus the player's losses, what the other players' decisions moved",
             style="dim",
-        ), soft_wrap=True)
+        ))
 
 
 def _how_many(settings: Settings) -> str:
@@ -445,7 +454,7 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
             shown_best = "≈" if d.about_equal and d.best != d.played else "" if d.best == d.played else _short(d.best)
             table.add_row(str(d.move), _name(players, d.seat), _decision_words(d), _short(d.played),
                           shown_best, loss, win, lost, note)
-        console.print(table)
+        console.print(_fitted(console, table))
         for d in explained:
             _print_why(console, d, players, tr)
     _print_summary(console, r)
@@ -454,9 +463,9 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
             continue
         console.print(Text("costliest decisions of ", style="bold").append(_name(players, s.seat)))
         for d in s.costliest:
-            console.print(_costly_line(d), soft_wrap=True)
+            print_wrapped(console, _costly_line(d), hang=2, indent=4)
             for line in _table_lines(d, players):
-                console.print(line, soft_wrap=True)
+                print_wrapped(console, line, hang=4, indent=6)
 
 
 def _print_why(console: Console, d: Decision, players: tuple[str, ...], tr: Translator = ENGLISH) -> None:
@@ -466,16 +475,16 @@ def _print_why(console: Console, d: Decision, players: tuple[str, ...], tr: Tran
         f", {_decision_words(d, tr)}", style="bold")
     if d.mark:
         head.append(f" · {tr.t(d.mark)}", style=_MARK_STYLE[d.mark])
-    console.print(head, soft_wrap=True)
+    print_wrapped(console, head, indent=2)
     why = explanation_of(d, players) if tr is ENGLISH else render(explain_decision(d, players).parts, tr)
-    console.print(Text("  " + one_line(why)), soft_wrap=True)
+    print_wrapped(console, Text("  " + one_line(why)), hang=2)
     best = listed([
         tr.t("{choice} {margin} ({win}%)", choice=choice_name(c.choice, tr), margin=tr.decimal(f"{c.margin:+.1f}"),
              win=_pct(c.win_prob)) + (" " + tr.t("played") if c.choice == d.played else "")
         for c in top_choices(d.evaluation)
     ], tr)
-    console.print(Text("  " + tr.t("best choices (expected margin, win %): {choices}", choices=best), style="dim"),
-                  soft_wrap=True)
+    print_wrapped(console, Text("  " + tr.t("best choices (expected margin, win %): {choices}", choices=best),
+                                style="dim"), hang=2)
 
 
 #: How the terminal names a row decision (the page says "the row for red").
@@ -492,7 +501,7 @@ def _print_summary(console: Console, r: MatchAnalysis) -> None:
     for s in shown:
         summary.add_row(_name(players, s.seat), str(s.decisions), str(s.forced), f"{s.mean_loss:.2f}",
                         str(s.marks["inaccuracy"]), str(s.marks["mistake"]), str(s.marks["blunder"]))
-    console.print(summary)
+    console.print(_fitted(console, summary))
     standing = Table(title="error rate, accuracy, luck and skill (start + luck + skill + others = margin)", title_justify="left",
                      box=box.SIMPLE_HEAD, pad_edge=False)
     for name in ("game", "player", "error rate", "accuracy", "start", "luck", "skill", "others", "margin"):
@@ -505,7 +514,7 @@ def _print_summary(console: Console, r: MatchAnalysis) -> None:
             standing.add_row(label, _name(players, s.seat), f"{100 * st.error_rate:.0f}%", f"{st.accuracy:.0f}%",
                              f"{st.start:+.1f}", f"{st.luck:+.1f}", f"{st.skill:+.1f}", f"{st.others:+.1f}",
                              "" if st.margin is None else f"{st.margin:+.1f}")
-    console.print(standing)
+    console.print(_fitted(console, standing))
 
 
 _MARK_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}

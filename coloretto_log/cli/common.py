@@ -19,6 +19,9 @@ from ..core.errors import Finding, one_line
 from ..view.safe_text import TerminalSafe
 
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
     from ..lang import Translator
     from ..log.load import LoadedMatch
 
@@ -256,13 +259,17 @@ def emit_json(value: Any, *, file: TextIO | None = None) -> None:
 
 
 def print_findings(findings: Iterable[Finding], label: str, *, err: bool = False, tr: Translator | None = None) -> None:
-    """Each finding as its one line, errors in red and warnings in yellow; in ``tr``'s language when given
-    (``view.findings``: the rule id stays as it is)."""
+    """Each finding as its one line, errors in red and warnings in yellow, in ``tr``'s language when given
+    (``view.findings``: the rule id stays as it is): the file, game, move and rule id on the first line (for grep
+    and head), a message wider than the width going on 4 cells in."""
     from ..view.findings import finding_line
 
     for f in findings:
         colour = typer.colors.RED if f.severity == "error" else typer.colors.YELLOW
-        typer.secho(f.line(label) if tr is None else finding_line(f, label, tr), fg=colour, err=err)
+        line = f.line(label) if tr is None else finding_line(f, label, tr)
+        rule = line.find(f"[{f.rule}] ")
+        hang = 0 if rule < 0 else rule + len(f.rule) + 3
+        typer.secho(wrapped(line, hang=hang, indent=4, keep=[one_line(label)]), fg=colour, err=err)
 
 
 def fail(message: str, code: ExitCode = ExitCode.INVALID, *, tr: Translator | None = None) -> NoReturn:
@@ -282,17 +289,23 @@ def exit_for(*, unreadable: bool, invalid: bool, disputes: bool = False) -> None
         raise typer.Exit(int(ExitCode.CLAIM_DISAGREES))
 
 
-def wrapped(text: str) -> str:
-    """``text`` broken between words at the width of the terminal it goes to, so that the terminal never cuts
-    it mid-word nor leaves a final "." alone on a line; piped, one line as before (for programs that read it)."""
-    import shutil
-    import textwrap
+def wrapped(text: str, *, hang: int = 0, indent: int | None = 2, keep: Iterable[str] = ()) -> str:
+    """``text`` broken between words at the width (``COLUMNS``, else the terminal's, else 80 piped), so that no
+    line is cut mid-word nor leaves a final "." alone on a line; the lines after the first go on ``indent`` cells
+    in (None: under ``hang``, the offset where the first line's text starts), never breaking inside ``keep``."""
+    from ..view.wrap import wrapped_plain
 
-    if not sys.stdout.isatty():
-        return text
+    return wrapped_plain(text, hang=hang, indent=indent, keep=keep)
 
-    return textwrap.fill(text, width=max(40, shutil.get_terminal_size().columns - 1), break_long_words=False,
-                         break_on_hyphens=False)
+
+def print_wrapped(
+    console: Console, text: Text, *, hang: int = 0, indent: int | None = 2, keep: Iterable[str] = ()
+) -> None:
+    """A rich ``text`` printed in lines at the console's width, as :func:`wrapped` breaks them (styles kept)."""
+    from ..view.wrap import wrap
+
+    for line in wrap(text, console.width, hang=hang, indent=indent, keep=keep):
+        console.print(line, soft_wrap=True)
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:

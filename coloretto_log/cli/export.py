@@ -10,7 +10,7 @@ import typer
 from ..db.errors import DatabaseError, shown
 from ..db.queries.export import export as run_export
 from .app import app
-from .common import ExitCode, fail, plural
+from .common import ExitCode, fail, plural, wrapped
 from .database import DbOption, db_path, err_console
 
 
@@ -59,13 +59,11 @@ def export(
     except DatabaseError as e:
         fail(str(e), ExitCode.UNREADABLE)
     if done.parquet is not None:
-        typer.echo(
-            f"{shown(parquet or '')}: "
-            + ", ".join(f"{name} {plural(n, 'row')}" for name, n in done.parquet.items())
-            + " (Parquet, partitioned by month)"
-        )
+        tables = [f"{name} {plural(n, 'row')}" for name, n in done.parquet.items()]
+        typer.echo(wrapped(f"{shown(parquet or '')}: " + ", ".join(tables) + " (Parquet, partitioned by month)",
+                           keep=[shown(parquet or ""), *tables]))  # fmt: skip
     if done.plays is not None:
-        typer.echo(f"{shown(bgstats or '')}: {plural(done.plays, 'play')} for BG Stats")
+        typer.echo(wrapped(f"{shown(bgstats or '')}: {plural(done.plays, 'play')} for BG Stats", keep=[shown(bgstats or "")]))
         if done.undated:
             err_console().print(
                 f"{plural(done.undated, 'finished match', 'finished matches')} without a date left out "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -30,7 +30,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from ..core.cards import KIND_INDEX, KINDS
+from ..core.cards import ALL_COLOURS, KIND_INDEX, KINDS, card_name
 from ..core.errors import Finding
 from ..lang import ENGLISH, Translator
 from ..log.atomic import output_problem, write_problem
@@ -43,6 +43,7 @@ from ..view.json_stream import JsonList
 from ..view.narrative import scores_told, told
 from ..view.replay_table import table_view, terminal_text
 from ..view.safe_text import TerminalSafe
+from ..view.wrap import wrapped_plain
 from .app import app
 from .common import (
     ExitCode,
@@ -494,9 +495,11 @@ def _csv_rows(t: MatchTimeline, games: list[GameTimeline], move: int | None) -> 
 # --------------------------------------------------------------------------- narrative
 
 
-def _say(text: str, **style: Any) -> None:
-    """One line of text from a log on standard output: escaped, never markup."""
-    typer.secho(terminal_text(text), **style)
+def _say(text: str, *, hang: int = 0, indent: int | None = 4, keep: Iterable[str] = (), **style: Any) -> None:
+    """A line of text from a log on standard output: escaped, never markup, wrapped at the width under ``hang``
+    (else ``indent`` cells in), never inside a string of ``keep`` (names)."""
+    safe = terminal_text(text)
+    typer.secho(wrapped_plain(safe, hang=hang, indent=indent, keep=[terminal_text(k) for k in keep]), **style)
 
 
 def _broke_off(f: Finding, label: str) -> str:
@@ -507,12 +510,13 @@ def _broke_off(f: Finding, label: str) -> str:
 
 def _print_narratives(t: MatchTimeline, games: list[GameTimeline], move: int | None, tr: Translator = ENGLISH) -> None:
     _match_header(t)
+    names = [*t.players, *(tr.gettext(card_name(c)) for c in ALL_COLOURS)]  # never broken inside
     for g in games:
         _say(tr.t("{label} · game {game}", label=t.label, game=g.number) + (tr.gettext(" (seeded)") if g.seeded else ""),
-             bold=True)  # fmt: skip
+             keep=[t.label], bold=True)  # fmt: skip
         width = len(str(g.moves))
         for step in g.steps[: None if move is None else move + 1]:
-            _say(f"{step.number:>{width}}. {told(step.story, tr)}")
+            _say(f"{step.number:>{width}}. {told(step.story, tr)}", hang=width + 2, indent=None, keep=names)
         if move is not None and move < g.moves:
             continue
         _game_ending(t, g, tr)
@@ -528,11 +532,12 @@ def _match_header(t: MatchTimeline) -> None:
 def _game_ending(t: MatchTimeline, g: GameTimeline, tr: Translator = ENGLISH) -> None:
     final = g.final_scores
     if final is not None:
-        _say(tr.t("final scores: {scores}", scores=scores_told(t.players, final, tr)), bold=True)
+        _say(tr.t("final scores: {scores}", scores=scores_told(t.players, final, tr)), keep=t.players, bold=True)
     elif g.steps:
         last = g.steps[-1]
         now = tuple(a.score for a in last.scores)
-        _say(tr.t("scores so far (best assignment now): {scores}", scores=scores_told(t.players, now, tr, final=False)))
+        _say(tr.t("scores so far (best assignment now): {scores}", scores=scores_told(t.players, now, tr, final=False)),
+             keep=t.players)  # fmt: skip
     err = g.error
     if err is not None:
         _say(_broke_off(err, t.label), fg=typer.colors.RED)
@@ -548,7 +553,7 @@ def _match_totals(t: MatchTimeline, *, shown: bool, tr: Translator = ENGLISH) ->
     scores, n = totals
     line = scores_told(t.players, scores, tr)
     _say(tr.nt("match totals after {n} complete game: {scores}", "match totals after {n} complete games: {scores}", n,
-               scores=line), bold=True)  # fmt: skip
+               scores=line), keep=t.players, bold=True)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- table
@@ -561,7 +566,7 @@ def _print_tables(console: Console, t: MatchTimeline, games: list[GameTimeline],
         if step is None:
             console.print(Text(terminal_text(f"{t.label} · game {g.number}: nothing to replay"), style="bold"))
         else:
-            for part in table_view(t, g, step):
+            for part in table_view(t, g, step, console.width):
                 console.print(part, soft_wrap=isinstance(part, Text))
         if move is None or move == g.moves:
             _game_ending(t, g)

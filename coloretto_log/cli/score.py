@@ -22,7 +22,8 @@ from ..lang.games import edition_word, table_word
 from ..report.scorecard import GameScore, HandError, HandScore, MatchScore, calculate
 from ..view.findings import finding_line
 from ..view.safe_text import TerminalSafe
-from ..view.terminal import CARD_STYLES, card_text, collection_text
+from ..view.terminal import CARD_STYLES, card_text, collection_parts
+from ..view.wrap import fit, line_width, words, wrap
 from .app import app
 from .common import (
     PATHS_HELP,
@@ -39,6 +40,7 @@ from .common import (
     output_format,
     print_findings,
     terminal_translator,
+    wrapped,
 )
 
 if TYPE_CHECKING:
@@ -104,42 +106,51 @@ def _label(word: str, width: int = 9) -> str:
     return word + " " * max(1, width - sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in word))
 
 
+def points_parts(a: Assignment, tr: Translator = ENGLISH) -> list[Text]:
+    """``▲green 6 +21``, ``▲yellow 4+1J +15``, ``▼blue 2 −3``, ``+2×1 +2``, ``= 41``: each colour's points (positive
+    colours marked ▲), the "+2" cards and the score, each kept whole when the line wraps."""
+    parts = []
+    for row in a.breakdown:
+        positive = row.sign > 0
+        part = Text().append("▲" if positive else "▼", style="bold green" if positive else "dim")
+        part.append_text(_card(row.colour, tr, long=True))
+        count = _count_text(row, tr)
+        part.append(f" {count} ", style="" if positive else "dim")
+        parts.append(part.append(_signed(row.points), style="bold" if positive else "dim"))
+    if a.plus2_points:
+        part = Text().append_text(_card("plus2", tr))
+        parts.append(part.append(f"×{_plus2_cards(a)} {_signed(a.plus2_points)}"))
+    parts.append(Text(f"= {a.score}", style="bold"))
+    return parts
+
+
 def points_text(a: Assignment, tr: Translator = ENGLISH) -> Text:
     """``▲green 6 +21  ▲yellow 4+1J +15  ▼blue 2 −3  +2×1 +2  = 41``: positive colours marked ▲."""
-    out = Text()
-    for row in a.breakdown:
-        if out:
-            out.append("  ")
-        positive = row.sign > 0
-        out.append("▲" if positive else "▼", style="bold green" if positive else "dim")
-        out.append_text(_card(row.colour, tr, long=True))
-        count = _count_text(row, tr)
-        out.append(f" {count} ", style="" if positive else "dim")
-        out.append(_signed(row.points), style="bold" if positive else "dim")
-    if a.plus2_points:
-        if out:
-            out.append("  ")
-        out.append_text(_card("plus2", tr))
-        out.append(f"×{_plus2_cards(a)} {_signed(a.plus2_points)}")
-    if out:
-        out.append("  ")
-    out.append(f"= {a.score}", style="bold")
-    return out
+    return Text("  ").join(points_parts(a, tr))
+
+
+def jokers_parts(a: Assignment, counts: tuple[int, ...], tr: Translator = ENGLISH) -> list[Text]:
+    """The jokers and the colour each one becomes: ``J→yellow``, ``GJ→red`` (golden jokers last); else ``none``."""
+    kinds = [JOKER] * counts[KIND_INDEX[JOKER]] + [GOLDEN_JOKER] * counts[KIND_INDEX[GOLDEN_JOKER]]
+    parts = [Text().append_text(_card(kind, tr)).append("→").append_text(_card(colour, tr, long=True))
+             for kind, colour in zip(kinds, a.jokers)]  # fmt: skip
+    return parts or [Text(tr.gettext("none"), style="dim")]
 
 
 def jokers_text(a: Assignment, counts: tuple[int, ...], tr: Translator = ENGLISH) -> Text:
     """The jokers and the colour each one becomes: ``J→yellow GJ→red`` (golden jokers last)."""
-    kinds = [JOKER] * counts[KIND_INDEX[JOKER]] + [GOLDEN_JOKER] * counts[KIND_INDEX[GOLDEN_JOKER]]
-    out = Text()
-    for kind, colour in zip(kinds, a.jokers):
-        if out:
-            out.append(" ")
-        out.append_text(_card(kind, tr))
-        out.append("→")
-        out.append_text(_card(colour, tr, long=True))
-    if not out:
-        out.append(tr.gettext("none"), style="dim")
-    return out
+    return Text(" ").join(jokers_parts(a, counts, tr))
+
+
+def _collection(counts: tuple[int, ...], colours: tuple[str, ...], tr: Translator) -> list[Text]:
+    """A collection card by card, the colours named in ``tr``'s language; ``(nothing yet)`` when empty."""
+    label = None if tr is ENGLISH else (lambda card: _card(card, tr, long=card in colours))
+    return collection_parts(counts, colours, label=label) or [Text(tr.gettext("(nothing yet)"), style="dim")]
+
+
+def _colour_words(tr: Translator) -> list[str]:
+    """The colours' names in ``tr``'s language, kept whole when a line wraps."""
+    return [tr.gettext(card_name(c)) for c in ALL_COLOURS]
 
 
 def _choice(jokers: Sequence[str] | None, positive: Sequence[str] | None, tr: Translator) -> str:
@@ -180,71 +191,76 @@ def _problem(v: Verdict, status: str, message: str, tr: Translator) -> str:
     return f"{said} [{rule}]"
 
 
-def verdict_lines(v: Verdict, tr: Translator = ENGLISH) -> list[Text]:
-    """The claim and what is wrong with it; a dispute in bold red."""
+def verdict_lines(v: Verdict, tr: Translator = ENGLISH, *, lead: str = "", width: int | None = None) -> list[Text]:
+    """The claim and what is wrong with it, after ``lead``, wrapped at ``width``; a dispute in bold red."""
     claim = v.claim
     assert claim is not None
     said = [] if claim.score is None else [f"{claim.score}"]
     choice = _choice(claim.jokers, claim.positive, tr)
     if choice:
         said.append(choice)
-    head = Text().append(_label(tr.gettext("claim")), style="bold")
+    head = Text(lead).append(_label(tr.gettext("claim")), style="bold")
+    start, hang = len(head.plain), head.cell_len
     head.append(one_line(" · ".join(said)) if said else tr.gettext("(empty)"))
     if v.agrees:
-        head.append("  ✓ " + tr.gettext("agrees"), style="bold green")
-        return [head]
-    head.append("  ✗ " + tr.gettext(STATUS_WORDS.get(v.status, v.status)), style="bold red")
+        mark = "✓ " + tr.gettext("agrees")
+        head.append("  " + mark, style="bold green")
+        return wrap(head, width, hang=start, indent=hang, keep=[mark])
+    mark = "✗ " + tr.gettext(STATUS_WORDS.get(v.status, v.status))
     if v.difference is not None and v.difference:
-        head.append(tr.t(" by {n}", n=abs(v.difference)), style="bold red")
-    return [head] + [Text(" " * 9 + _problem(v, p.status, p.message, tr), style="red") for p in v.problems]
+        mark += tr.t(" by {n}", n=abs(v.difference))
+    head.append("  " + mark, style="bold red")
+    lines = wrap(head, width, hang=start, indent=hang, keep=[mark])
+    for p in v.problems:
+        problem = Text(lead + " " * 9 + _problem(v, p.status, p.message, tr), style="red")
+        lines.extend(wrap(problem, width, hang=len(lead) + 9))
+    return lines
 
 
-def _game_lines(game: GameScore, tr: Translator = ENGLISH) -> list[Text]:
+def _game_lines(game: GameScore, tr: Translator = ENGLISH, width: int | None = None) -> list[Text]:
     state = (tr.gettext("complete") if game.complete
              else tr.gettext("in progress: scores as the cards stand, not in the totals"))  # fmt: skip
     colours = " ".join(game.colours) if tr is ENGLISH else tr.join(tr.gettext(card_name(c)) for c in game.colours)
     head = Text().append(tr.t("Game {game}", game=game.number), style="bold")
     head.append(tr.t(" ({state}); colours in play: {colours}", state=state, colours=colours))
-    lines = [head]
+    lines = wrap(head, width, indent=2, keep=_colour_words(tr))
     for p in game.ranking():
         name = Text().append(f"  {p.rank}. ", style="bold")
+        start = len(name.plain)
         name.append(one_line(p.player), style="bold red" if p.disputed else "bold")
         name.append(f"  {p.score}", style="bold")
         if p.disputed:
             name.append("  " + tr.gettext("DISPUTED"), style="bold white on red")
-        lines.append(name)
-        cards = Text("     " + _label(tr.gettext("cards")))
-        label = None if tr is ENGLISH else (lambda card: _card(card, tr, long=card in game.colours))
-        cards.append_text(collection_text(p.counts, game.colours, label=label, empty=tr.gettext("(nothing yet)")))
-        lines.append(cards)
+        lines.extend(wrap(name, width, hang=start, keep=[one_line(p.player)]))
+        lines.extend(fit("     " + _label(tr.gettext("cards")), _collection(p.counts, game.colours, tr), width, sep=" "))
         if p.optimal.jokers:
-            jokers = Text("     " + _label(tr.gettext("jokers")))
-            jokers.append_text(jokers_text(p.optimal, p.counts, tr))
-            lines.append(jokers)
-        points = Text("     " + _label(tr.gettext("points")))
-        points.append_text(points_text(p.optimal, tr))
-        lines.append(points)
+            lines.extend(fit("     " + _label(tr.gettext("jokers")), jokers_parts(p.optimal, p.counts, tr), width, sep=" "))
+        lines.extend(fit("     " + _label(tr.gettext("points")), points_parts(p.optimal, tr), width))
         if p.verdict is not None:
-            for line in verdict_lines(p.verdict, tr):
-                lines.append(Text("     ").append_text(line))
+            lines.extend(verdict_lines(p.verdict, tr, lead="     ", width=width))
     if game.unchecked_claims:
-        lines.append(Text("  " + tr.gettext("claims on an unfinished game are not checked"), style="yellow"))
+        lines.extend(wrap(Text("  " + tr.gettext("claims on an unfinished game are not checked"), style="yellow"),
+                          width, hang=2))  # fmt: skip
     return lines
 
 
-def match_lines(m: MatchScore, tr: Translator = ENGLISH) -> list[Text]:
-    """A scored match for people: every game, then the match totals."""
+def match_lines(m: MatchScore, tr: Translator = ENGLISH, width: int | None = None) -> list[Text]:
+    """A scored match for people: every game, then the match totals, wrapped at ``width`` (default: the output's)."""
     assert m.rules is not None
     r = m.rules
+    width = line_width() if width is None else width
     head = Text().append(one_line(m.label), style="bold underline")
+    keep = [one_line(m.label)]
     if m.match_id:
-        head.append("  " + tr.t("match {id}", id=one_line(m.match_id)), style="bold")
+        keep.append(tr.t("match {id}", id=one_line(m.match_id)))
+        head.append("  " + keep[-1], style="bold")
     players = tr.nt("{n} player", "{n} players", len(m.players))
-    head.append("  " + tr.t("{edition}, {table}, {players}", edition=edition_word(r.edition.name, tr),
-                            table=table_word(r.table.name, tr), players=players))  # fmt: skip
-    lines = [head]
+    edition, table = edition_word(r.edition.name, tr), table_word(r.table.name, tr)
+    keep += [edition, table, players]
+    head.append("  " + tr.t("{edition}, {table}, {players}", edition=edition, table=table, players=players))
+    lines = wrap(head, width, indent=2, keep=keep)
     for g in m.games:
-        lines.extend(_game_lines(g, tr))
+        lines.extend(_game_lines(g, tr, width))
     missing = r.games - m.games_counted
     games = tr.nt("{n} game", "{n} games", r.games)
     status = (
@@ -255,34 +271,33 @@ def match_lines(m: MatchScore, tr: Translator = ENGLISH) -> list[Text]:
     )
     total = Text().append(tr.gettext("Match totals"), style="bold")
     total.append(tr.t(" ({status})", status=status), style="" if m.complete else "yellow")
-    lines.append(total)
-    ranking = Text(" ")
-    for s in sorted(m.standings, key=lambda s: (s.rank, s.seat)):
-        ranking.append(f" {s.rank}. ", style="bold")
-        ranking.append(one_line(s.player), style="bold" if s.rank == 1 else "")
-        ranking.append(f" {s.total} ")
-    lines.append(ranking)
+    lines.extend(wrap(total, width, indent=2))
+    ranking = [
+        Text().append(f"{s.rank}. ", style="bold").append(one_line(s.player), style="bold" if s.rank == 1 else "")
+        .append(f" {s.total}")
+        for s in sorted(m.standings, key=lambda s: (s.rank, s.seat))
+    ]
+    lines.extend(fit("  ", ranking, width))
     return lines
 
 
-def hand_lines(h: HandScore, tr: Translator = ENGLISH) -> list[Text]:
-    """The calculator's answer in one glance."""
+def hand_lines(h: HandScore, tr: Translator = ENGLISH, width: int | None = None) -> list[Text]:
+    """The calculator's answer in one glance, wrapped at ``width`` (default: the output's)."""
     a = h.optimal
     head = Text().append(_label(tr.gettext("Hand")), style="bold")
-    label = None if tr is ENGLISH else (lambda card: _card(card, tr, long=card in h.colours))
-    head.append_text(collection_text(h.counts, h.colours, label=label, empty=tr.gettext("(nothing yet)")))
-    rules = tr.t("{edition}, {table}", edition=edition_word(h.edition.name, tr), table=table_word(h.table.name, tr))
+    edition, table = edition_word(h.edition.name, tr), table_word(h.table.name, tr)
+    rules = tr.t("{edition}, {table}", edition=edition, table=table)
     if h.removed:
         rules = tr.t("{rules}, removed {colours}", rules=rules, colours=_names(h.removed, tr))
-    head.append("   " + tr.t("({rules})", rules=rules), style="dim")
-    lines = [head]
+    said = [Text(w, style="dim") for w in words(tr.t("({rules})", rules=rules), keep=[edition, table])]
+    lines = fit(head, [*_collection(h.counts, h.colours, tr), ("   ", said[0]), *said[1:]], width, sep=" ")
     if a.jokers:
-        jokers = Text().append(_label(tr.gettext("Jokers")), style="bold")
-        jokers.append_text(jokers_text(a, h.counts, tr))
-        lines.append(jokers)
+        lines.extend(fit(Text().append(_label(tr.gettext("Jokers")), style="bold"), jokers_parts(a, h.counts, tr),
+                         width, sep=" "))  # fmt: skip
     positive = Text().append(_label(tr.gettext("Positive")), style="bold")
+    start = len(positive.plain)
     positive.append(_names(a.positive, tr) if a.positive else tr.gettext("none"))
-    lines.append(positive)
+    lines.extend(wrap(positive, width, hang=start, keep=_colour_words(tr)))
     for row in a.breakdown:
         mark = "▲" if row.sign > 0 else "▼"
         line = Text().append(f"  {mark} ", style="bold green" if row.sign > 0 else "dim")
@@ -352,6 +367,7 @@ def _score_logs(paths: list[str], *, fmt: Format, tr: Translator = ENGLISH) -> N
     from ..report.scorecard import score_match
 
     show = _printer()
+    width = line_width()
     report = JsonReport() if fmt is Format.json else None
     table = csv.writer(TerminalSafe(sys.stdout, kind="text"), lineterminator="\n") if fmt is Format.csv else None
     if table is not None:
@@ -379,7 +395,7 @@ def _score_logs(paths: list[str], *, fmt: Format, tr: Translator = ENGLISH) -> N
             for f in m.findings:
                 if not f.rule.startswith("claim-"):  # the verdicts say it better
                     typer.secho(finding_line(f, item.label, tr), fg=typer.colors.YELLOW, err=True)
-            for line in match_lines(m, tr):
+            for line in match_lines(m, tr, width):
                 show(line)
             show(Text())
     summary = {
@@ -404,7 +420,7 @@ def _score_logs(paths: list[str], *, fmt: Format, tr: Translator = ENGLISH) -> N
         if unreadable:
             text += tr.nt("; {n} file could not be read", "; {n} files could not be read", len(unreadable))
         ok = not (n_invalid or n_disputes or unreadable)
-        typer.secho(text, fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True, err=table is not None)
+        typer.secho(wrapped(text), fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True, err=table is not None)
     exit_for(unreadable=bool(unreadable), invalid=bool(n_invalid), disputes=bool(n_disputes))
 
 

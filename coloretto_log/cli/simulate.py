@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 if TYPE_CHECKING:  # imported where used: a run without a progress bar or csv never loads them
     from rich.progress import Progress
@@ -34,6 +35,7 @@ from .common import (
     fail,
     output_format,
     plural,
+    print_wrapped,
     processes,
 )
 
@@ -284,11 +286,10 @@ def simulate(
         write_csv(tally, sys.stdout if out is not None else sys.stderr)
         return
     where = f" to {out}" if out is not None else ""
-    console.print(
+    print_wrapped(console, Text(
         f"Simulated {plural(tally.matches, 'match', 'matches')} ({plural(tally.games, 'game')}), "
-        f"{plan.form} form, seed {seed}{where}; {plural(tally.shared_matches, 'match', 'matches')} with a shared win.",
-        soft_wrap=True,
-    )
+        f"{plan.form} form, seed {seed}{where}; {plural(tally.shared_matches, 'match', 'matches')} with a shared win."
+    ), keep=[str(out)] if out is not None else ())
     console.print(summary_table(tally))
     for line in ranking_lines(tally):
         console.print(line)

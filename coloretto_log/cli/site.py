@@ -14,7 +14,7 @@ from ..log.atomic import write_problem
 from ..site.build import SiteError, build_site
 from ..site.pages import INACTIVE_AFTER, TemplateProblem
 from .app import app
-from .common import ExitCode, emit_json, fail, page_languages, plural
+from .common import ExitCode, emit_json, fail, page_languages, plural, wrapped
 from .database import DbOption, db_path
 
 
@@ -109,9 +109,9 @@ def site(
         f"; {plural(built.no_replay, 'match', 'matches')} without a replay: their logs are not in the database "
         f"(stored by an older coloretto-log); run `coloretto-log ingest LOGS... --db {one_line(str(path))}` with "
         "their files once to store them")
-    typer.echo(
+    typer.echo(wrapped(
         f"site {one_line(str(out))}: {plural(built.pages, 'file')}, {built.written} written, {built.unchanged} "
         f"unchanged, {built.removed} removed{replay}; open {one_line(str(out / 'index.html'))}",
-        err=True,
-    )
+        keep=[one_line(str(out)), one_line(str(out / "index.html")), f"`coloretto-log ingest LOGS... --db {one_line(str(path))}`"],
+    ), err=True)
 

@@ -28,6 +28,7 @@ from .common import (
     fail,
     install_hint,
     output_format,
+    print_wrapped,
 )
 from .database import DbOption, check_output, db_path, out_console
 
@@ -145,9 +146,9 @@ def show(tonight: Tonight, title: str, html: Path | None) -> None:
     console.print(grid)
     days = tonight.history.evenings
     weighed = f"the last {len(days)} evening{'s' if len(days) != 1 else ''} in the database" if days else "no earlier evening"
-    console.print(Text(f"Pairs that met again: {tonight.repeats} (weighing {weighed}); seed {tonight.seed}."))
+    print_wrapped(console, Text(f"Pairs that met again: {tonight.repeats} (weighing {weighed}); seed {tonight.seed}."))
     if html is not None:
-        console.print(Text(one_line(f"Printable page: {html}")))
+        print_wrapped(console, Text(one_line(f"Printable page: {html}")), keep=[one_line(str(html))])
 
 
 def write_cards(html: Path, tonight: Tonight, title: str, logs: Path, host: str | None, port: int) -> None:

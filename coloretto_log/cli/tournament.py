@@ -18,7 +18,16 @@ from ..db.club import tournaments as tour_db
 from ..db.errors import DatabaseError
 from ..db.store import MatchStore
 from .app import app
-from .common import ExitCode, Format, FormatOption, JsonOption, emit_json, fail, output_format
+from .common import (
+    ExitCode,
+    Format,
+    FormatOption,
+    JsonOption,
+    emit_json,
+    fail,
+    output_format,
+    print_wrapped,
+)
 from .database import DbOption, db_path, out_console
 from .tables import parse_people, parse_sizes
 
@@ -83,10 +92,10 @@ def tournament(
             allowed = parse_sizes(sizes)
             made = tour_db.create(path, name, parse_people(players), rounds=rounds, points=points, sizes=allowed,
                                   first_round=first_round, seed=seed)  # fmt: skip
-            out_console().print(Text(one_line(
+            print_wrapped(out_console(), Text(one_line(
                 f"Tournament {made.name!r}: {len(made.players)} players, {made.rounds} rounds, placing points "
                 f"{points_text(made.points, made.sizes)}; stored in {path}. Next: tournament pair {made.name!r}"
-            )))  # fmt: skip
+            )), keep=[one_line(repr(made.name)), one_line(str(path)), f"tournament pair {one_line(repr(made.name))}"])  # fmt: skip
             return
         if not path.exists():
             raise DatabaseError(f"{path}: no such database (make the tournament with: tournament new)")
@@ -162,7 +171,8 @@ def show_round(name: str, number: int, tables: list[tuple[str, ...]], chosen: Fo
         grid.add_row(str(t), Text(one_line(p[0]), style="bold"), Text(", ".join(one_line(x) for x in p[1:])))
     console = out_console()
     console.print(grid)
-    console.print(Text(one_line(f'Record each table with: coloretto-log record FILE --event "{name}" --round {number} --at-table N')))
+    command = one_line(f'coloretto-log record FILE --event "{name}" --round {number} --at-table N')
+    print_wrapped(console, Text(f"Record each table with: {command}"), keep=[command])
 
 
 def standing_json(s: Standing) -> dict[str, Any]:
@@ -190,9 +200,9 @@ def show_standings(tour: tour_db.Tournament, lines: list[Standing], chosen: Form
         grid.add_row(str(s.place), Text(one_line(s.player)), _num(s.points), _num(s.against), _num(s.opponents), str(s.played))
     console = out_console()
     console.print(grid)
-    console.print(Text("Tie-breaks: placing points, then points against the table, then opponents' placing points."))
+    print_wrapped(console, Text("Tie-breaks: placing points, then points against the table, then opponents' placing points."))
     for why in tour.ignored:
-        console.print(Text(one_line(f"Not counted: {why}"), style="yellow"))
+        print_wrapped(console, Text(one_line(f"Not counted: {why}"), style="yellow"))
 
 
 def show_tournament(tour: tour_db.Tournament, chosen: Format) -> None:
@@ -221,8 +231,8 @@ def show_tournament(tour: tour_db.Tournament, chosen: Format) -> None:
                    "seed": tour.seed, "paired": rounds, "ignored": tour.ignored})  # fmt: skip
         return
     console = out_console()
-    console.print(Text(one_line(f"{tour.name}: {len(tour.players)} players, {tour.rounds} rounds, "
-                                f"placing points {points_text(tour.points, tour.sizes)}")))  # fmt: skip
+    print_wrapped(console, Text(one_line(f"{tour.name}: {len(tour.players)} players, {tour.rounds} rounds, "
+                                         f"placing points {points_text(tour.points, tour.sizes)}")), keep=[one_line(tour.name)])  # fmt: skip
     for rnd in rounds:
         grid = Table(title=Text(f"round {rnd['round']}"), header_style="bold")
         grid.add_column("table", justify="right")

@@ -23,6 +23,7 @@ from .common import (
     plural,
     print_findings,
     terminal_translator,
+    wrapped,
 )
 
 
@@ -70,8 +71,8 @@ def validate(
 ) -> None:
     """Check match logs against the log format and the rules of the game.
 
-    Every finding is one line, FILE[:LINE]: game G, move M: error [rule-id] message,
-    followed by one summary line. A valid match with fewer games than its rules.games
+    Every finding is one line, FILE[:LINE]: game G, move M: error [rule-id] message (wider
+    than the terminal, it goes on four columns in), followed by one summary line. A valid match with fewer games than its rules.games
     plans gets a note line (not a warning: a match being recorded is valid) and is
     counted in the summary. After an error in a game, checking goes on with
     the next game and the next file. Rule ids are listed in docs/rules.md.
@@ -109,7 +110,8 @@ def validate(
             continue
         print_findings((f for f in findings if f.severity == "error" or not quiet), item.label, tr=tr)
         if short is not None and not quiet:
-            typer.secho(tr.t("{source}: {finding}", source=one_line(item.label), finding=short), fg=typer.colors.YELLOW)
+            typer.secho(wrapped(tr.t("{source}: {finding}", source=one_line(item.label), finding=short),
+                                keep=[one_line(item.label)]), fg=typer.colors.YELLOW)  # fmt: skip
     summary = {
         "files": len(files),
         "matches": n_matches,
@@ -125,7 +127,7 @@ def validate(
     else:
         text = summary_text(tr, n_matches, len(files), n_invalid, n_errors, n_warnings, n_short, len(unreadable))
         ok = not n_invalid and not unreadable
-        typer.secho(text, fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True)
+        typer.secho(wrapped(text), fg=typer.colors.GREEN if ok else typer.colors.RED, bold=True)
     exit_for(unreadable=bool(unreadable), invalid=bool(n_invalid))
 
 

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
-from ..core.cards import is_colour
+from ..core.cards import card_name, is_colour
 from ..core.errors import one_line
 from ..report.timeline import GameTimeline, MatchTimeline, Step
 from .json_stream import escape_surrogates
-from .terminal import card_text, collection_text
+from .terminal import card_text, collection_parts
+from .wrap import fit, line_width, wrap
 
 __all__ = ["row_text", "table_view", "terminal_text"]
 
@@ -44,7 +46,9 @@ def row_text(cards: tuple[str, ...]) -> Text:
     return out
 
 
-def table_view(t: MatchTimeline, g: GameTimeline, step: Step) -> list[Text | Table]:
+def table_view(t: MatchTimeline, g: GameTimeline, step: Step, width: int | None = None) -> list[Text | Table]:
+    """The pieces, each line at most ``width`` cells (default: the output's width) where the names allow."""
+    width = line_width() if width is None else width
     s = step.state
     players = tuple(terminal_text(p) for p in t.players)
     head = Text(f"{terminal_text(t.label)} · game {g.number} · ", style="bold")
@@ -85,26 +89,34 @@ def table_view(t: MatchTimeline, g: GameTimeline, step: Step) -> list[Text | Tab
     with_jokers = any(a.jokers for a in step.scores)
     if with_jokers:
         table.add_column("jokers →")
+    rows_of: list[list[Any]] = []
     for seat, name in enumerate(players):
         a = step.scores[seat]
         mark = "▶ " if not s.over and seat == s.current else "  "
         who = Text(mark + name, style="bold" if mark.strip() else "")
         if s.done[seat] and not s.over:
             who.append(" ✓", style="dim")
-        cells: list[Any] = [who, str(a.score), collection_text(s.collections[seat], s.colours)]
+        cells: list[Any] = [who, str(a.score), collection_parts(s.collections[seat], s.colours)]
         if with_jokers:
             cells.append(", ".join(a.jokers))
+        rows_of.append(cells)
+    # the collection column gets what the others leave (each column has a space either side, a rule between):
+    # its cards are put on lines there, a card never cut from its count
+    others = [max(cell_len(str(header)), *(cell_len(str(r[i])) for r in rows_of)) for i, header in
+              [(0, "player"), (1, "score"), *([(3, "jokers →")] if with_jokers else [])]]  # fmt: skip
+    room = max(cell_len("collection"), width - sum(w + 3 for w in others) - 2)
+    for cells in rows_of:
+        held = cells[2]
+        cells[2] = Text("\n").join(fit("", held, room, sep=" ", indent=0)) if held else Text("(nothing yet)", style="dim")
         table.add_row(*cells)
 
-    parts: list[Text | Table] = [head, status, Text("rows", style="bold"), rows]
+    colours = [card_name(c) for c in s.colours]
+    parts: list[Text | Table] = [*wrap(head, width, indent=2, keep=[terminal_text(t.label), *players, *colours]),
+                                 *wrap(status, width, indent=2, keep=players), Text("rows", style="bold"), rows]
     if any(s.discarded):
-        parts.append(
-            Text("discarded with leftover rows: ").append_text(
-                collection_text(s.discarded, s.colours)
-            )
-        )
+        parts += fit("discarded with leftover rows: ", collection_parts(s.discarded, s.colours), width, sep=" ", indent=2)
     parts += [
-        Text("players (score: the best assignment now; ✓ took a row this round)", style="bold"),
+        *wrap(Text("players (score: the best assignment now; ✓ took a row this round)", style="bold"), width, indent=2),
         table,
     ]
     return parts

@@ -44,6 +44,20 @@ def cards_text(cards: tuple[str, ...] | list[str], *, long: bool = False, empty:
     return out
 
 
+def collection_parts(
+    counts: tuple[int, ...], colours: tuple[str, ...], *, label: Callable[[str], Text] | None = None
+) -> list[Text]:
+    """A player's collection card by card: ``red×3``, ``blue×1``, ``J×1``, ``+2×2`` (each kept whole when a line
+    wraps), colours in edition order; ``label`` as in :func:`collection_text`."""
+    parts = []
+    for name in (*colours, JOKER, GOLDEN_JOKER, PLUS2):
+        n = counts[KIND_INDEX[name]]
+        if n:
+            card = card_text(name, long=name in colours) if label is None else label(name)
+            parts.append(Text().append_text(card).append(f"×{n}"))
+    return parts
+
+
 def collection_text(
     counts: tuple[int, ...],
     colours: tuple[str, ...],
@@ -56,14 +70,5 @@ def collection_text(
     ``label``: how a card is shown (default ``card_text``, colours by their long name);
     ``empty``: what an empty collection says (the recorder passes both in the reader's language).
     """
-    out = Text()
-    for name in (*colours, JOKER, GOLDEN_JOKER, PLUS2):
-        n = counts[KIND_INDEX[name]]
-        if n:
-            if out:
-                out.append(" ")
-            out.append_text(card_text(name, long=name in colours) if label is None else label(name))
-            out.append(f"×{n}")
-    if not out:
-        out.append(empty, style="dim")
-    return out
+    parts = collection_parts(counts, colours, label=label)
+    return Text(" ").join(parts) if parts else Text(empty, style="dim")

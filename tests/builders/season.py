@@ -29,7 +29,7 @@ ROSTER: dict[str, str] = {
     "Aiko": "strong", "Boris": "greedy", "Chloe": "greedy", "Dae": "random", HOSTILE: "greedy", BIDI: "random",
 }  # fmt: skip
 
-_runner = CliRunner()
+_runner = CliRunner(env={"COLUMNS": "1000"})  # whole lines: piped output wraps at 80
 
 
 def cli(*args: str) -> Any:

@@ -28,7 +28,7 @@ from coloretto_log.cli.common import OLD_SHORT_OPTIONS, SHORT_OPTIONS
 
 from ..conftest import GENEROUS, ROOT, SAMPLES
 
-runner = CliRunner()
+runner = CliRunner(env={"COLUMNS": "1000"})  # whole lines: piped output wraps at 80
 TWO_P = str(SAMPLES / "classic-2p-recorded-game.json")
 FORMATS = ("table", "json", "csv")
 

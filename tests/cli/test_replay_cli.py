@@ -47,7 +47,8 @@ def broken_match() -> dict[str, Any]:
 
 
 def invoke(*args: str) -> Any:
-    return runner.invoke(app, ["replay", *args])
+    """Replay at 250 columns, so that every line is whole (tests/cli/test_narrow_outputs.py wraps them)."""
+    return runner.invoke(app, ["replay", *args], env={"COLUMNS": "250"})
 
 
 def test_narrative_line_by_line(tmp_path: Path) -> None:
@@ -248,6 +249,7 @@ def test_end_to_end_in_a_subprocess(tmp_path: Path) -> None:
         encoding="utf-8",
         timeout=60,
         check=False,
+        env={**os.environ, "COLUMNS": "250"},
     )
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr

@@ -47,7 +47,8 @@ def write(tmp_path: Path, data: dict[str, Any], name: str = "game.json") -> str:
 
 
 def run(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(app, list(args), input=stdin)
+    """The command at 200 columns, so that every line is whole (tests/cli/test_narrow_outputs.py wraps them)."""
+    return CliRunner().invoke(app, list(args), input=stdin, env={"COLUMNS": "200"})
 
 
 def out(result: Result) -> str:

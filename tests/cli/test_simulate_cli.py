@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from coloretto_log.cli import app, common
 from coloretto_log.log.replay import check_match
 
-runner = CliRunner()
+runner = CliRunner(env={"COLUMNS": "1000"})  # whole lines: piped output wraps at 80
 BASE = ["simulate", "--games", "1", "--bots", "greedy", "--seed", "7", "--no-progress"]
 
 

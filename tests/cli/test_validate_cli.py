@@ -33,7 +33,7 @@ ROW_FULL = INVALID / "row-full.json"
 
 
 def run(*args: str, input: bytes | str | None = None) -> Any:
-    result = runner.invoke(app, ["validate", *args], input=input)
+    result = runner.invoke(app, ["validate", *args], input=input, env={"COLUMNS": "250"})  # every finding whole
     # Never an exception other than the command's own exit, never a traceback.
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
@@ -271,7 +271,7 @@ def test_json_has_no_markup_and_stable_output() -> None:
 
 
 def _subprocess(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "PYTHONHASHSEED": "0", "NO_COLOR": "1"}
+    env = {**{k: v for k, v in os.environ.items() if k != "COLUMNS"}, "PYTHONHASHSEED": "0", "NO_COLOR": "1"}
     return subprocess.run(
         [sys.executable, "-m", "coloretto_log", "validate", *args],
         input=stdin, capture_output=True, cwd=ROOT, env=env, timeout=120, check=False,
@@ -282,8 +282,9 @@ def test_subprocess_end_to_end(tmp_path: Path) -> None:
     proc = _subprocess("tests/data/invalid/row-full.json", "sample_logs/classic-2p-recorded-game.json", "-",
                        stdin=b"[" * 50_000)
     assert proc.returncode == 1
-    assert proc.stdout.decode().splitlines() == [
-        "tests/data/invalid/row-full.json: game 1, move 36: error [row-full] row 3 already holds 3 cards",
+    assert proc.stdout.decode().splitlines() == [  # piped: 80 columns, the message going on 4 in
+        "tests/data/invalid/row-full.json: game 1, move 36: error [row-full] row 3",
+        "    already holds 3 cards",
         "<stdin>: error [bad-json] nesting too deep",
         "3 matches in 3 files: 1 valid, 2 invalid; 2 errors, 0 warnings",
     ]

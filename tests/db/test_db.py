@@ -34,7 +34,7 @@ from ..conftest import GENEROUS, ROOT
 
 DATA = ROOT / "tests" / "data" / "db"
 EXAMPLES = sorted(p for p in DATA.glob("*.json") if p.name != "seed-42-4p-classic-game0.json")
-runner = CliRunner()
+runner = CliRunner(env={"COLUMNS": "1000"})  # whole lines: piped output wraps at 80
 
 
 # --------------------------------------------------------------------------- simulated matches

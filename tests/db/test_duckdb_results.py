@@ -27,7 +27,7 @@ from coloretto_log.db.store import MatchStore
 from ..conftest import ROOT, SAMPLES
 
 DATA = ROOT / "tests" / "data" / "db"
-runner = CliRunner()
+runner = CliRunner(env={"COLUMNS": "1000"})  # whole lines: piped output wraps at 80
 
 
 @pytest.fixture

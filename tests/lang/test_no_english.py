@@ -187,12 +187,12 @@ def test_validate_says_every_rules_finding_and_the_summary_in_the_language(lang:
 
 
 def test_validate_follows_the_locale_and_its_json_stays_english() -> None:
-    env = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ko_KR.UTF-8"}
+    env = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ko_KR.UTF-8", "COLUMNS": "200"}  # the finding on one line
     r = runner.invoke(app, ["validate", str(INVALID / "row-full.json")], env=env)
     assert r.exit_code == 1 and "오류 [row-full] 3번 열" in r.output and "already holds" not in r.output
     data = json.loads(runner.invoke(app, ["validate", "--json", str(INVALID / "row-full.json")], env=env).output)
     assert data["matches"][0]["findings"][0]["message"] == "row 3 already holds 3 cards"
-    english = runner.invoke(app, ["validate", str(INVALID / "row-full.json")], env={"LC_ALL": "C"})
+    english = runner.invoke(app, ["validate", str(INVALID / "row-full.json")], env={"LC_ALL": "C", "COLUMNS": "200"})
     assert "error [row-full] row 3 already holds 3 cards" in english.output
 
 
@@ -221,7 +221,7 @@ def test_stats_prints_every_table_heading_column_and_note_in_the_language(lang: 
 
 
 def test_stats_follows_the_locale_and_english_and_json_are_unchanged(club: Path) -> None:
-    english = runner.invoke(app, ["stats", "--db", str(club), "--report", "players"], env={"LC_ALL": "C"})
+    english = runner.invoke(app, ["stats", "--db", str(club), "--report", "players"], env={"LC_ALL": "C", "COLUMNS": "200"})
     assert "Players: games won" in english.output and "35.7%" in english.output
     r = runner.invoke(app, ["stats", "--db", str(club), "--report", "players"],
                       env={"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ru_RU.UTF-8", "COLUMNS": "200"})  # fmt: skip
@@ -304,9 +304,9 @@ def test_usage_errors_are_said_in_the_language_of_the_locale(lang: str) -> None:
 
 
 def test_a_usage_error_follows_lang_on_the_command_line_and_english_is_unchanged() -> None:
-    r = runner.invoke(app, ["deal", "--lang", "ru", "--seed", "abc"], env={"LC_ALL": "C"})
+    r = runner.invoke(app, ["deal", "--lang", "ru", "--seed", "abc"], env={"LC_ALL": "C", "COLUMNS": "200"})
     assert r.exit_code == 2 and "неверное значение '--seed': 'abc' — не целое число" in r.output
-    english = runner.invoke(app, ["deal", "--seed", "abc"], env={"LC_ALL": "C"})
+    english = runner.invoke(app, ["deal", "--seed", "abc"], env={"LC_ALL": "C", "COLUMNS": "200"})
     assert "Usage: coloretto-log deal [OPTIONS]" in english.output
     assert "Error: Invalid value for '--seed': 'abc' is not a whole number" in english.output
 

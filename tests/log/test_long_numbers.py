@@ -22,7 +22,7 @@ from coloretto_log.log.reader import FORMAT_DIGITS, NumberTooLong, parse_json
 
 from ..conftest import SAMPLES
 
-runner = CliRunner()
+runner = CliRunner(env={"COLUMNS": "1000"})  # whole lines: piped output wraps at 80
 SAMPLE = json.loads((SAMPLES / "classic-3p-seeded-match.json").read_text(encoding="utf-8"))
 PLACES = {  # where a number goes in a log, as the text of the sample after json.dumps
     "seed": ('"seed": 3003', '"seed": {n}'),

@@ -169,7 +169,7 @@ def test_choice_names_and_the_capital_where_the_sentence_starts() -> None:
 
 TWO = str(SAMPLES / "classic-2p-recorded-game.json")
 QUICK = ["--samples", "8", "--seed", "7", "--explain", "all"]
-runner = CliRunner()
+runner = CliRunner(env={"COLUMNS": "1000"})  # whole lines: piped output wraps at 80
 
 
 @pytest.fixture(scope="module")
