@@ -81,6 +81,7 @@ class Browser:
         self._id = 0
         self.events: list[dict[str, Any]] = []
         self.session: str | None = None
+        self.target: str | None = None
 
     def send(
         self, method: str, params: dict[str, Any] | None = None, *, session: bool = True
@@ -117,7 +118,14 @@ class Browser:
         return message
 
     def open(self, url: str, *, width: int, height: int, mobile: bool) -> None:
-        target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+        """``url`` in a new tab of that size, the tab before it closed: one page at a time, as a person reads
+        them (hundreds of tabs left open slowed Chromium down page after page and starved its input)."""
+        if self.target is not None:
+            try:
+                self.send("Target.closeTarget", {"targetId": self.target}, session=False)
+            except CDPError:  # already closed (the screenshots close their tabs themselves)
+                pass
+        target = self.target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
         self.session = self.send(
             "Target.attachToTarget", {"targetId": target, "flatten": True}, session=False
         )["sessionId"]
