@@ -134,8 +134,16 @@ def _text(part: Text | str) -> Text:
 
 def words(text: str, keep: Iterable[str] = ()) -> list[str]:
     """``text`` split at its spaces, except inside the strings of ``keep``: the parts :func:`fit` may put on
-    separate lines (a sentence after a row of cards)."""
-    return [line.plain for line in wrap(text, 1, indent=0, keep=keep)]
+    separate lines (a sentence after a row of cards), joined again by a space. Only at spaces: a Japanese phrase
+    stays whole, as a break between its characters would come back with a space in it ("（原版、 通常の得点表）")."""
+    kept = [(m.start(), m.end()) for k in keep if k for m in re.finditer(re.escape(k), text)]
+    parts, start = [], 0
+    for gap in _SPACES.finditer(text):
+        if not any(a < gap.start() < b for a, b in kept):
+            parts.append(text[start:gap.start()])
+            start = gap.end()
+    parts.append(text[start:])
+    return [p for p in parts if p]
 
 
 def wrapped_plain(

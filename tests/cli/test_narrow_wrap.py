@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.text import Text
 
-from coloretto_log.view.wrap import fit, line_width, wrap, wrapped_plain
+from coloretto_log.view.wrap import fit, line_width, words, wrap, wrapped_plain
 
 WORD = st.text(alphabet="abcxyz0123456789+=×→色橙ジョーカー", min_size=1, max_size=12)
 NAME = st.lists(st.text(alphabet="abcKLM", min_size=1, max_size=6), min_size=2, max_size=3).map(" ".join)
@@ -78,3 +78,17 @@ def test_the_width_is_columns_else_80(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COLUMNS")
     monkeypatch.setattr("shutil.os.get_terminal_size", lambda *_: (_ for _ in ()).throw(OSError()))
     assert line_width() == 80  # not a terminal (a pipe): 80
+
+
+@given(st.lists(WORD, min_size=1, max_size=12), st.lists(NAME, max_size=2))
+def test_words_splits_only_at_spaces_outside_what_is_kept(parts: list[str], names: list[str]) -> None:
+    text = " ".join(parts + names)
+    got = words(text, keep=names)
+    assert " ".join(got) == text  # joined by one space again: the same text, a Japanese phrase never split
+    assert all(any(name in g for g in got) for name in names)  # each kept name within one part, never split
+
+
+def test_the_calculator_s_japanese_rules_read_without_a_space_after_the_comma() -> None:
+    assert words("（原版、通常の得点表）", keep=["原版", "通常の得点表"]) == ["（原版、通常の得点表）"]
+    assert words("(classic edition, standard table)", keep=["classic edition", "standard table"]) == [
+        "(classic edition,", "standard table)"]
