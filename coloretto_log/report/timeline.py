@@ -520,15 +520,16 @@ def changes_json(g: GameTimeline) -> tuple[list[dict[str, Any]], list[dict[str, 
     index: dict[Any, int] = {}
     changes: list[dict[str, Any]] = []
     was: dict[str, Any] = {}
-    rows_was: list[Any] = []
-    seats_was: list[int] = []
     kinds: tuple[str, ...] = ()
     removed: tuple[str, ...] | None = None
+    last: Step | None = None
+    seats: list[int] = []
     for step in g.steps:
         s = step.state
         if s.removed != removed:  # the colours in play (set at the setup)
             removed, kinds = s.removed, card_kinds(s.rules.edition, s.colours)
             index.clear()
+            last = None
         change: dict[str, Any] = {
             "action": None if step.move is None or step.before is None else _move_json(step.move, step.before,
                                                                                       players),
@@ -538,33 +539,48 @@ def changes_json(g: GameTimeline) -> tuple[list[dict[str, Any]], list[dict[str, 
         for key, value in zip(_SCALARS, scalars):
             if key not in was or was[key] != value:
                 change[key] = was[key] = value
-        rows = [(s.limits[i], cards, s.taken[i], None if by is None else players[by])
-                for i, (cards, by) in enumerate(zip(s.rows, step.taken_by))]
-        if len(rows) != len(rows_was) or not changes:
-            change["rows"] = [_row_json(i + 1, *r) for i, r in enumerate(rows)]
-        elif rows != rows_was:
-            change["rows"] = {str(i): _row_json(i + 1, *r) for i, (r, o) in enumerate(zip(rows, rows_was)) if r != o}
-        rows_was = rows
+        rows = (s.limits, s.rows, s.taken, step.taken_by)
+        if last is None or len(s.rows) != len(last.state.rows):
+            change["rows"] = [_row_json(i + 1, *row) for i, row in enumerate(_rows(rows, players))]
+        else:
+            o = last.state
+            if rows != (o.limits, o.rows, o.taken, last.taken_by):
+                change["rows"] = {str(i): _row_json(i + 1, *row) for i, (row, old) in
+                                  enumerate(zip(_rows(rows, players), _rows((o.limits, o.rows, o.taken, last.taken_by),
+                                                                            players))) if row != old}
         if "discarded" not in was or was["discarded"] != s.discarded:
             change["discarded"] = list(cards_of(s.discarded))
             was["discarded"] = s.discarded
-        seats = []
-        for seat, a in enumerate(step.scores):
-            same = (seat, s.collections[seat], s.done[seat], a.score, a.jokers, a.positive)
-            at = index.get(same)
-            if at is None:
-                at = index[same] = len(entries)
-                entries.append({"player": players[seat],
-                                "collection": {k: s.collections[seat][KIND_INDEX[k]] for k in kinds},
-                                "taken": s.done[seat], **_assignment_json(a)})
-            seats.append(at)
-        if len(seats) != len(seats_was) or not changes:
-            change["players"] = seats
-        elif seats != seats_was:
-            change["players"] = {str(i): e for i, (e, o) in enumerate(zip(seats, seats_was)) if e != o}
-        seats_was = seats
+        if last is None or step.scores is not last.scores or s.collections != last.state.collections \
+                or s.done != last.state.done:
+            now = []
+            for seat, a in enumerate(step.scores):
+                if last is not None and a is last.scores[seat] and s.collections[seat] == last.state.collections[seat] \
+                        and s.done[seat] == last.state.done[seat]:
+                    now.append(seats[seat])  # the entry of the state before
+                    continue
+                same = (seat, s.collections[seat], s.done[seat], a.score, a.jokers, a.positive)
+                at = index.get(same)
+                if at is None:
+                    at = index[same] = len(entries)
+                    entries.append({"player": players[seat],
+                                    "collection": {k: s.collections[seat][KIND_INDEX[k]] for k in kinds},
+                                    "taken": s.done[seat], **_assignment_json(a)})
+                now.append(at)
+            if last is None or len(now) != len(seats):
+                change["players"] = now
+            elif now != seats:
+                change["players"] = {str(i): e for i, (e, o) in enumerate(zip(now, seats)) if e != o}
+            seats = now
         changes.append(change)
+        last = step
     return entries, changes
+
+
+def _rows(rows: tuple[Any, ...], players: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    """Each row's (limit, cards, taken, taken_by's name) of ``(limits, rows, taken, taken_by)``."""
+    limits, cards, taken, by = rows
+    return [(limits[i], cards[i], taken[i], None if by[i] is None else players[by[i]]) for i in range(len(cards))]
 
 
 def _game_json(g: GameTimeline, label: str, *, by_difference: bool = False) -> dict[str, Any]:
