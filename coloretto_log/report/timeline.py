@@ -44,6 +44,7 @@ __all__ = [
     "Step",
     "build",
     "card_name",
+    "changes_json",
     "claim_json",
     "from_loaded",
     "scores_line",
@@ -212,8 +213,9 @@ class MatchTimeline:
             return None
         return tuple(sum(col) for col in zip(*finals)), len(finals)
 
-    def as_json(self) -> dict[str, Any]:
-        """The stable shape printed by ``replay --json`` (docs/replay.md)."""
+    def as_json(self, *, by_difference: bool = False) -> dict[str, Any]:
+        """The stable shape printed by ``replay --json`` (docs/replay.md); ``by_difference``: each game's states
+        as the replay page carries them, ``entries`` and ``changes`` (``changes_json``) in place of ``states``."""
         totals = self.totals()
         return {
             "file": self.file,
@@ -224,7 +226,7 @@ class MatchTimeline:
             "valid": self.valid,
             "error": _error_json(self.match_error, self.label),
             "findings": [f.as_json() for f in self.findings],
-            "games": [_game_json(g, self.label) for g in self.games],
+            "games": [_game_json(g, self.label, by_difference=by_difference) for g in self.games],
             "totals": None
             if totals is None
             else {
@@ -494,13 +496,105 @@ def _player_json(
     return out
 
 
-def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
+def _row_json(number: int, limit: int, cards: tuple[str, ...], taken: bool, by: str | None) -> dict[str, Any]:
+    return {"row": number, "limit": limit, "cards": list(cards), "taken": taken, "taken_by": by}
+
+
+#: The fields of a state (``step_json``) that a change of ``changes_json`` may give, in their order.
+_SCALARS = ("round", "last_round", "over", "next", "deck")
+
+
+def changes_json(g: GameTimeline) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The game's states by difference, as the replay page carries them (docs/replay.md): ``(entries,
+    changes)``.
+
+    ``entries``: the game's distinct players' entries (``step_json``'s ``players`` items), each once.
+    ``changes``: one a state, in order: the fields of its ``step_json`` whose value differs from the state
+    before's (all of them for the first state), without ``move`` (the change's position) and ``narrative``
+    (the ``story``, told). ``rows`` and ``players`` are a list (the whole list, a player by the index of its
+    entry), or ``{"i": item}`` for the items ``i`` (from 0) that changed. A state is rebuilt by applying the
+    changes from the first to it; rebuilt, it is its ``step_json`` without ``narrative``.
+    """
+    players = g.players
+    entries: list[dict[str, Any]] = []
+    index: dict[Any, int] = {}
+    changes: list[dict[str, Any]] = []
+    was: dict[str, Any] = {}
+    kinds: tuple[str, ...] = ()
+    removed: tuple[str, ...] | None = None
+    last: Step | None = None
+    seats: list[int] = []
+    for step in g.steps:
+        s = step.state
+        if s.removed != removed:  # the colours in play (set at the setup)
+            removed, kinds = s.removed, card_kinds(s.rules.edition, s.colours)
+            index.clear()
+            last = None
+        change: dict[str, Any] = {
+            "action": None if step.move is None or step.before is None else _move_json(step.move, step.before,
+                                                                                      players),
+            "story": [p.as_json() for p in step.story],
+        }
+        scalars = (s.round, s.last_round, s.over, None if s.over else players[s.current], s.cards_left)
+        for key, value in zip(_SCALARS, scalars):
+            if key not in was or was[key] != value:
+                change[key] = was[key] = value
+        rows = (s.limits, s.rows, s.taken, step.taken_by)
+        if last is None or len(s.rows) != len(last.state.rows):
+            change["rows"] = [_row_json(i + 1, *row) for i, row in enumerate(_rows(rows, players))]
+        else:
+            o = last.state
+            if rows != (o.limits, o.rows, o.taken, last.taken_by):
+                change["rows"] = {str(i): _row_json(i + 1, *row) for i, (row, old) in
+                                  enumerate(zip(_rows(rows, players), _rows((o.limits, o.rows, o.taken, last.taken_by),
+                                                                            players))) if row != old}
+        if "discarded" not in was or was["discarded"] != s.discarded:
+            change["discarded"] = list(cards_of(s.discarded))
+            was["discarded"] = s.discarded
+        if last is None or step.scores is not last.scores or s.collections != last.state.collections \
+                or s.done != last.state.done:
+            now = []
+            for seat, a in enumerate(step.scores):
+                if last is not None and a is last.scores[seat] and s.collections[seat] == last.state.collections[seat] \
+                        and s.done[seat] == last.state.done[seat]:
+                    now.append(seats[seat])  # the entry of the state before
+                    continue
+                same = (seat, s.collections[seat], s.done[seat], a.score, a.jokers, a.positive)
+                at = index.get(same)
+                if at is None:
+                    at = index[same] = len(entries)
+                    entries.append({"player": players[seat],
+                                    "collection": {k: s.collections[seat][KIND_INDEX[k]] for k in kinds},
+                                    "taken": s.done[seat], **_assignment_json(a)})
+                now.append(at)
+            if last is None or len(now) != len(seats):
+                change["players"] = now
+            elif now != seats:
+                change["players"] = {str(i): e for i, (e, o) in enumerate(zip(now, seats)) if e != o}
+            seats = now
+        changes.append(change)
+        last = step
+    return entries, changes
+
+
+def _rows(rows: tuple[Any, ...], players: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    """Each row's (limit, cards, taken, taken_by's name) of ``(limits, rows, taken, taken_by)``."""
+    limits, cards, taken, by = rows
+    return [(limits[i], cards[i], taken[i], None if by[i] is None else players[by[i]]) for i in range(len(cards))]
+
+
+def _game_json(g: GameTimeline, label: str, *, by_difference: bool = False) -> dict[str, Any]:
     players = g.players
     setup = g.setup
     final = g.final_scores
     now = None if final is not None or not g.steps else tuple(a.score for a in g.steps[-1].scores)
     first = g.steps[0].state if g.steps else None
     memo: dict[Any, Any] = {}  # the players' entries shared between steps (step_json)
+    if by_difference:
+        entries, changes = changes_json(g)
+        states: dict[str, Any] = {"entries": entries, "changes": changes}
+    else:
+        states = {"states": [step_json(step, players, memo) for step in g.steps]}
     return {
         "game": g.number,
         "seeded": g.seeded,
@@ -510,7 +604,7 @@ def _game_json(g: GameTimeline, label: str) -> dict[str, Any]:
         "moves": g.moves,
         "error": _error_json(g.error, label),
         "findings": [f.as_json() for f in g.findings],
-        "states": [step_json(step, players, memo) for step in g.steps],
+        **states,
         "scores": None if final is None else standings_json(players, final),
         "winners": None if final is None else list(winners(players, final)),
         "scores_so_far": None if now is None else standings_json(players, now),

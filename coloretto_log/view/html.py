@@ -155,42 +155,6 @@ def embed_json(value: Any) -> str:
     return _script_safe(_encode(value))
 
 
-def _spliced(obj: Mapping[str, Any], key: str, inner: Iterable[str]) -> str:
-    """The JSON of ``obj`` (as ``_encode`` writes it) with the list ``obj[key]`` written as the JSON texts
-    ``inner``, in order."""
-    keys = list(obj)
-    at = keys.index(key)
-    before = {k: obj[k] for k in keys[:at]}
-    after = {k: obj[k] for k in keys[at + 1 :]}
-    text = (_encode(before)[:-1] + "," if before else "{") + _encode(key) + ":[" + ",".join(inner) + "]"
-    return text + ("," + _encode(after)[1:] if after else "}")
-
-
-def _match_json(data: Mapping[str, Any]) -> str:
-    """``embed_json(data)`` of a match's data (``MatchTimeline.as_json()``, with its analysis), the same text,
-    written faster: a player's entry that states share (``report.timeline.step_json`` shares the entries that
-    do not change from a move to the next, most of a game's data) is written once and its text reused."""
-    written: dict[int, str] = {}  # id of a shared entry -> its JSON (the entries live as long as ``data``)
-
-    def entry(e: Any) -> str:
-        text = written.get(id(e))
-        if text is None:
-            text = written[id(e)] = _encode(e)
-        return text
-
-    def state(s: Any) -> str:
-        players = s.get("players") if isinstance(s, dict) else None
-        return _encode(s) if not isinstance(players, list) else _spliced(s, "players", map(entry, players))
-
-    def game(g: Any) -> str:
-        states = g.get("states") if isinstance(g, dict) else None
-        return _encode(g) if not isinstance(states, list) else _spliced(g, "states", map(state, states))
-
-    games = data.get("games")
-    text = _encode(data) if not isinstance(games, list) else _spliced(data, "games", map(game, games))
-    return _script_safe(text)
-
-
 def fill(template: str, parts: Mapping[str, str]) -> str:
     """``template`` with every ``%%NAME%%`` replaced by ``parts[NAME]``, in one pass.
 
@@ -266,7 +230,7 @@ def _frame(
         "CSS": _asset("viewer.css"),
         "CARD_CSS": _card_css(),
         "JS": _asset("viewer.js"),
-        "LANG_JS": _asset("i18n.js") + "\n" + _asset("narrative.js"),
+        "LANG_JS": _asset("i18n.js") + "\n" + _asset("narrative.js") + "\n" + _asset("states.js"),
     }
     # The data object, written a match at a time: {"title", "start", "labels", "method", "langs", "matches": [...],
     # "i18n"}.
@@ -373,10 +337,10 @@ def analysis_from_json(value: Any) -> tuple[dict[int, dict[str, Any]], dict[str,
 
 def _match_chunk(position: int, timeline: MatchTimeline, found: Mapping[str, Any] | None) -> str:
     """The ``position``-th match's data (from 1), with ``found``, its analysis, under ``"analysis"``."""
-    data = timeline.as_json()
+    data = timeline.as_json(by_difference=True)
     if found is not None:
         data["analysis"] = dict(found)
-    return ("," if position > 1 else "") + _match_json(data)
+    return ("," if position > 1 else "") + embed_json(data)
 
 
 def page_chunks(
@@ -489,11 +453,14 @@ def write_html(
     cap = PAGE_LIMIT if limit is None else limit
     before, after = _frame(title, start, analysed=bool(analysis) if analysed is None else analysed, method=method,
                            langs=langs)
-    count = {"size": _size(before) + _size(after), "matches": 0, "games": 0, "analysed": 0}
+    # the page so far (``size``), and its end with the words of what it says so far (``end``): a page passes the
+    # limit with the match whose data, with the words it brings, takes it over
     said: set[str | tuple[str, str]] = set()
+    count = {"size": _size(before), "end": _size(_words_end(langs, said) + after), "said": 0, "matches": 0,
+             "games": 0, "analysed": 0}
 
     def chunks() -> Iterator[str]:
-        if count["size"] > cap:
+        if count["size"] + count["end"] > cap:
             raise PageTooLarge(cap, 0)
         yield before
         for t, found, chunk in _matches(timelines, analysis, said):
@@ -501,17 +468,15 @@ def write_html(
             count["games"] += len(t.games)
             count["analysed"] += found is not None
             count["size"] += _size(chunk)
-            if count["size"] > cap:
+            if len(said) != count["said"]:
+                count["said"], count["end"] = len(said), _size(_words_end(langs, said) + after)
+            if count["size"] + count["end"] > cap:
                 raise PageTooLarge(cap, count["matches"])
             yield chunk
-        end = _words_end(langs, said) + after
-        count["size"] += _size(end) - _size(after)
-        if count["size"] > cap:
-            raise PageTooLarge(cap, count["matches"])
-        yield end
+        yield _words_end(langs, said) + after
 
     atomic_write_lines(path, chunks(), newline=False)
-    return PageWritten(count["size"], count["matches"], count["games"], count["analysed"])
+    return PageWritten(count["size"] + count["end"], count["matches"], count["games"], count["analysed"])
 
 
 def _size(text: str) -> int:

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from coloretto_log.cli import app
 
 from ..builders.browser import Browser
+from ..builders.replay_page import rebuilt
 from ..conftest import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +54,7 @@ def test_the_page_is_the_viewer_with_the_analysis_in_it(analysed: tuple[Path, di
     assert shown["method"] == {k: v for k, v in data.items() if k != "matches"}
     assert timeline["players"] == match["players"] and len(timeline["games"]) == 1
     # every decision analysed is at a move the viewer can show
-    assert {d["move"] for d in match["decisions"]} <= set(range(1, len(timeline["games"][0]["states"])))
+    assert {d["move"] for d in match["decisions"]} <= set(range(1, len(timeline["games"][0]["changes"])))
     assert "http://" not in text and "https://" not in text and text.count("<script") == 2
 
 
@@ -123,7 +124,7 @@ def test_a_real_analysis_read_on_a_phone_and_a_desktop(
     (match,) = data["matches"]
     marked = [d for d in match["decisions"] if d["mark"]]
     assert marked, "the sample game has a marked decision at these settings"
-    timeline_states = embedded(page.read_text(encoding="utf-8"))["matches"][0]["games"][0]["states"]
+    timeline_states = rebuilt(embedded(page.read_text(encoding="utf-8"))["matches"][0]["games"][0])
     browser.open(page.as_uri(), width=390, height=844, mobile=True)
     assert browser.overflow() <= 0
     points = browser.eval("[...document.querySelectorAll('#chart .point')].map(p => Number(p.dataset.move))")

@@ -89,7 +89,7 @@ def test_embedded_data_is_the_timeline_json() -> None:
     log, _ = match_with_players(3, games=1)
     t = build(check_match(log), label="m.json", file="m.json")
     data = embedded(render_html([t], title="m.json", start={"match": 1, "game": 1, "move": 5}))
-    assert data["matches"] == [t.as_json()]
+    assert data["matches"] == [t.as_json(by_difference=True)]
     assert data["start"] == {"match": 1, "game": 1, "move": 5}
     assert set(data["labels"]) == set(KINDS)
 
@@ -136,7 +136,7 @@ def test_the_page_is_the_package_data_files_inlined() -> None:
     page = page_for(match_with_players(3, games=1)[0])
     head, _, tail = page.partition('<script type="application/json" id="replay-data">')
     assert "<style>\n" + _asset("viewer.css") in head
-    scripts = _asset("i18n.js") + "\n" + _asset("narrative.js") + "\n" + _asset("viewer.js")
+    scripts = "\n".join(_asset(name) for name in ("i18n.js", "narrative.js", "states.js", "viewer.js"))
     assert "<script>\n" + scripts + "\n</script>" in tail
     # inlined text cannot end its element early
     assert "</script" not in scripts.lower() and "</style" not in _asset("viewer.css").lower()
@@ -439,7 +439,7 @@ def test_the_analysis_goes_in_with_its_match() -> None:
     t, a, _ = analysed_match(3, games=1)
     page = render_html([t], title="m.json", analysis={1: a}, method=METHOD)
     data = embedded(page)
-    assert data["matches"] == [{**t.as_json(), "analysis": a}]
+    assert data["matches"] == [{**t.as_json(by_difference=True), "analysis": a}]
     assert data["method"] == METHOD
     assert "<title>Coloretto analysis · m.json</title>" in page
     # without one the page is the replay viewer as it was

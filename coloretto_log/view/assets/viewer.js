@@ -11,7 +11,10 @@
   var $ = function (id) { return document.getElementById(id); };
   var entries = [];  // every game of every match, in order
   DATA.matches.forEach(function (m, mi) {
-    m.games.forEach(function (g) { entries.push({match: m, mi: mi, game: g}); });
+    m.games.forEach(function (g) {
+      if (g.changes) g.states = ColorettoStates.rebuild(g);  // the states by difference (states.js)
+      entries.push({match: m, mi: mi, game: g});
+    });
   });
   var cur = {entry: 0, move: 0};
   var resizing = false;
