@@ -19,7 +19,7 @@ Everything is measured in this run, on this machine:
     same with the playouts to the end of the game (``Settings(to_round=False)``,
     the analysis before the evaluator: the baseline, measured in the same
     run, with the ratio of the CPU times), then on J processes. For each: the
-    time, the decisions, how many were forced or exact, the samples they
+    time, the decisions, how many were forced or exact (searched at the end, or every order counted), the samples they
     took, and the largest standard error of a loss: the issue's target is at
     most 10 s of one core;
   * stability: six simulated games (``--stability-games``, players:seed of
@@ -93,6 +93,7 @@ from coloretto_log.log.load import Unreadable, load
 from coloretto_log.play import analyze as A
 from coloretto_log.play import bots
 from coloretto_log.play.exact import EXACT_SLOTS
+from coloretto_log.play.exact import applies as exact_applies
 from coloretto_log.play.luck import accuracy_of
 from coloretto_log.play.playout import Start
 from coloretto_log.play.simulate import bot_seed, match_seed, moves_with_states, play_game
@@ -156,6 +157,8 @@ def _cpu() -> float:
 def describe(label: str, seconds: float, cpu: float, decisions: list[A.Decision], settings: A.Settings) -> None:
     real = [d for d in decisions if not d.forced]
     sampled = [d for d in real if not d.evaluation.exact]
+    # every order counted (``every_order``) rather than searched at the end of the game
+    counted = sum(1 for d in real if d.evaluation.exact and not exact_applies(Start(d.state, d.card, d.last_round)))
     samples = [d.evaluation.samples for d in sampled]
     worst = max((d.loss_se for d in real), default=0.0)
     cpu_text = f"{cpu:6.1f} s" if not math.isnan(cpu) else "  (n/a)"  # the workers are the forkserver's children
@@ -163,7 +166,7 @@ def describe(label: str, seconds: float, cpu: float, decisions: list[A.Decision]
     past = sum(1 for n in samples if n > settings.samples)  # a mark still on its line at the cap samples on
     print(
         f"{label:<16} {seconds:6.1f} s wall, {cpu_text} cpu  {len(decisions)} decisions ({len(decisions) - len(real)} forced, "
-        f"{len(real) - len(sampled)} exact)  samples mean {statistics.mean(samples):.0f}, "
+        f"{len(real) - len(sampled)} exact: {counted} counted)  samples mean {statistics.mean(samples):.0f}, "
         f"median {statistics.median(samples):.0f}, max {max(samples)}, {capped} at the cap ({past} past it)  "
         f"largest loss se {worst:.2f}" + (f"  (cpu: {cpu / TARGET_SECONDS:.2f} of the {TARGET_SECONDS:.0f} s target)"
                                             if not math.isnan(cpu) else "")

@@ -129,9 +129,10 @@ def analyze(
     player's expected final margin (own score less the mean of the others')
     and chance of winning, over sampled orders of the unseen cards (never
     the real one), every seat then playing as the greedy bot to the end of
-    the round, where the evaluator values the position; exactly, by
-    searching every order and best play, once the last round is down to
-    a few places in the rows. The loss is the best choice's value less the
+    the round, where the evaluator values the position (every order
+    counted where a playout meets few cards); exactly, by searching every
+    order and best play, once the last round is down to a few places in
+    the rows. The loss is the best choice's value less the
     played one's; a mark (inaccuracy 5%, mistake 10%, blunder 20%) goes by
     the chance of winning lost, none where two choices are about equal.
     Then, per player: decisions, mean loss, marks, accuracy, start + luck +
@@ -396,7 +397,7 @@ def _how_many(settings: Settings) -> str:
         return f"{settings.samples} sampled orders of the unseen cards per decision"
     return (f"up to {settings.samples} sampled orders of the unseen cards per decision, until the loss's "
             f"standard error is at most {settings.max_se:g} and its mark is settled (a mark still on its line: "
-            f"up to {EXTEND * settings.samples})")
+            f"up to {EXTEND * settings.samples}); every order counted instead where a playout meets few")
 
 
 def _name(players: tuple[str, ...], seat: int) -> Text:

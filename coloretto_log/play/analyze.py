@@ -17,6 +17,8 @@ errors:
   looks best; sampling stops once the loss is precise, the best told apart
   and the mark settled (``marks``), or at ``samples`` (a mark still on its
   line then samples on, up to ``EXTEND`` times as many, for the mark alone);
+  where the playouts can meet few orders of the cards, every one of them is
+  counted instead (``every_order``: the same values without sampling error);
 - **exact** (``exact``): in the last round with at most ``EXACT_SLOTS``
   places left in the rows, every order of the unseen cards and best play by
   everyone (max-n expectimax) on exact numbers; standard errors are 0.
@@ -140,7 +142,7 @@ class Settings:
     samples: int = DEFAULT_SAMPLES  # most sampled orders per decision
     seed: int = 0
     max_se: float = DEFAULT_MAX_SE  # 0: always take ``samples``
-    exact: bool = True  # search exactly where ``exact.applies``
+    exact: bool = True  # search exactly where ``exact.applies``, count every order where few (False: sample)
     to_round: bool = True  # playouts to the end of the round, the evaluator there (False: to the end of the game)
 
 
@@ -302,7 +304,7 @@ def playouts(start: Start, reps: list[Choice], labels: list[str], played: int, s
         chance = float(vectors[best][players + seat] - vectors[played][players + seat])
         return Evaluation(values, played, best, loss, 0.0, 0, True, None, chance, 0.0)
     return sample(start, reps, labels, played, seed, samples=settings.samples, max_se=settings.max_se,
-                  to_round=settings.to_round)
+                  to_round=settings.to_round, count=settings.exact)
 
 
 #: The one source of every value the analysis reads (a decision's choices, luck and skill, the explanations):

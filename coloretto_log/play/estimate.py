@@ -63,6 +63,15 @@ matters. **Stratified first card.** The first card of the k-th order is the
 card at the fraction ``offset + k × φ`` of the unseen cards (a
 low-discrepancy sequence; each order alone still uniform), so every kind
 comes first in its share of the samples.
+
+**Every order counted** (``count``, ``to_round``, ``max_se`` > 0). Each sample also
+counts as one over the chance of the cards its playout met (Knuth's
+estimator of the number of card sequences the playouts can meet). Where
+that estimate is at most ``COUNT_SMALL`` after the first batch, or, at a
+look that finds the decision unsettled, at most the playouts drawn so far
+(up to ``COUNT_MOST``), every sequence is walked instead (``every_order``)
+and the decision is valued on all of them (``counted``): the expectation
+the samples estimate, without sampling error, the same whatever the seed.
 """
 
 from __future__ import annotations
@@ -71,13 +80,15 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..core.cards import KIND_INDEX, LAST_ROUND
 from ..core.engine import Table
 from ..core.rng import MASK64, nth_output
-from . import bots, marks
+from . import bots, every_order, marks
 from .marks import THRESHOLDS
 from .playout import Choice, Start
 
-__all__ = ["BATCH", "DROP", "LOOK", "MIN_SAMPLES", "SETTLE", "ChoiceValue", "Evaluation", "Tally", "sample"]
+__all__ = ["BATCH", "COUNT_MOST", "COUNT_SMALL", "DROP", "LOOK", "MIN_SAMPLES", "SETTLE", "ChoiceValue", "Evaluation",
+           "Tally", "counted", "sample"]
 
 #: Samples are drawn in batches of this many; at least ``MIN_SAMPLES`` before stopping.
 BATCH = 32
@@ -96,6 +107,11 @@ LOOK = 1.25
 #: ``EXTEND`` times the cap, while it stays that close (for the mark alone).
 NEAR = 1.5
 EXTEND = 4
+#: Every order counted (``every_order``) instead of sampled where the orders a playout can meet are estimated at
+#: most ``COUNT_SMALL`` after the first batch, or, while the decision is not settled, at most the playouts sampled
+#: so far (counting then costs no more than sampling already did), up to ``COUNT_MOST``.
+COUNT_SMALL = 256
+COUNT_MOST = 16384
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +167,12 @@ class Tally:
         self.seat_sums = [[0.0] * players for _ in range(choices)]
         self.card_sums = [[0] * kinds for _ in range(choices)]
         self.active = [True] * choices
+        self.orders = [0.0] * choices  # per choice, the sum over its samples of 1 / P(the cards its playout met)
+
+    def tree(self) -> float:
+        """The number of card sequences the playouts of every choice can meet, estimated from the samples (Knuth's
+        estimator: the mean of 1 / P(the sequence met) counts them without bias)."""
+        return sum(o / len(xs) for o, xs in zip(self.orders, self.x) if xs)
 
     def means(self, fold: int | None = None) -> list[float]:
         """Every choice's mean margin: on all its samples, or on one half (``fold`` 0: even, 1: odd)."""
@@ -309,14 +331,15 @@ def _value(label: str, tally: Tally, k: int) -> ChoiceValue:
 
 
 def sample(start: Start, reps: list[Choice], labels: list[str], played: int, seed: int, *, samples: int,
-           max_se: float, to_round: bool = False) -> Evaluation:
+           max_se: float, to_round: bool = False, count: bool = True) -> Evaluation:
     """Value ``reps`` at ``start`` for the player to move on sampled orders drawn from ``seed``.
 
     ``to_round``: each playout stops where ``Start.stop_round`` says (the end of the round, or of the game
     near its end) and the evaluator (``play.evaluate``) values the position there, every batch of positions
     in one pass of the model: each sample's margin and chance of winning are then the evaluator's
     expectations instead of one game's outcome (a finished game keeps its real ones). Else every playout
-    goes to the end of the game."""
+    goes to the end of the game. ``count``: every order counted where they are few (with ``to_round`` and
+    ``max_se`` > 0)."""
     seat = start.state.current
     players = start.state.players
     scores = bots.scores_for(start.state)
@@ -330,13 +353,21 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
     cap = limit = max(1, samples)
     at_cap: float | None = None  # the cross-fitted loss at the cap, for a decision that samples on
     look = min(MIN_SAMPLES, limit)
+    counting = count and to_round and max_se > 0  # every order counted where they are few (``every_order``)
+    tried = 0  # the largest number of orders a count was given up at
+    turned = start.state.turned
     while n < limit:
         batch = min(BATCH, limit - n)
         live = [c for c in range(len(reps)) if tally.active[c]]
         played_out: list[tuple[int, Table]] = []
         for k in range(n, n + batch):
             deck = start.deal(nth_output(seed, k + 1), need, ((offset + k * _PHI) & MASK64) if STRATIFY else None)
-            played_out.extend((c, start.play_to(reps[c], deck, stop)) for c in live)
+            inverse = _inverse_chances(start, deck) if counting else ()
+            for c in live:
+                table = start.play_to(reps[c], deck, stop)
+                played_out.append((c, table))
+                if counting:
+                    tally.orders[c] += inverse[min(table.turned - turned, len(inverse) - 1)]
         for (c, table), (margins, won) in zip(played_out, _outcomes([t for _, t in played_out], seat, scores, pack, to_round)):
             tally.x[c].append(margins[seat])
             tally.wins[c] += won
@@ -345,12 +376,20 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
             for p in range(players):
                 sums[p] += margins[p]
             held = tally.card_sums[c]
-            for j, count in enumerate(table.collections[seat]):
-                held[j] += count
+            for j, kept in enumerate(table.collections[seat]):
+                held[j] += kept
         n += batch
+        if counting and n == batch and n < look:  # after the first batch: a small tree is counted at once
+            found, tried = _count(start, reps, stop, tally, COUNT_SMALL, tried)
+            if found is not None:
+                return counted(start, reps, labels, played, found)
         if max_se > 0 and (n >= look or n == limit):
             if _settled(tally, played, max_se, cap):
                 break
+            if counting:  # not settled: count every order where that costs no more than the samples so far
+                found, tried = _count(start, reps, stop, tally, min(COUNT_MOST, n * len(reps)), tried)
+                if found is not None:
+                    return counted(start, reps, labels, played, found)
             if n == limit == cap and EXTEND > 1:
                 chance, chance_se, _ = tally.chance(played)
                 best = tally.loss(played)[2]
@@ -370,6 +409,75 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
     values = tuple(_value(labels[k], tally, k) for k in range(len(reps)))
     return Evaluation(values, played, best, max(0.0, loss), se, n, False, loss if at_cap is None else at_cap,
                       chance, chance_se)
+
+
+def _inverse_chances(start: Start, deck: list[str]) -> list[float]:
+    """For each j, 1 / the probability of the first j cards of ``deck`` (as ``Start.deal`` draws them; the
+    last-round card, which lies where the rules put it, counted as a card turned over but not as a chance)."""
+    counts = list(start.state.remaining)
+    left = len(start.pool)
+    out = [1.0]
+    inverse = 1.0
+    for card in deck:
+        if card != LAST_ROUND:
+            k = KIND_INDEX[card]
+            inverse *= left / counts[k]
+            counts[k] -= 1
+            left -= 1
+        out.append(inverse)
+    return out
+
+
+def _count(start: Start, reps: list[Choice], stop: int, tally: Tally, allow: int,
+           tried: int) -> tuple[every_order.Leaves | None, int]:
+    """Every order counted (``every_order.leaves``) where the samples estimate at most ``allow`` of them and no
+    count was given up at half as many or more; with the largest number a count was given up at."""
+    if allow < 2 * tried or tally.tree() > allow:
+        return None, tried
+    found = every_order.leaves(start, reps, stop, 2 * allow)
+    return found, tried if found is not None else allow
+
+
+def counted(start: Start, reps: list[Choice], labels: list[str], played: int, found: every_order.Leaves) -> Evaluation:
+    """The values of every choice from every order its playouts can meet (``every_order.leaves``), each table where
+    they stop valued as the sampler values it (the evaluator, or the real scores of a finished game), the same
+    table once: no sampling error (``exact``, standard errors 0)."""
+    seat = start.state.current
+    players = start.state.players
+    kinds = len(start.state.remaining)
+    index: dict[tuple[object, ...], int] = {}
+    unique: list[Table] = []
+    for tables in found:
+        for table, _ in tables:
+            key = _key(table)
+            if key not in index:
+                index[key] = len(unique)
+                unique.append(table)
+    outcomes = _outcomes(unique, seat, bots.scores_for(start.state), bots.pack, True)
+    values = []
+    for c, tables in enumerate(found):
+        margins = [0.0] * players
+        win = 0.0
+        cards = [0.0] * kinds
+        for table, p in tables:
+            m, w = outcomes[index[_key(table)]]
+            for q in range(players):
+                margins[q] += p * m[q]
+            win += p * w
+            for j, count in enumerate(table.collections[seat]):
+                cards[j] += p * count
+        values.append(ChoiceValue(labels[c], margins[seat], 0.0, win, 0.0, tuple(margins), tuple(cards)))
+    best = _argmax([v.margin for v in values])
+    loss = values[best].margin - values[played].margin
+    chance = values[best].win_prob - values[played].win_prob
+    return Evaluation(tuple(values), played, best, loss, 0.0, 0, True, loss, chance, 0.0)
+
+
+def _key(table: Table) -> tuple[object, ...]:
+    """What tells two tables apart (the same key: the same position)."""
+    return (tuple(table.rows), tuple(table.collections), tuple(table.remaining), tuple(table.taken),
+            tuple(table.done), table.current, table.round, table.turned, table.lr_pending, table.last_round,
+            table.over, table.discarded)
 
 
 def _outcomes(tables: list[Table], seat: int, scores: bots.Scores, pack: Callable[[tuple[int, ...]], int],
