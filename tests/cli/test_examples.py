@@ -193,7 +193,7 @@ def _run(example: Example, work: Path, shim: Path) -> subprocess.CompletedProces
     env.pop("COLORETTO_DB", None)
     return subprocess.run(
         ["bash", "-c", command], cwd=work, env=env, stdin=subprocess.DEVNULL,
-        capture_output=True, text=True, timeout=600, check=False,
+        capture_output=True, text=True, timeout=3600, check=False,  # generous: at load 20 one took 600 s
     )
 
 
