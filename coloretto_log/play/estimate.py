@@ -447,20 +447,24 @@ def counted(start: Start, reps: list[Choice], labels: list[str], played: int, fo
     kinds = len(start.state.remaining)
     index: dict[tuple[object, ...], int] = {}
     unique: list[Table] = []
+    slots: list[list[int]] = []  # per choice, where each of its tables is in ``unique`` (each keyed once)
     for tables in found:
+        at = []
         for table, _ in tables:
             key = _key(table)
             if key not in index:
                 index[key] = len(unique)
                 unique.append(table)
+            at.append(index[key])
+        slots.append(at)
     outcomes = _outcomes(unique, seat, bots.scores_for(start.state), bots.pack, True)
     values = []
     for c, tables in enumerate(found):
         margins = [0.0] * players
         win = 0.0
         cards = [0.0] * kinds
-        for table, p in tables:
-            m, w = outcomes[index[_key(table)]]
+        for (table, p), i in zip(tables, slots[c]):
+            m, w = outcomes[i]
             for q in range(players):
                 margins[q] += p * m[q]
             win += p * w

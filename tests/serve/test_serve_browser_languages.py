@@ -13,6 +13,8 @@ import copy
 import json
 import tempfile
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,21 @@ pytest.importorskip("starlette")
 
 SAMPLE = json.loads((ROOT / "sample_logs" / "classic-2p-recorded-game.json").read_text(encoding="utf-8"))
 ARGS = ("--date", SAMPLE["date"], "--games", "1")
+
+
+@contextmanager
+def serve_page(tmp_path: Path, chromium: str, prefix: str) -> Iterator[tuple[Browser, Server]]:
+    """A new match of the sample's players served, and a 390 px phone on its page, live; both closed after."""
+    with tempfile.TemporaryDirectory(prefix=f"coloretto-{prefix}-", ignore_cleanup_errors=True) as profile:
+        b = Browser(chromium, profile)
+        try:
+            with Server(tmp_path / "game.json", "--players", ",".join(SAMPLE["players"]), *ARGS) as server:
+                b.open(server.url, width=390, height=844, mobile=True)
+                live(b)
+                yield b, server
+                server.stop()
+        finally:
+            b.close()
 
 
 def choose(b: Browser, lang: str) -> None:
@@ -188,47 +205,31 @@ def test_the_connection_badge_moves_nothing_when_it_changes(tmp_path: Path, chro
     never wraps anew and no button moves under a finger about to tap (a tap once landed beside its card)."""
     where = ("[...document.querySelectorAll('#head, #input button, #lang')]"
              ".map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })")
-    with tempfile.TemporaryDirectory(prefix="coloretto-badge-", ignore_cleanup_errors=True) as profile:
-        b = Browser(chromium, profile)
-        try:
-            with Server(tmp_path / "game.json", "--players", ",".join(SAMPLE["players"]), *ARGS) as server:
-                b.open(server.url, width=390, height=844, mobile=True)
+    with serve_page(tmp_path, chromium, "badge") as (b, _):
+        for lang in ("en", "ja", "ko", "ru"):
+            if lang != "en":  # the page opens in English; choosing it again would reconnect while it is measured
+                choose(b, lang)  # drawn in lang, and connecting again (the same task): then live once more
                 live(b)
-                for lang in ("en", "ja", "ko", "ru"):
-                    if lang != "en":  # the page opens in English; choosing it again would reconnect while it is measured
-                        choose(b, lang)  # drawn in lang, and connecting again (the same task): then live once more
-                        live(b)
-                    tr = translator(lang)
-                    settled = b.eval(where)
-                    assert settled and text_of(b, "#conn") == tr.gettext("live")
-                    for state, word in ((2, "reconnecting…"), (0, "connecting…"), (1, "live")):
-                        b.eval(f"showConn({state})")
-                        assert text_of(b, "#conn") == tr.gettext(word)
-                        assert b.eval(where) == settled, (lang, word)
-                server.stop()
-        finally:
-            b.close()
+            tr = translator(lang)
+            settled = b.eval(where)
+            assert settled and text_of(b, "#conn") == tr.gettext("live")
+            for state, word in ((2, "reconnecting…"), (0, "connecting…"), (1, "live")):
+                b.eval(f"showConn({state})")
+                assert text_of(b, "#conn") == tr.gettext(word)
+                assert b.eval(where) == settled, (lang, word)
 
 
 def test_a_tap_pressed_while_the_stream_echoes_the_table_is_not_lost(tmp_path: Path, chromium: str) -> None:
     """The stream sends every page the table that a tap's answer has already drawn. Drawing it again replaced
     the buttons between a finger's press and its release, and the tap was lost: a card not picked, the setup's
     OK never enabled (2 of 3 CI runs). The page draws a table once: a tap across the echo counts."""
-    with tempfile.TemporaryDirectory(prefix="coloretto-echo-", ignore_cleanup_errors=True) as profile:
-        b = Browser(chromium, profile)
-        try:
-            with Server(tmp_path / "game.json", "--players", ",".join(SAMPLE["players"]), *ARGS) as server:
-                b.open(server.url, width=390, height=844, mobile=True)
-                live(b)
-                assert b.eval("document.body.dataset.phase") in ("removed", "starting")  # cards to pick, then OK
-                card = str(b.eval("document.querySelector('#input [data-card]').dataset.card"))
-                x, y = b.centre(f'#input [data-card="{card}"]')
-                press = {"x": x, "y": y, "button": "left", "clickCount": 1}
-                b.send("Input.dispatchMouseEvent", {"type": "mousePressed", **press})
-                b.eval("draw(JSON.parse(JSON.stringify(S)))")  # the stream's echo: the same table, the same version
-                b.send("Input.dispatchMouseEvent", {"type": "mouseReleased", **press})
-                assert b.eval(f"document.querySelector('#input [data-card=\"{card}\"]').ariaPressed") == "true"
-                assert b.eval("picks.length") == 1
-                server.stop()
-        finally:
-            b.close()
+    with serve_page(tmp_path, chromium, "echo") as (b, _):
+        assert b.eval("document.body.dataset.phase") in ("removed", "starting")  # cards to pick, then OK
+        card = str(b.eval("document.querySelector('#input [data-card]').dataset.card"))
+        x, y = b.centre(f'#input [data-card="{card}"]')
+        press = {"x": x, "y": y, "button": "left", "clickCount": 1}
+        b.send("Input.dispatchMouseEvent", {"type": "mousePressed", **press})
+        b.eval("draw(JSON.parse(JSON.stringify(S)))")  # the stream's echo: the same table, the same version
+        b.send("Input.dispatchMouseEvent", {"type": "mouseReleased", **press})
+        assert b.eval(f"document.querySelector('#input [data-card=\"{card}\"]').ariaPressed") == "true"
+        assert b.eval("picks.length") == 1
