@@ -9,7 +9,10 @@ every seat, expected final margin and chance of winning
 (``search.rollout_values``). With ``samples=0`` it looks one decision deep
 instead (``search.choice_values``: a take, the position after it; a draw,
 every card that may come, by how many are unseen, in the player's best row):
-measured weaker (docs/design/evaluator.md). It plays the choice with the best
+measured weaker (docs/design/evaluator.md). With ``most`` above ``samples`` it
+races instead, as ``expert-mc`` does: batches of ``samples`` orders up to
+``most``, a choice dropped once it trails by more than ``z`` standard errors
+(``survivors``); off by default (measured no stronger). It plays the choice with the best
 win chance plus ``search.MARGIN_WEIGHT`` times the margin; ties to the first. Where the exact
 search applies and is small (``searched_exactly``, below) it plays the exact
 best, as ``expert-mc`` does. How strong and how fast: docs/simulate.md.
