@@ -1,6 +1,6 @@
 """The ladder of the bots, and what a decision of `expert` costs: seeded deals, every seat rotated.
 
-    python benchmarks/bench_expert.py [--table BOTS:GAMES ...] [--seed S] [--jobs J] [--expert-samples K]
+    python benchmarks/bench_expert.py [--table BOTS:GAMES ...] [--seed S] [--jobs J] [--minutes M] [--expert-samples K]
 
 Each ``--table`` is a comma-separated list of bots, one a seat, and a number of
 games (a multiple of the seats); default the two tables of issue 27:
@@ -24,7 +24,9 @@ pair of bots next in the ranking, whether their intervals overlap, and the
 paired points difference of ``expert`` against each other bot (same games,
 mean and 95% interval). Then the targets of issue 27: ``expert`` above
 ``expert-mc`` with non-overlapping 95% intervals, at most 0.1 s of one core
-a decision on average. Asserts nothing about time.
+a decision on average. Asserts nothing about time. ``--minutes M`` stops
+each table once M minutes of wall time have gone and reports the deals
+played (the first ones, in order; the header says the run was cut).
 """
 
 from __future__ import annotations
@@ -113,6 +115,7 @@ def play_deal(deal: Deal) -> tuple[list[Game], dict[str, list[float]]]:
 @dataclass
 class Table:
     bots: tuple[str, ...]
+    planned: int = 0
     games: list[Game] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)
 
@@ -137,16 +140,24 @@ class Table:
         return mean, 1.96 * math.sqrt(var / len(d))
 
 
-def run(bots: tuple[str, ...], games: int, seed: int, jobs: int, samples: int | None) -> Table:
+def run(bots: tuple[str, ...], games: int, seed: int, jobs: int, samples: int | None,
+        minutes: float | None = None) -> Table:
+    """Play the table's deals in order; with ``minutes``, stop once that much wall time has gone (the deals
+    played so far are the table: a prefix of the full run, whatever ``jobs`` is)."""
     n = len(bots)
     deals = [Deal(bots, seed, d, samples) for d in range(games // n)]
-    table = Table(bots)
+    table = Table(bots, planned=games)
     started = time.monotonic()
+
+    def out_of_time() -> bool:
+        return minutes is not None and time.monotonic() - started > 60 * minutes
+
     if jobs <= 1:
-        results = map(play_deal, deals)
-        for k, result in enumerate(results, start=1):
-            table.add(*result)
+        for k, deal in enumerate(deals, start=1):
+            table.add(*play_deal(deal))
             _progress(table, k, len(deals), started)
+            if out_of_time():
+                break
         return table
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
@@ -154,6 +165,9 @@ def run(bots: tuple[str, ...], games: int, seed: int, jobs: int, samples: int | 
         for k, result in enumerate(pool.imap(play_deal, deals, chunksize=1), start=1):
             table.add(*result)
             _progress(table, k, len(deals), started)
+            if out_of_time():
+                pool.terminate()  # the deals under way are dropped: the table stays a prefix
+                break
     return table
 
 
@@ -165,8 +179,9 @@ def _progress(table: Table, k: int, n: int, started: float) -> None:
 
 def report(table: Table) -> tuple[bool, bool] | None:
     n = len(table.bots)
+    cut = f", stopped by --minutes: {table.planned} planned" if len(table.games) < table.planned else ""
     print(f"\n{n} players: {len(table.games)} games ({len(table.games) // n} deals, each played {n} times, "
-          f"seats rotated)")
+          f"seats rotated{cut})")
     header = (f"{'bot':<10} {'games':>5} {'wins':>5} {'win %':>6} {'95% interval':>13} {'pts/game':>8} "
               f"{'decisions':>9} {'ms/decision':>11} {'most ms':>8}")
     print(header)
@@ -223,6 +238,8 @@ def main() -> None:
                         help="BOTS:GAMES (repeatable); default: " + " and ".join(DEFAULT_TABLES))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="stop starting deals after this many minutes of wall time; report the deals played")
     parser.add_argument("--expert-samples", type=int, default=None,
                         help="play an expert with this many orders a decision instead of the default")
     args = parser.parse_args()
@@ -230,7 +247,7 @@ def main() -> None:
     print(f"Python {platform.python_version()}; seed {args.seed}, {args.jobs} process(es)"
           + (f", expert with {args.expert_samples} orders a decision" if args.expert_samples is not None else ""))
     for bots, games in tables:
-        report(run(bots, games, args.seed, args.jobs, args.expert_samples))
+        report(run(bots, games, args.seed, args.jobs, args.expert_samples, args.minutes))
 
 
 if __name__ == "__main__":

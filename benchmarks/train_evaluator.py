@@ -7,12 +7,14 @@
    tables in ``CONFIGS`` in turn (mostly three and four players, classic
    edition, standard table; some of two and five players, the anniversary
    edition and the alternative table), every seat played by ``--bots``
-   (default ``strong``): game ``i``'s deal is ``setup.seeded_setup`` on the
+   (default ``strong``; ``expert`` on the weights ``--bot-weights`` gives
+   one round of policy iteration): game ``i``'s deal is ``setup.seeded_setup`` on the
    (i+1)-th output of ``SplitMix64(S)``, its bots' generators
    ``simulate.bot_seed`` of that seed. Every position a player decided in,
    and the end, is one example: the features of every seat
    (``evaluate.features``) and, as targets, every seat's real final margin
-   and the winners (a shared win split).
+   and the winners (a shared win split). ``--also PATH`` adds the positions
+   an earlier run kept (``--data``): games of another bot beside these.
 2. **Fit.** The last tenth of the games is held out. A network of ``H``
    hidden units (``evaluate.model``) is fitted by Adam on minibatches (the
    order drawn from ``numpy.random.default_rng(S)``) to the squared error of
@@ -47,9 +49,10 @@ from coloretto_log.core.rng import SplitMix64, nth_output
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.setup import seeded_setup
 from coloretto_log.play import simulate as sim
-from coloretto_log.play.bots import make_bot
+from coloretto_log.play.bots import Bot, make_bot
 from coloretto_log.play.evaluate import N_FEATURES, features, final_values
-from coloretto_log.play.evaluate.model import MARGIN_SCALE, Model
+from coloretto_log.play.evaluate.model import MARGIN_SCALE, Model, model_from_json
+from coloretto_log.play.expert import ExpertBot
 
 #: The tables of the games, one game each in turn: (players, edition, scoring table).
 CONFIGS: tuple[tuple[int, str, str], ...] = (
@@ -63,23 +66,30 @@ WIN_WEIGHT = 1.0  # the cross-entropy's weight beside the margins' squared error
 Example = tuple[int, list[list[list[float]]], list[tuple[float, ...]], list[tuple[float, ...]]]
 
 
-def play(seed: int, bot: str, index: int) -> Example:
+def bot_of(name: str, weights: Path | None) -> Bot:
+    """The bot of every seat: ``expert`` on the weights in ``weights`` if given, else as registered."""
+    if name == "expert" and weights is not None:
+        return ExpertBot(model=model_from_json(json.loads(weights.read_text(encoding="utf-8"))))
+    return make_bot(name)
+
+
+def play(seed: int, bot: str, index: int, weights: Path | None = None) -> Example:
     """Game ``index``: its player count, every decided position's features and the targets (margins, wins)."""
     players, edition, table = CONFIGS[index % len(CONFIGS)]
     rules = RuleSet.of(edition=edition, scoring=table, games=1)
     game_seed = nth_output(seed, index + 1)
     setup = seeded_setup(rules, players, game_seed, 0)
     rngs = [SplitMix64(sim.bot_seed(game_seed, 0, s)) for s in range(players)]
-    game = sim.play_game(rules, [make_bot(bot) for _ in range(players)], setup, rngs)
+    game = sim.play_game(rules, [bot_of(bot, weights) for _ in range(players)], setup, rngs)
     states = [state for _, state in sim.moves_with_states(rules, game)] + [game.final]
     xs = [features(s) for s in states]
     target = final_values(game.scores)
     return players, xs, [target.margin] * len(xs), [target.win] * len(xs)
 
 
-def collect(seed: int, bot: str, games: int, jobs: int) -> list[Example]:
+def collect(seed: int, bot: str, games: int, jobs: int, weights: Path | None = None) -> list[Example]:
     out: list[Example] = []
-    work = _Work(seed, bot)
+    work = _Work(seed, bot, weights)
     if jobs <= 1:
         for i in range(games):
             out.append(work(i))
@@ -95,11 +105,11 @@ def collect(seed: int, bot: str, games: int, jobs: int) -> list[Example]:
 
 
 class _Work:
-    def __init__(self, seed: int, bot: str) -> None:
-        self.seed, self.bot = seed, bot
+    def __init__(self, seed: int, bot: str, weights: Path | None) -> None:
+        self.seed, self.bot, self.weights = seed, bot, weights
 
     def __call__(self, index: int) -> Example:
-        return play(self.seed, self.bot, index)
+        return play(self.seed, self.bot, index, self.weights)
 
 
 def _progress(k: int, n: int) -> None:
@@ -137,6 +147,14 @@ def load_data(path: Path) -> tuple[Arrays, Arrays]:
             if k == "x":
                 out[name][int(n)] = (z[key], z[f"{name}_{n}_m"], z[f"{name}_{n}_w"])
     return out["train"], out["held"]
+
+
+def merge(a: Arrays, b: Arrays) -> Arrays:
+    """The positions of ``a`` and then ``b``, per player count."""
+    out = dict(a)
+    for n, arrs in b.items():
+        out[n] = tuple(np.concatenate([x, y]) for x, y in zip(out[n], arrs)) if n in out else arrs  # type: ignore[assignment]
+    return dict(sorted(out.items()))
 
 
 def forward(params: dict[str, np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -239,11 +257,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=2800)
     parser.add_argument("--seed", type=int, default=27)
     parser.add_argument("--bots", default="strong", help="the bot in every seat of the self-play games")
+    parser.add_argument("--bot-weights", type=Path, default=None,
+                        help="with --bots expert: the evaluator's weights the expert plays on (default: the shipped)")
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--data", type=Path, default=None,
                         help="keep the played positions in this .npz: read it if it exists (same options), else write it")
+    parser.add_argument("--also", type=Path, action="append", default=[],
+                        help="positions kept by an earlier run's --data (repeatable): added to this run's, training "
+                             "to training, held out to held out (e.g. games of expert beside games of strong)")
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parents[1] / "coloretto_log/play/evaluate/weights.json")
     args = parser.parse_args(argv)
@@ -254,15 +277,18 @@ def main(argv: list[str] | None = None) -> None:
     if args.data is not None and args.data.exists():
         train, held = load_data(args.data)
     else:
-        examples = collect(args.seed, args.bots, args.games, args.jobs)
+        examples = collect(args.seed, args.bots, args.games, args.jobs, args.bot_weights)
         train, held = arrays(examples[:cut]), arrays(examples[cut:])
         if args.data is not None:
             save_data(args.data, train, held)
+    for path in args.also:
+        train, held = merge(train, load_data(path)[0]), merge(held, load_data(path)[1])
     t1, w1 = time.process_time(), time.monotonic()
     model = fit(train, args.hidden, args.epochs, args.seed)
     t2, w2 = time.process_time(), time.monotonic()
     positions = sum(len(x) for x, _, _ in train.values())
-    print(f"{args.games} games of {args.bots} ({cut} to train: {positions} positions), seed {args.seed}, "
+    also = "".join(f" + positions of {p.name}" for p in args.also)
+    print(f"{args.games} games of {args.bots}{also} ({positions} positions to train), seed {args.seed}, "
           f"{args.hidden} hidden units, {args.epochs} epochs")
     print(f"play {w1 - w0:.0f} s wall ({t1 - t0:.0f} s CPU of this process), fit {w2 - w1:.0f} s wall "
           f"({t2 - t1:.0f} s CPU)")

@@ -9,7 +9,10 @@ every seat, expected final margin and chance of winning
 (``search.rollout_values``). With ``samples=0`` it looks one decision deep
 instead (``search.choice_values``: a take, the position after it; a draw,
 every card that may come, by how many are unseen, in the player's best row):
-measured weaker (docs/design/evaluator.md). It plays the choice with the best
+measured weaker (docs/design/evaluator.md). With ``most`` above ``samples`` it
+races instead, as ``expert-mc`` does: batches of ``samples`` orders up to
+``most``, a choice dropped once it trails by more than ``z`` standard errors
+(``survivors``); off by default (measured no stronger). It plays the choice with the best
 win chance plus ``search.MARGIN_WEIGHT`` times the margin; ties to the first. Where the exact
 search applies and is small (``searched_exactly``, below) it plays the exact
 best, as ``expert-mc`` does. How strong and how fast: docs/simulate.md.
@@ -59,6 +62,7 @@ from ..core.engine import GameState, Table, Take, View
 from ..core.rng import SplitMix64, nth_output
 from . import bots, search
 from . import exact as exact_search
+from .evaluate.model import Model
 from .playout import Choice, Start
 
 __all__ = [
@@ -73,6 +77,7 @@ __all__ = [
     "distinct",
     "public_position",
     "searched_exactly",
+    "survivors",
 ]
 
 #: ``expert``: orders of the unseen cards a decision, each choice played out on every one (0: one decision deep).
@@ -142,6 +147,24 @@ def distinct(start: Start) -> list[Choice]:
     return out
 
 
+def survivors(values: list[list[float]], alive: list[int], n: int, z: float) -> list[int]:
+    """The choices of ``alive`` not yet behind the leader (the best sum of its ``n`` values) by more than ``z``
+    standard errors of their paired difference."""
+    leader = max(alive, key=lambda c: (sum(values[c]), -c))
+    top = values[leader]
+    out = []
+    for c in alive:
+        if c == leader:
+            out.append(c)
+            continue
+        diffs = [a - b for a, b in zip(top, values[c])]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        if mean <= z * math.sqrt(var / n):
+            out.append(c)
+    return out
+
+
 class _PositionBot:
     """A bot that picks its choice from the public position alone: a forced choice as it is, the exact best where
     the exact search is small (``exact``), else its own ``sampled`` pick; the bots' interface on it."""
@@ -204,40 +227,38 @@ class PlayoutExpertBot(_PositionBot):
                     margins[c].append(_sampled_margin(start, scores, choices[c], deck))
             n = len(margins[alive[0]])
             if n >= self.min_samples:
-                alive = self._survivors(margins, alive, n)
+                alive = survivors(margins, alive, n, self.z)
         return max(alive, key=lambda c: (sum(margins[c]), -c))
-
-    def _survivors(self, margins: list[list[float]], alive: list[int], n: int) -> list[int]:
-        """The choices not yet behind the leader by more than ``z`` standard errors (paired)."""
-        leader = max(alive, key=lambda c: (sum(margins[c]), -c))
-        top = margins[leader]
-        out = []
-        for c in alive:
-            if c == leader:
-                out.append(c)
-                continue
-            diffs = [a - b for a, b in zip(top, margins[c])]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-            if mean <= self.z * math.sqrt(var / n):
-                out.append(c)
-        return out
-
 
 class ExpertBot(_PositionBot):
     """``expert``: one decision deep on the evaluator (``play.search``), the exact search at the end."""
 
     name = "expert"
 
-    def __init__(self, exact: bool = True, samples: int = ROLLOUTS, margin_weight: float = search.MARGIN_WEIGHT) -> None:
+    def __init__(self, exact: bool = True, samples: int = ROLLOUTS, margin_weight: float = search.MARGIN_WEIGHT,
+                 model: Model | None = None, most: int | None = None, z: float = Z) -> None:
         self.exact = exact
         self.samples = samples
         self.margin_weight = margin_weight
+        self.model = model  # the evaluator's weights (None: the shipped ones)
+        self.most = samples if most is None else max(most, samples)  # a race in batches of ``samples`` up to this
+        self.z = z
 
     def sampled(self, start: Start, choices: list[Choice], rng: SplitMix64) -> int:
         seat = start.state.current
-        if self.samples:
-            values = search.rollout_values(start, choices, rng.next(), self.samples)
-        else:
+        if not self.samples:
             values = search.choice_values(start, choices, self.margin_weight)
-        return max(range(len(choices)), key=lambda k: (search.objective(values[k], seat, self.margin_weight), -k))
+            return max(range(len(choices)), key=lambda k: (search.objective(values[k], seat, self.margin_weight), -k))
+        seed = rng.next()
+        got: list[list[float]] = [[] for _ in choices]
+        alive = list(range(len(choices)))
+        n = 0
+        while n < self.most and len(alive) > 1:
+            orders = range(n, min(n + self.samples, self.most))
+            batch = search.rollout_samples(start, [choices[c] for c in alive], seed, orders, self.model)
+            for c, vs in zip(alive, batch):
+                got[c].extend(search.objective(v, seat, self.margin_weight) for v in vs)
+            n = len(got[alive[0]])
+            if n < self.most:
+                alive = survivors(got, alive, n, self.z)
+        return max(alive, key=lambda c: (sum(got[c]), -c))

@@ -35,9 +35,10 @@ from ..core.engine import Table
 from ..core.rng import SplitMix64, nth_output
 from . import bots
 from .evaluate import Values, evaluate_many
+from .evaluate.model import Model
 from .playout import Choice, Start
 
-__all__ = ["MARGIN_WEIGHT", "choice_values", "objective"]
+__all__ = ["MARGIN_WEIGHT", "choice_values", "objective", "rollout_samples", "rollout_values"]
 
 _GREEDY = bots.GreedyBot()
 _RNG = SplitMix64(0)  # greedy draws nothing from it
@@ -132,23 +133,30 @@ def choice_values(start: Start, choices: Sequence[Choice], margin_weight: float 
     return result
 
 
-def rollout_values(start: Start, choices: Sequence[Choice], seed: int, samples: int) -> list[Values]:
+def rollout_values(start: Start, choices: Sequence[Choice], seed: int, samples: int,
+                   model: Model | None = None) -> list[Values]:
     """Every choice's values at ``start``, from ``samples`` orders of the unseen cards (the k-th drawn from
     the k-th output of ``SplitMix64(seed)``, the same orders for every choice): the choice, then every seat
     ``greedy`` to the end of the round, the evaluator at that point (the real values if the game ended);
     to the end of the game when the last round is under way or the last-round card is due within a round's
     worth of cards (there greedy playouts value a position better than the evaluator,
-    docs/design/evaluator.md)."""
-    state = start.state
-    stop = start.stop_round()  # the end of the round, or of the game once its last round is under way or due next
-    need = start.need(stop)
-    decks = [start.deal(nth_output(seed, k + 1), need) for k in range(samples)]
-    n = state.players
-    tables = [start.play_to(choice, deck, stop) for choice in choices for deck in decks]
-    values = evaluate_many(tables)
+    docs/design/evaluator.md). ``model``: the evaluator's weights (default: the shipped ones)."""
+    n = start.state.players
     out = []
-    for c in range(len(choices)):
-        vs = values[c * samples:(c + 1) * samples]
+    for vs in rollout_samples(start, choices, seed, range(samples), model):
         out.append(Values(tuple(sum(v.margin[s] for v in vs) / samples for s in range(n)),
                           tuple(sum(v.win[s] for v in vs) / samples for s in range(n))))
     return out
+
+
+def rollout_samples(start: Start, choices: Sequence[Choice], seed: int, orders: Sequence[int],
+                    model: Model | None = None) -> list[list[Values]]:
+    """``rollout_values``' single playouts: for each choice, the values reached on each order ``k`` of
+    ``orders`` (the order drawn from the (k+1)-th output of ``SplitMix64(seed)``), in that order."""
+    stop = start.stop_round()  # the end of the round, or of the game once its last round is under way or due next
+    need = start.need(stop)
+    decks = [start.deal(nth_output(seed, k + 1), need) for k in orders]
+    tables = [start.play_to(choice, deck, stop) for choice in choices for deck in decks]
+    values = evaluate_many(tables, model)
+    m = len(decks)
+    return [values[c * m:(c + 1) * m] for c in range(len(choices))]

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import app
 from coloretto_log.core import engine
+from coloretto_log.core.cards import ALL_COLOURS
 from coloretto_log.core.engine import GameState, Table
 from coloretto_log.core.rng import SplitMix64
 from coloretto_log.core.ruleset import RuleSet
@@ -25,6 +26,7 @@ from coloretto_log.play import bots, search
 from coloretto_log.play.bots import GreedyBot, RandomBot, hidden, play_to_end, turn
 from coloretto_log.play.evaluate import (
     N_FEATURES,
+    NAMES,
     Values,
     evaluate,
     evaluate_many,
@@ -32,7 +34,7 @@ from coloretto_log.play.evaluate import (
     final_values,
 )
 from coloretto_log.play.evaluate.model import load, model_from_json
-from coloretto_log.play.expert import ExpertBot
+from coloretto_log.play.expert import ExpertBot, survivors
 from coloretto_log.play.playout import Start
 
 from ..builders.positions import reordered
@@ -113,6 +115,26 @@ def test_features_are_one_row_of_numbers_per_seat() -> None:
     for state in game(2, 5)[::20]:
         rows = features(state)
         assert len(rows) == 5 and all(len(r) == N_FEATURES and all(math.isfinite(x) for x in r) for r in rows)
+
+
+def test_a_players_largest_colours_are_never_the_colour_out_of_play_while_others_remain() -> None:
+    # At the start of a three-player game each seat holds one colour; its "second" and "third" largest colours
+    # are colours it does not hold: the ones with the most cards left, never the colour out of play (0 left).
+    names = list(NAMES)
+    for seed in range(6):
+        state = new_state(seed, 3)
+        assert state.removed  # one colour is out of play
+        rows = features(state)
+        for s in range(3):
+            counts = state.collections[s]
+            held = [k for k in range(len(ALL_COLOURS)) if counts[k]]
+            assert len(held) == 1
+            left_of_unheld = sorted((state.remaining[k] for k in range(len(ALL_COLOURS)) if not counts[k]),
+                                    reverse=True)
+            assert left_of_unheld[-1] == 0  # the colour out of play
+            unseen = [rows[s][names.index(f"unseen_{j}")] * 9.0 for j in (1, 2, 3)]
+            assert math.isclose(unseen[0], state.remaining[held[0]])
+            assert [round(u) for u in unseen[1:]] == left_of_unheld[:2] and min(unseen) > 0
 
 
 SCRIPT = """
@@ -197,6 +219,24 @@ def test_the_expert_plays_only_legal_moves(seed: int, players: int, edition: str
         assert engine.check(replayed, m) is None
         replayed = engine.apply(replayed, m)
     assert replayed.collections == final.collections
+
+
+def test_a_race_drops_a_choice_only_once_it_trails_by_more_than_z_standard_errors() -> None:
+    # by hand: choice 1 trails choice 0 by 1 on every order (no spread): dropped; choice 2 trails by 0.5 on
+    # average with a standard error of 0.29 (paired): 1.7 standard errors, kept at z = 3, dropped at z = 1.
+    values = [[1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 1.0, 0.0]]
+    assert survivors(values, [0, 1, 2], 4, 3.0) == [0, 2]
+    assert survivors(values, [0, 1, 2], 4, 1.0) == [0]
+
+
+def test_an_expert_that_races_plays_legal_reproducible_moves_and_a_race_of_one_batch_is_the_plain_expert() -> None:
+    racer, plain = ExpertBot(samples=4, most=12), ExpertBot(samples=4)
+    for state in game(43, 3)[:-1:6]:
+        a = racer.choose(state, SplitMix64(9))
+        assert a == racer.choose(reordered(state, 7), SplitMix64(9)) == ExpertBot(samples=4, most=12).choose(
+            state, SplitMix64(9))
+        assert a is None or engine.check(state, a) is None
+        assert ExpertBot(samples=4, most=4).choose(state, SplitMix64(9)) == plain.choose(state, SplitMix64(9))
 
 
 def test_the_expert_is_reproducible_and_blind_to_the_deck() -> None:

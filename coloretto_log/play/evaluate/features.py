@@ -16,7 +16,9 @@ never the deck's order). The numbers (``NAMES``, in order):
   the others' mean and best, its lead over the best other;
 - its collection: the five largest colour counts, jokers, "+2" cards, how
   many colours it holds, what one more card of each of its three largest
-  colours would add, how many cards of those colours are still unseen;
+  colours would add, how many cards of those colours are still unseen (the
+  "largest" among equal counts, held or not, being the colours with the most
+  cards left: a colour out of play is never one of them while others remain);
 - the rows it may take: what the best and the second best would add to its
   score, the worst (a forced take), how many rows are open and how full, and
   the most any other seat still in the round would gain from one.
@@ -85,7 +87,8 @@ def features(view: View) -> list[list[float]]:
         others = [scores[o] for o in range(n) if o != s]
         best_other = max(others)
         counts = view.collections[s]
-        colour_counts = [(-c, k) for c, k in sorted((-counts[k], k) for k in range(_N_COLOURS))]  # most first
+        # most first; among equal counts, the colour with the most cards left (never the colour out of play by index)
+        colour_counts = [(-c, k) for c, _, k in sorted((-counts[k], -remaining[k], k) for k in range(_N_COLOURS))]
         p = packed[s]
         top3 = colour_counts[:3]
         marginal = [(memo[p + _UNITS[k]] - me) / 10.0 for _, k in top3]
