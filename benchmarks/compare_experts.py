@@ -3,10 +3,13 @@
     python benchmarks/compare_experts.py GAMES SEED BOT [BOT ...]
 
 Each ``BOT`` is a registered bot (``strong``, ``expert-mc``, ...) or a variant
-of ``expert`` written ``LABEL=SAMPLES[/most:M][@WEIGHTS]``: ``SAMPLES`` orders
-of the unseen cards a decision (``ExpertBot(samples=...)``), optionally a race
-in batches of ``SAMPLES`` up to ``M`` orders (``most``), optionally on the
-evaluator's weights in the JSON file ``WEIGHTS`` (default: the shipped ones).
+of ``expert`` written ``LABEL=SAMPLES[/most:M][/blend:B][/mw:W][@WEIGHTS]``:
+``SAMPLES`` orders of the unseen cards a decision (``ExpertBot(samples=...)``),
+optionally a race in batches of ``SAMPLES`` up to ``M`` orders (``most``), a
+playout on to the end of the game weighing ``B`` beside the evaluator's value
+at the end of the round (``blend``), a margin weight ``W`` in the objective
+(``margin_weight``), on the evaluator's weights in the JSON file ``WEIGHTS``
+(default: the shipped ones).
 ``GAMES`` is a multiple of the seats. Deals, seats and generators are
 ``bench_expert.py``'s (one process); it prints its report and then every
 pair's points difference in the same games (mean and 95% interval). For
@@ -32,6 +35,8 @@ from coloretto_log.play.evaluate.model import model_from_json
 from coloretto_log.play.expert import ExpertBot
 
 VARIANTS: dict[str, dict[str, Any]] = {}
+#: The settings a variant may name, and the ``ExpertBot`` argument each sets.
+SETTINGS = {"most": "most", "blend": "blend", "mw": "margin_weight"}
 
 
 def bot_of(name: str, samples: int | None) -> Bot:
@@ -42,7 +47,7 @@ def parse(spec: str) -> str:
     """A bot's label; a variant's settings go to ``VARIANTS``."""
     if "=" not in spec:
         if spec not in BOTS:
-            raise SystemExit(f"{spec!r}: not a bot (known: {', '.join(BOTS)}) nor LABEL=SAMPLES[/most:M][@WEIGHTS]")
+            raise SystemExit(f"{spec!r}: not a bot (known: {', '.join(BOTS)}) nor LABEL=SAMPLES[/most:M][/blend:B][/mw:W][@WEIGHTS]")
         return spec
     label, rest = spec.split("=", 1)
     settings: dict[str, Any] = {}
@@ -53,9 +58,9 @@ def parse(spec: str) -> str:
     settings["samples"] = int(samples)
     for item in extra:
         key, _, value = item.partition(":")
-        if key != "most":
-            raise SystemExit(f"{spec!r}: unknown setting {key!r} (most:M)")
-        settings["most"] = int(value)
+        if key not in SETTINGS:
+            raise SystemExit(f"{spec!r}: unknown setting {key!r} ({', '.join(SETTINGS)})")
+        settings[SETTINGS[key]] = int(value) if key == "most" else float(value)
     VARIANTS[label] = settings
     return label
 

@@ -12,7 +12,10 @@ every card that may come, by how many are unseen, in the player's best row):
 measured weaker (docs/design/evaluator.md). With ``most`` above ``samples`` it
 races instead, as ``expert-mc`` does: batches of ``samples`` orders up to
 ``most``, a choice dropped once it trails by more than ``z`` standard errors
-(``survivors``); off by default (measured no stronger). It plays the choice with the best
+(``survivors``); off by default (measured no stronger). With ``blend`` above 0
+each playout also goes on, greedily, to the end of the game, and its value mixes
+the evaluator's at the end of the round with the real one at the end
+(``search.rollout_samples``). It plays the choice with the best
 win chance plus ``search.MARGIN_WEIGHT`` times the margin; ties to the first. Where the exact
 search applies and is small (``searched_exactly``, below) it plays the exact
 best, as ``expert-mc`` does. How strong and how fast: docs/simulate.md.
@@ -236,13 +239,14 @@ class ExpertBot(_PositionBot):
     name = "expert"
 
     def __init__(self, exact: bool = True, samples: int = ROLLOUTS, margin_weight: float = search.MARGIN_WEIGHT,
-                 model: Model | None = None, most: int | None = None, z: float = Z) -> None:
+                 model: Model | None = None, most: int | None = None, z: float = Z, blend: float = 0.0) -> None:
         self.exact = exact
         self.samples = samples
         self.margin_weight = margin_weight
         self.model = model  # the evaluator's weights (None: the shipped ones)
         self.most = samples if most is None else max(most, samples)  # a race in batches of ``samples`` up to this
         self.z = z
+        self.blend = blend  # the weight of a greedy playout to the end of the game beside the evaluator
 
     def sampled(self, start: Start, choices: list[Choice], rng: SplitMix64) -> int:
         seat = start.state.current
@@ -255,7 +259,8 @@ class ExpertBot(_PositionBot):
         n = 0
         while n < self.most and len(alive) > 1:
             orders = range(n, min(n + self.samples, self.most))
-            batch = search.rollout_samples(start, [choices[c] for c in alive], seed, orders, self.model)
+            batch = search.rollout_samples(start, [choices[c] for c in alive], seed, orders, self.model,
+                                           self.blend)
             for c, vs in zip(alive, batch):
                 got[c].extend(search.objective(v, seat, self.margin_weight) for v in vs)
             n = len(got[alive[0]])

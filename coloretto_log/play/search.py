@@ -150,13 +150,30 @@ def rollout_values(start: Start, choices: Sequence[Choice], seed: int, samples: 
 
 
 def rollout_samples(start: Start, choices: Sequence[Choice], seed: int, orders: Sequence[int],
-                    model: Model | None = None) -> list[list[Values]]:
+                    model: Model | None = None, blend: float = 0.0) -> list[list[Values]]:
     """``rollout_values``' single playouts: for each choice, the values reached on each order ``k`` of
-    ``orders`` (the order drawn from the (k+1)-th output of ``SplitMix64(seed)``), in that order."""
+    ``orders`` (the order drawn from the (k+1)-th output of ``SplitMix64(seed)``), in that order.
+
+    ``blend`` above 0: each playout that stops at the end of the round is also played on, greedily, to the
+    end of the game on the same order, and its value is ``1 - blend`` times the evaluator's at the end of
+    the round plus ``blend`` times the real values at the end of the game."""
     stop = start.stop_round()  # the end of the round, or of the game once its last round is under way or due next
-    need = start.need(stop)
+    blend = blend if stop else 0.0
+    need = start.need(0 if blend else stop)
     decks = [start.deal(nth_output(seed, k + 1), need) for k in orders]
     tables = [start.play_to(choice, deck, stop) for choice in choices for deck in decks]
-    values = evaluate_many(tables, model)
     m = len(decks)
+    values = evaluate_many(tables, model)
+    if blend:
+        n = start.state.players
+        ends = []
+        for j, table in enumerate(tables):
+            end = table.copy()
+            if not end.over:
+                bots.play_out(end, decks[j % m], start.state.turned, [_GREEDY] * n, [_RNG] * n)
+            ends.append(end)
+        finals = evaluate_many(ends, model)
+        values = [Values(tuple((1 - blend) * a + blend * b for a, b in zip(v.margin, f.margin)),
+                         tuple((1 - blend) * a + blend * b for a, b in zip(v.win, f.win)))
+                  for v, f in zip(values, finals)]
     return [values[c * m:(c + 1) * m] for c in range(len(choices))]

@@ -18,7 +18,7 @@ from coloretto_log.cli import app
 from coloretto_log.core import engine
 from coloretto_log.core.cards import ALL_COLOURS
 from coloretto_log.core.engine import GameState, Table
-from coloretto_log.core.rng import SplitMix64
+from coloretto_log.core.rng import SplitMix64, nth_output
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.setup import seeded_setup
 from coloretto_log.log.replay import check_match
@@ -143,7 +143,7 @@ from coloretto_log.core import engine
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.setup import seeded_setup
 from coloretto_log.play.bots import GreedyBot, turn
-from coloretto_log.core.rng import SplitMix64
+from coloretto_log.core.rng import SplitMix64, nth_output
 from coloretto_log.play.evaluate import evaluate
 rules = RuleSet.of(games=1)
 s = seeded_setup(rules, 4, 9, 0)
@@ -237,6 +237,29 @@ def test_an_expert_that_races_plays_legal_reproducible_moves_and_a_race_of_one_b
             state, SplitMix64(9))
         assert a is None or engine.check(state, a) is None
         assert ExpertBot(samples=4, most=4).choose(state, SplitMix64(9)) == plain.choose(state, SplitMix64(9))
+
+
+def test_a_blended_rollout_is_the_evaluators_value_at_the_round_end_mixed_with_the_games_end() -> None:
+    # blend 1: the real values after greedy play to the end of the game on the same order (what expert-mc's
+    # playouts reach); blend 0: the evaluator where the round ends; blend b: (1 - b) of the one, b of the other.
+    for state in game(44, 3)[2:30:9]:
+        start = Start(hidden(state))
+        assert start.stop_round()  # mid-game: the plain rollout stops at the round's end
+        choices = start.choices()
+        orders = range(3)
+        plain = search.rollout_samples(start, choices, 5, orders)
+        ends = search.rollout_samples(start, choices, 5, orders, blend=1.0)
+        half = search.rollout_samples(start, choices, 5, orders, blend=0.5)
+        deck_seed = [nth_output(5, k + 1) for k in orders]
+        for c, choice in enumerate(choices):
+            for k, seed in enumerate(deck_seed):
+                final = start.play_to(choice, start.deal(seed, start.need(0)), 0)
+                assert final.over
+                assert ends[c][k] == evaluate(final)
+                for a, b, m in zip(plain[c][k].margin, ends[c][k].margin, half[c][k].margin):
+                    assert math.isclose(m, (a + b) / 2, abs_tol=1e-12)
+                assert math.isclose(sum(half[c][k].win), 1.0) and math.isclose(sum(half[c][k].margin), 0.0,
+                                                                             abs_tol=1e-9)
 
 
 def test_the_expert_is_reproducible_and_blind_to_the_deck() -> None:
