@@ -117,6 +117,8 @@ VIEWER_MESSAGES: tuple[str | tuple[str, str], ...] = (
     N_("skill"), N_("final margin"), N_("decisions (+{forced} forced)"), N_("decisions"), N_("mean loss"),
     N_("game {game}:"), N_("played {played}, best {best}"),
     N_("up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot"),
+    N_("up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot to the end "
+       "of the round, where the evaluator values the position (to the end of the game near it)"),
     N_("up to {n} sampled orders of the unseen cards a decision"), N_("exact in the {part}"),
     N_("marks by the winning chance lost: {marks}"), N_("seed {seed}"), N_("How: {parts}."),
     N_("about equal"), N_("chance lost"), N_("start"), N_("others"),
