@@ -12,10 +12,10 @@ or those of the clean run); nothing half-written is left (no temporary
 file); and the same command run again without the fault gives the clean
 run's result. docs/safety.md has the table of points per writer.
 
-Slow: 163 points, each run twice; 16 minutes of wall time on two cores
-shared with a load of 20 to 30 when analyze's writers analysed a whole
-game in every run (they now analyse 14 moves: 6 s of CPU for both, not 48). Marked ``faults``; the README's test command, and so
-``.ci/run``, runs it.
+Slow: 146 points, each run twice (docs/safety.md has them per writer).
+analyze's writers analyse an unfinished game of 14 moves, not a whole one
+in each run: 6 s of CPU for both, not 48. Marked ``faults``; the README's
+test command, and so ``.ci/run``, runs it.
 """
 
 from __future__ import annotations
