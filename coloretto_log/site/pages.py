@@ -720,8 +720,7 @@ class Site:
     @staticmethod
     def _best_worst(mine: list[GameSeat]) -> tuple[list[GameSeat], list[GameSeat]]:
         ordered = sorted(mine, key=lambda s: (-s.score, s.rank, s.match_id, s.game))
-        best = ordered[:BEST]
-        return best, [s for s in reversed(ordered) if s not in best][:BEST]
+        return ordered[:BEST], ordered[BEST:][::-1][:BEST]  # a game is in one list at most
 
     def _analysis_rows(self, player: str) -> dict[str, Any] | None:
         found = []
