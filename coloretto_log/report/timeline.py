@@ -298,6 +298,7 @@ def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
         nobody: tuple[int | None, ...] = (None,) * len(first.rows)
         taken_by = nobody
         scores = _scores(first)
+        colours = first.colours  # the game's, set at its setup
         steps.append(Step(0, None, None, first, setup_story(record, players), scores, taken_by))
         for n, (move, before, after) in enumerate(zip(record.moves, states, states[1:]), start=1):
             if isinstance(move, Take):
@@ -308,7 +309,7 @@ def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
                     else taken_by[:i] + (move.seat,) + taken_by[i + 1 :]
                 )
                 # A draw leaves every collection as it was; a take changes only the taker's.
-                scores = _rescored(scores, before, after)
+                scores = _rescored(scores, before, after, colours)
             steps.append(Step(n, move, before, after, story(move, before, after, players), scores, taken_by))
     return GameTimeline(
         number=record.number,
@@ -329,9 +330,12 @@ def _scores(state: GameState) -> tuple[Assignment, ...]:
     return tuple(best_from_counts(counts, colours, table=table) for counts in state.collections)
 
 
-def _rescored(scores: tuple[Assignment, ...], before: GameState, after: GameState) -> tuple[Assignment, ...]:
-    """``scores`` of ``before`` brought up to ``after``: only changed collections are scored again."""
-    colours, table = after.colours, after.rules.table
+def _rescored(
+    scores: tuple[Assignment, ...], before: GameState, after: GameState, colours: tuple[str, ...]
+) -> tuple[Assignment, ...]:
+    """``scores`` of ``before`` brought up to ``after`` (``colours``: in play): only changed collections are scored
+    again."""
+    table = after.rules.table
     return tuple(
         a if was == now else best_from_counts(now, colours, table=table)
         for a, was, now in zip(scores, before.collections, after.collections)
@@ -514,6 +518,7 @@ def _player_json(
 
 #: The fields of a state (``step_json``) that a change of ``changes_json`` may give, in their order.
 _SCALARS = ("round", "last_round", "over", "next", "deck")
+_NONE = object()  # no value yet
 
 
 def _placeholders(text: str) -> tuple[str, ...]:
@@ -571,7 +576,8 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
     entries: list[Any] = []
     index: dict[Any, int] = {}
     changes: list[dict[str, Any]] = []
-    was: dict[str, Any] = {}
+    was: tuple[Any, ...] = ()  # the scalars of the state before (none before the first)
+    discarded: tuple[int, ...] | None = None
     counted: Callable[[tuple[int, ...]], Any] = tuple  # a collection's counts of the game's kinds
     removed: tuple[str, ...] | None = None
     last: Step | None = None
@@ -593,9 +599,11 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
             "story": [coded.get(id(p)) or coded.setdefault(id(p), _phrase_json(p)) for p in step.story],
         }
         scalars = (s.round, s.last_round, s.over, None if s.over else players[s.current], s.cards_left)
-        for key, value in zip(_SCALARS, scalars):
-            if key not in was or was[key] != value:
-                change[key] = was[key] = value
+        if scalars != was:  # mostly "next" and "deck"
+            for key, value, old in zip(_SCALARS, scalars, was or (_NONE,) * len(_SCALARS)):
+                if value != old or old is _NONE:
+                    change[key] = value
+            was = scalars
         by = names.get(step.taken_by)
         if by is None:
             by = names[step.taken_by] = [None if b is None else players[b] for b in step.taken_by]
@@ -606,9 +614,9 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
             change["rows"] = {str(i): [n, list(cards), t, who] for i, ((n, cards, t, who), old) in
                               enumerate(zip(rows, rows_were)) if (n, cards, t, who) != old}
         rows_were = rows
-        if "discarded" not in was or was["discarded"] != s.discarded:
+        if discarded != s.discarded:
             change["discarded"] = list(cards_of(s.discarded))
-            was["discarded"] = s.discarded
+            discarded = s.discarded
         if last is None or step.scores is not last.scores or s.collections != last.state.collections \
                 or s.done != last.state.done:
             now = []
