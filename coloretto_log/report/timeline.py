@@ -369,16 +369,22 @@ def _round_end(number: int) -> Phrase:
 _GAME_END = _phrase(N_("end of the game"))
 
 
+@lru_cache(maxsize=4096)
+def _draw(last_round: bool, who: str, card: str, row: int) -> Phrase:
+    """A draw in a phrase: one (immutable) phrase a player, card and row, shared by the moves that tell it (a
+    club's players, the cards and the rows make a few thousand)."""
+    if last_round:
+        return _phrase(N_("last-round card! {who} draws again: {card} → row {row}"), who=who, card=Cards((card,)),
+                       row=row)  # fmt: skip
+    return _phrase(N_("{who} draws {card} → row {row}"), who=who, card=Cards((card,)), row=row)
+
+
 def story(move: Move, before: GameState, after: GameState, players: tuple[str, ...]) -> tuple[Phrase, ...]:
     """One resolved move in phrases: the round, the move, and what a round's end discards."""
     who = players[move.seat]
     head = _round_head(before.round)
     if isinstance(move, Draw):
-        card = Cards((move.card or "?",))
-        if move.last_round:
-            return head, _phrase(N_("last-round card! {who} draws again: {card} → row {row}"), who=who, card=card,
-                                 row=move.row)  # fmt: skip
-        return head, _phrase(N_("{who} draws {card} → row {row}"), who=who, card=card, row=move.row)
+        return head, _draw(bool(move.last_round), who, move.card or "?", move.row)
     i = move.row - 1
     cards = Cards(tuple(before.rows[i]))
     if move.extra is None:
