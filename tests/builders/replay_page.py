@@ -30,7 +30,7 @@ def _row(row: list[Any], i: int) -> dict[str, Any]:
     return {"row": i + 1, "limit": limit, "cards": cards, "taken": taken, "taken_by": by}
 
 
-def _phrase(p: list[Any], phrases: list[str]) -> list[Any]:
+def page_phrase(p: list[Any], phrases: list[str]) -> list[Any]:
     """``[k, value, ...]`` as ``[template, {name: value}]`` (a phrase written whole as it is)."""
     if isinstance(p[0], str):
         return p
@@ -72,7 +72,7 @@ def rebuilt(game: dict[str, Any], phrases: list[str] | None = None) -> list[dict
             elif key == "action":
                 state["action"] = _action(value, before)
             elif key == "story":
-                state["story"] = [_phrase(p, phrases) for p in value]
+                state["story"] = [page_phrase(p, phrases) for p in value]
             else:
                 state[key] = value
         states.append(state)

@@ -25,11 +25,20 @@ from hypothesis import strategies as st
 
 from coloretto_log.log.load import LoadedMatch, load
 from coloretto_log.log.replay import check_match
-from coloretto_log.report.timeline import PHRASES, MatchTimeline, build, from_loaded
+from coloretto_log.report.timeline import (
+    PHRASES,
+    Cards,
+    Hands,
+    MatchTimeline,
+    Phrase,
+    _phrase_json,
+    build,
+    from_loaded,
+)
 from coloretto_log.view.html import render_html
 
 from ..builders.browser import Browser
-from ..builders.replay_page import rebuilt
+from ..builders.replay_page import page_phrase, rebuilt
 from ..builders.season import BIDI, HOSTILE
 from ..builders.viewer import TWO_PLAYER, random_match
 from ..conftest import SAMPLES
@@ -121,6 +130,22 @@ def test_a_change_holds_only_what_changed() -> None:
     assert len(entries) == len(set(entries))
     assert game["kinds"] == [*game["colours"], "joker", "plus2"]
     assert all(len(e[1]) == len(game["kinds"]) for e in game["entries"])
+
+
+def test_a_phrase_the_list_does_not_hold_in_order_is_written_whole() -> None:
+    """A phrase is written by its place in PHRASES only when its values come in its placeholders' order; any
+    other is written whole, and read back as it is."""
+    draw = Phrase("{who} draws {card} → row {row}", (("who", "Aiko"), ("card", Cards(("red",))), ("row", 2)))
+    assert _phrase_json(draw) == [PHRASES.index(draw.text), "Aiko", ["red"], 2]
+    assert page_phrase(_phrase_json(draw), list(PHRASES)) == draw.as_json()
+    hands = Phrase("starting cards: {hands}", (("hands", Hands((("Aiko", ("red",)),))),))
+    assert page_phrase(_phrase_json(hands), list(PHRASES)) == hands.as_json()
+    for other in (Phrase("{who} draws {card} → row {row}", (("row", 2), ("who", "Aiko"), ("card", Cards(("red",))))),
+                  Phrase("{who} juggles", (("who", "Aiko"),)),
+                  Phrase("{colours} removed", (("colours", Cards(("red", "blue"), "and")),))):
+        written = _phrase_json(other)
+        assert page_phrase(written, list(PHRASES)) == other.as_json()
+        assert isinstance(written[0], str) or written[1] == {"cards": ["red", "blue"], "join": "and"}
 
 
 def test_hostile_names_stay_escaped_and_come_back_whole() -> None:
