@@ -234,10 +234,11 @@ def _frame(
         "JS": _asset("viewer.js"),
         "LANG_JS": _asset("i18n.js") + "\n" + _asset("narrative.js") + "\n" + _asset("states.js"),
     }
-    # The data object, written a match at a time: {"title", "start", "labels", "method", "langs", "matches": [...],
-    # "i18n"}.
+    # The data object, written a match at a time: {"title", "start", "labels", "method", "langs", "phrases",
+    # "matches": [...], "i18n"}.
     data: dict[str, Any] = {"title": title, "start": start, "labels": CARD_LABELS,
-                            "method": None if method is None else dict(method), "langs": list(langs)}
+                            "method": None if method is None else dict(method), "langs": list(langs),
+                            "phrases": list(PHRASES)}  # the story's phrases, by their place (changes_json)
     if heading is not None:
         data["heading"] = dict(heading)
     opening = embed_json(data)

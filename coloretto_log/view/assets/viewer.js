@@ -12,7 +12,7 @@
   var entries = [];  // every game of every match, in order
   DATA.matches.forEach(function (m, mi) {
     m.games.forEach(function (g) {
-      if (g.changes) g.states = ColorettoStates.rebuild(g);  // the states by difference (states.js)
+      if (g.changes) g.states = ColorettoStates.rebuild(g, DATA.phrases);  // the states by difference (states.js)
       entries.push({match: m, mi: mi, game: g});
     });
   });
