@@ -356,19 +356,21 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
     counting = count and to_round and max_se > 0  # every order counted where they are few (``every_order``)
     tried = 0  # the largest number of orders a count was given up at
     turned = start.state.turned
+    valued: dict[tuple[object, ...], _Outcome] = {}  # the evaluator's values of the tables met so far, by position
     while n < limit:
         batch = min(BATCH, limit - n)
         live = [c for c in range(len(reps)) if tally.active[c]]
         played_out: list[tuple[int, Table]] = []
         for k in range(n, n + batch):
             deck = start.deal(nth_output(seed, k + 1), need, ((offset + k * _PHI) & MASK64) if STRATIFY else None)
-            inverse = _inverse_chances(start, deck) if counting else ()
-            for c in live:
-                table = start.play_to(reps[c], deck, stop)
-                played_out.append((c, table))
-                if counting:
+            tables = [start.play_to(reps[c], deck, stop) for c in live]
+            played_out.extend(zip(live, tables))
+            if counting:  # the chances of the cards met, as far as the longest playout went
+                inverse = _inverse_chances(start, deck, max(t.turned for t in tables) - turned)
+                for c, table in zip(live, tables):
                     tally.orders[c] += inverse[min(table.turned - turned, len(inverse) - 1)]
-        for (c, table), (margins, won) in zip(played_out, _outcomes([t for _, t in played_out], seat, scores, pack, to_round)):
+        outcomes = _outcomes([t for _, t in played_out], seat, scores, pack, to_round, valued)
+        for (c, table), (margins, won) in zip(played_out, outcomes):
             tally.x[c].append(margins[seat])
             tally.wins[c] += won
             tally.w[c].append(won)
@@ -411,14 +413,15 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
                       chance, chance_se)
 
 
-def _inverse_chances(start: Start, deck: list[str]) -> list[float]:
+def _inverse_chances(start: Start, deck: list[str], most: int | None = None) -> list[float]:
     """For each j, 1 / the probability of the first j cards of ``deck`` (as ``Start.deal`` draws them; the
-    last-round card, which lies where the rules put it, counted as a card turned over but not as a chance)."""
+    last-round card, which lies where the rules put it, counted as a card turned over but not as a chance);
+    ``most``: for j up to that only."""
     counts = list(start.state.remaining)
     left = len(start.pool)
     out = [1.0]
     inverse = 1.0
-    for card in deck:
+    for card in deck if most is None else deck[:most]:
         if card != LAST_ROUND:
             k = KIND_INDEX[card]
             inverse *= left / counts[k]
@@ -445,26 +448,16 @@ def counted(start: Start, reps: list[Choice], labels: list[str], played: int, fo
     seat = start.state.current
     players = start.state.players
     kinds = len(start.state.remaining)
-    index: dict[tuple[object, ...], int] = {}
-    unique: list[Table] = []
-    slots: list[list[int]] = []  # per choice, where each of its tables is in ``unique`` (each keyed once)
-    for tables in found:
-        at = []
-        for table, _ in tables:
-            key = _key(table)
-            if key not in index:
-                index[key] = len(unique)
-                unique.append(table)
-            at.append(index[key])
-        slots.append(at)
-    outcomes = _outcomes(unique, seat, bots.scores_for(start.state), bots.pack, True)
+    # every table of every choice valued in one pass, the same position once (``_outcomes``)
+    outcomes = iter(_outcomes([t for tables in found for t, _ in tables], seat, bots.scores_for(start.state),
+                              bots.pack, True))
     values = []
     for c, tables in enumerate(found):
         margins = [0.0] * players
         win = 0.0
         cards = [0.0] * kinds
-        for (table, p), i in zip(tables, slots[c]):
-            m, w = outcomes[i]
+        for table, p in tables:
+            m, w = next(outcomes)
             for q in range(players):
                 margins[q] += p * m[q]
             win += p * w
@@ -484,25 +477,38 @@ def _key(table: Table) -> tuple[object, ...]:
             table.over, table.discarded)
 
 
+#: One playout's outcome for the player deciding: every seat's margin, and the decider's win (or chance of it).
+_Outcome = tuple[tuple[float, ...], float]
+
+
 def _outcomes(tables: list[Table], seat: int, scores: bots.Scores, pack: Callable[[tuple[int, ...]], int],
-              evaluator: bool) -> list[tuple[tuple[float, ...], float]]:
+              evaluator: bool, valued: dict[tuple[object, ...], _Outcome] | None = None) -> list[_Outcome]:
     """Every seat's margin at the end of each playout and whether ``seat`` won (1 or 0; a shared first place
     counts): the real ones for a finished game (and, without ``evaluator``, for one whose cards ran out), the
     evaluator's expectations (its chance of winning) for a table stopped at the end of a round, all those in
-    one pass of the model."""
-    out: list[tuple[tuple[float, ...], float] | None] = [None] * len(tables)
-    later: list[int] = []
+    one pass of the model, each position once. ``valued``: the evaluator's values of positions met before
+    (by ``_key``), read and added to (the same position reached by two orders is valued once)."""
+    out: list[_Outcome | None] = [None] * len(tables)
+    later: dict[tuple[object, ...], list[int]] = {}  # a position the evaluator values, where it stands in ``out``
+    known = {} if valued is None else valued
     for k, table in enumerate(tables):
         if table.over or not evaluator:
             s = [scores[pack(x)] for x in table.collections]
             total = sum(s)
             n = len(s)
             out[k] = (tuple(v - (total - v) / (n - 1) for v in s), 1.0 if s[seat] == max(s) else 0.0)
+            continue
+        key = _key(table)
+        got = known.get(key)
+        if got is not None:
+            out[k] = got
         else:
-            later.append(k)
+            later.setdefault(key, []).append(k)
     if later:
         from .evaluate import evaluate_many  # numpy, loaded only when the evaluator is asked for
 
-        for k, v in zip(later, evaluate_many([tables[k] for k in later])):
-            out[k] = (v.margin, v.win[seat])
+        for (key, ks), v in zip(later.items(), evaluate_many([tables[ks[0]] for ks in later.values()])):
+            got = known[key] = (v.margin, v.win[seat])
+            for k in ks:
+                out[k] = got
     return [o for o in out if o is not None]
