@@ -183,3 +183,39 @@ def test_a_sample_counts_as_one_over_the_chance_of_its_cards() -> None:
             expected.append(expected[-1])
     assert inverse == pytest.approx(expected)
     assert Table(state).turned == state.turned
+    # worked out only as far as a playout went: the same numbers, cut there
+    for most in range(len(deck) + 1):
+        assert estimate._inverse_chances(start, deck, most) == inverse[:most + 1]
+
+
+def test_the_evaluator_is_asked_once_a_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    from coloretto_log.play import evaluate
+
+    asked: list[int] = []
+    real = evaluate.evaluate_many
+
+    def counting(views: list[Table]) -> list[evaluate.Values]:
+        asked.append(len(views))
+        return real(views)
+
+    monkeypatch.setattr(evaluate, "evaluate_many", counting)
+    start = Start(_tasks(2, 4, "classic")[5].state)
+    stop = start.stop_round()
+    assert stop  # playouts to the end of the round: the evaluator values where they stop
+    scores = bots.scores_for(start.state)
+    tables = [start.play_to(c, start.deal(seed, start.need(stop)), stop) for seed in range(24) for c in start.choices()]
+    tables += [t.copy() for t in tables[::3]]  # the same positions reached again (as two orders of one round's cards)
+    keys = {estimate._key(t) for t in tables if not t.over}
+    assert len(keys) < len(tables)
+    valued: dict[tuple[object, ...], tuple[tuple[float, ...], float]] = {}
+    seat = start.state.current
+    got = estimate._outcomes(tables, seat, scores, bots.pack, True, valued)
+    assert sum(asked) == len(keys) and set(valued) == keys
+    # the same values as each table valued on its own, in order
+    alone = [estimate._outcomes([t], seat, scores, bots.pack, True)[0] for t in tables]
+    assert len(got) == len(alone)
+    for (m, w), (m1, w1) in zip(got, alone):  # (one row of a batch and a batch of one may round apart in the last bit)
+        assert m == pytest.approx(m1) and w == pytest.approx(w1)
+    # asked again with the positions known: the evaluator is not asked at all
+    asked.clear()
+    assert estimate._outcomes(tables, seat, scores, bots.pack, True, valued) == got and not asked
