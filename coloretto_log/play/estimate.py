@@ -67,11 +67,17 @@ comes first in its share of the samples.
 **Every order counted** (``count``, ``to_round``, ``max_se`` > 0). Each sample also
 counts as one over the chance of the cards its playout met (Knuth's
 estimator of the number of card sequences the playouts can meet). Where
-that estimate is at most ``COUNT_SMALL`` after the first batch, or, at a
-look that finds the decision unsettled, at most the playouts drawn so far
-(up to ``COUNT_MOST``), every sequence is walked instead (``every_order``)
-and the decision is valued on all of them (``counted``): the expectation
-the samples estimate, without sampling error, the same whatever the seed.
+that estimate is at most twice ``COUNT_SMALL`` after the first batch, or,
+at a look that finds the decision unsettled, at most twice the playouts
+drawn so far (twice ``COUNT_MOST`` at most), every sequence is walked
+instead (``every_order``, given up past that number) and the decision is
+valued on all of them (``counted``): the expectation the samples estimate,
+without sampling error, the same whatever the seed. A walk costs about a
+playout a sequence, so counting costs at most about twice what sampling
+already did; except where sampling is about to stop with the mark
+unsettled (at the cap, or at the end of sampling past it), where the walk
+may go to twice ``COUNT_MOST`` whatever the samples: a mark another seed
+might not give is worth a walk of a few seconds.
 """
 
 from __future__ import annotations
@@ -108,8 +114,9 @@ LOOK = 1.25
 NEAR = 1.5
 EXTEND = 4
 #: Every order counted (``every_order``) instead of sampled where the orders a playout can meet are estimated at
-#: most ``COUNT_SMALL`` after the first batch, or, while the decision is not settled, at most the playouts sampled
-#: so far (counting then costs no more than sampling already did), up to ``COUNT_MOST``.
+#: most twice ``COUNT_SMALL`` after the first batch, or, while the decision is not settled, at most twice the
+#: playouts sampled so far (counting then costs at most about twice what sampling already did), up to twice
+#: ``COUNT_MOST``; and up to twice ``COUNT_MOST`` where sampling would stop with the mark unsettled.
 COUNT_SMALL = 256
 COUNT_MOST = 16384
 
@@ -388,17 +395,21 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
         if max_se > 0 and (n >= look or n == limit):
             if _settled(tally, played, max_se, cap):
                 break
-            if counting:  # not settled: count every order where that costs no more than the samples so far
-                found, tried = _count(start, reps, stop, tally, min(COUNT_MOST, n * len(reps)), tried)
-                if found is not None:
-                    return counted(start, reps, labels, played, found)
+            extend = False  # at the cap, the mark still on its line: sample on, for it alone
             if n == limit == cap and EXTEND > 1:
                 chance, chance_se, _ = tally.chance(played)
                 best = tally.loss(played)[2]
-                if best != played and _near_line(chance, NEAR * chance_se):  # the mark still on its line: sample
-                    limit = EXTEND * cap  # on, for it alone: the played choice against the best
-                    at_cap = tally.loss(played)[0]
-                    tally.active = [k in (played, best) for k in range(len(reps))]
+                extend = best != played and _near_line(chance, NEAR * chance_se)
+            if counting:  # not settled: count every order where that costs at most twice the samples so far, or,
+                # about to stop unsettled (a mark another seed may not give), wherever the orders are few enough
+                allow = COUNT_MOST if n == limit and not extend else min(COUNT_MOST, n * len(reps))
+                found, tried = _count(start, reps, stop, tally, allow, tried)
+                if found is not None:
+                    return counted(start, reps, labels, played, found)
+            if extend:  # the played choice against the best
+                limit = EXTEND * cap
+                at_cap = tally.loss(played)[0]
+                tally.active = [k in (played, best) for k in range(len(reps))]
             look = max(n + BATCH, int(n * LOOK))
     chance, chance_se = 0.0, 0.0
     if n < 2:
@@ -433,9 +444,10 @@ def _inverse_chances(start: Start, deck: list[str], most: int | None = None) -> 
 
 def _count(start: Start, reps: list[Choice], stop: int, tally: Tally, allow: int,
            tried: int) -> tuple[every_order.Leaves | None, int]:
-    """Every order counted (``every_order.leaves``) where the samples estimate at most ``allow`` of them and no
-    count was given up at half as many or more; with the largest number a count was given up at."""
-    if allow < 2 * tried or tally.tree() > allow:
+    """Every order counted (``every_order.leaves``, given up past ``2 × allow``) where the samples estimate at most
+    twice ``allow`` of them and no count was given up at half as many or more; with the largest number a count was
+    given up at."""
+    if allow < 2 * tried or tally.tree() > 2 * allow:
         return None, tried
     found = every_order.leaves(start, reps, stop, 2 * allow)
     return found, tried if found is not None else allow

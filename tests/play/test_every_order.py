@@ -219,3 +219,46 @@ def test_the_evaluator_is_asked_once_a_position(monkeypatch: pytest.MonkeyPatch)
     # asked again with the positions known: the evaluator is not asked at all
     asked.clear()
     assert estimate._outcomes(tables, seat, scores, bots.pack, True, valued) == got and not asked
+
+
+def test_a_tree_estimated_at_most_twice_the_allowance_is_counted() -> None:
+    start, reps, stop = small_trees()[0]
+    found = every_order.leaves(start, list(reps), stop, BUDGET)
+    assert found is not None
+    allow = sum(len(x) for x in found)  # the walk may go to twice this: the whole tree fits
+    tally = estimate.Tally(len(reps), start.state.players, len(start.state.remaining))
+    tally.x = [[0.0] for _ in reps]  # one sample a choice; Knuth's estimate of the tree set by hand below
+
+    def estimated(orders: float) -> None:
+        tally.orders = [orders / len(reps)] * len(reps)
+        assert tally.tree() == pytest.approx(orders)
+
+    estimated(2 * allow)  # twice the allowance: counted
+    got, tried = estimate._count(start, list(reps), stop, tally, allow, 0)
+    assert got is not None and tried == 0
+    estimated(2 * allow + 1)  # more: left to the sampler, not even tried
+    got, tried = estimate._count(start, list(reps), stop, tally, allow, 0)
+    assert got is None and tried == 0
+    # a walk given up at an allowance is not tried again before the allowance doubles
+    estimated(1)
+    assert estimate._count(start, list(reps), stop, tally, allow, allow // 2 + 1) == (None, allow // 2 + 1)
+
+
+def test_a_decision_about_to_stop_unsettled_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a decision whose playouts meet more orders than twice the playouts of the cap's samples, few enough to walk
+    cap = 64
+    t, size = next((t, sum(len(x) for x in found)) for t in _tasks(1, 3, "classic")
+                   if (s := Start(t.state, t.card, t.last_round)).stop_round()
+                   and len(reps := A._distinct(s.state, s.choices())[0]) > 1
+                   and every_order.leaves(s, reps, s.stop_round(), 4 * cap * len(reps)) is None
+                   and (found := every_order.leaves(s, reps, s.stop_round(), 8192)) is not None)
+    assert size > 2 * cap
+    monkeypatch.setattr(estimate, "COUNT_SMALL", 1)  # not counted after the first batch
+    monkeypatch.setattr(estimate, "EXTEND", 1)  # nor sampled past the cap
+    settings = A.Settings(samples=cap, max_se=1e-6)  # never settled: sampling stops at the cap
+    ev = A.evaluate(t, settings)
+    assert ev.exact and ev.samples == 0 and ev.chance_se == 0
+    # the same where counting is not allowed to go past what the samples cost: sampled to the cap
+    monkeypatch.setattr(estimate, "COUNT_MOST", cap)
+    sampled = A.evaluate(t, settings)
+    assert not sampled.exact and sampled.samples == cap
