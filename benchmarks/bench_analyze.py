@@ -19,14 +19,18 @@ Everything is measured in this run, on this machine:
     same with the playouts to the end of the game (``Settings(to_round=False)``,
     the analysis before the evaluator: the baseline, measured in the same
     run, with the ratio of the CPU times), then on J processes. For each: the
-    time, the decisions, how many were forced or exact (searched at the end, or every order counted), the samples they
+    time (and of one unforced decision on average), the load average as it
+    ended (CPU time grows with the load of a shared machine), the decisions, how many were forced or exact
+    (searched at the end, or every order counted), the samples they
     took, and the largest standard error of a loss: the issue's target is at
     most 10 s of one core;
   * stability: six simulated games (``--stability-games``, players:seed of
     ``simulate``; the issue's, ``simulate -n 1 --games 1 --seed 11
     --player-count 3 --bots strong,greedy,random``, first) analysed with
     ``--seed`` 0 to 3 at the defaults: the share of unforced decisions whose
-    mark differs between seeds (target at most 1%), and on the issue's game a
+    mark differs between seeds (target at most 1%) with, for each that does,
+    the mark, the winning chance lost ± its standard error and the samples
+    under every seed, and on the issue's game a
     close decision's loss against a 10,000-sample reference (target: within
     one standard error);
   * error rates by bot: ``--error-games`` simulated games, one seat for
@@ -164,8 +168,10 @@ def describe(label: str, seconds: float, cpu: float, decisions: list[A.Decision]
     cpu_text = f"{cpu:6.1f} s" if not math.isnan(cpu) else "  (n/a)"  # the workers are the forkserver's children
     capped = sum(1 for n in samples if n >= settings.samples)
     past = sum(1 for n in samples if n > settings.samples)  # a mark still on its line at the cap samples on
+    per = f", {1000 * cpu / len(real):.0f} ms a decision" if real and not math.isnan(cpu) else ""
     print(
-        f"{label:<16} {seconds:6.1f} s wall, {cpu_text} cpu  {len(decisions)} decisions ({len(decisions) - len(real)} forced, "
+        f"{label:<16} {seconds:6.1f} s wall, {cpu_text} cpu{per}  load average {os.getloadavg()[0]:.1f}  "
+        f"{len(decisions)} decisions ({len(decisions) - len(real)} forced, "
         f"{len(real) - len(sampled)} exact: {counted} counted)  samples mean {statistics.mean(samples):.0f}, "
         f"median {statistics.median(samples):.0f}, max {max(samples)}, {capped} at the cap ({past} past it)  "
         f"largest loss se {worst:.2f}" + (f"  (cpu: {cpu / TARGET_SECONDS:.2f} of the {TARGET_SECONDS:.0f} s target)"
@@ -212,7 +218,7 @@ def stability(seeds: int, games: list[tuple[int, int]]) -> None:
             tasks = A.tasks_of_match(item.report, 1, seed)
             t = time.process_time()
             runs.append(list(A.analyze(tasks, settings)))
-            print(f"  seed {seed}: {time.process_time() - t:5.1f} s cpu, "
+            print(f"  seed {seed}: {time.process_time() - t:5.1f} s cpu (load average {os.getloadavg()[0]:.1f}), "
                   f"{sum(d.evaluation.samples for d in runs[-1])} samples, "
                   f"{sum(1 for d in runs[-1] if d.mark)} marks")
         unforced = [k for k, d in enumerate(runs[0]) if not d.forced]
@@ -224,10 +230,11 @@ def stability(seeds: int, games: list[tuple[int, int]]) -> None:
         print(f"  stability: {len(changed)} of {len(unforced)} unforced decisions change mark across --seed "
               f"0..{seeds - 1} ({100 * share:.1f}%; target at most {100 * TARGET_CHANGES:.0f}%: "
               f"{'met' if share <= TARGET_CHANGES else 'NOT met'}); the named best changes in {len(named)}")
-        for k in changed:
+        for k in changed:  # the mark, the winning chance lost and its standard error, the samples, under each seed
             d = runs[0][k]
             print(f"    move {d.move} {d.decision}: " + ", ".join(
-                f"{r[k].mark or 'none'} {r[k].loss:.2f} ± {r[k].loss_se:.2f} ({r[k].evaluation.samples})" for r in runs))
+                f"{r[k].mark or 'none'} {r[k].evaluation.chance:.4f} ± {r[k].evaluation.chance_se:.4f} "
+                f"({r[k].evaluation.samples})" for r in runs))
         if (players, game_seed) == ISSUE_GAME:
             close_decisions(item, runs[0], unforced)
     if len(games) > 1:

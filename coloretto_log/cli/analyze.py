@@ -408,6 +408,16 @@ def _pct(x: float) -> str:
     return "" if math.isnan(x) else f"{100 * x:.0f}"
 
 
+def lost_text(chance_loss: float) -> str:
+    """A chance lost as a percentage on the same side of every mark's line as the chance itself: whole
+    per cent, unless rounding would carry it onto a line it is below (0.199, a mistake, is "19.9%", not
+    "20%", the blunder's line); then one decimal, cut toward zero."""
+    whole = round(100 * chance_loss)
+    if any(chance_loss < line <= whole / 100 for _, line in THRESHOLDS):
+        return f"{math.floor(1000 * chance_loss) / 10:.1f}%"
+    return f"{whole}%"
+
+
 def _short(choice: str) -> str:
     return choice.replace("take row", "take")
 
@@ -447,7 +457,7 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
                 loss = _loss_text(d)
                 win = _pct(played.win_prob) if ev.best == ev.played else (
                     f"{_pct(played.win_prob)}→{_pct(best.win_prob)}")
-                lost = f"{100 * d.chance_loss:.0f}%" if d.chance_loss > 0 else ""
+                lost = lost_text(d.chance_loss) if d.chance_loss > 0 else ""
                 note = Text(d.mark or ("about equal" if d.about_equal else ""),
                             style=_MARK_STYLE.get(d.mark or "", "dim"))
                 if d.mark or explain_all:
@@ -525,7 +535,7 @@ def _costly_line(d: Decision) -> Text:
     what = "draw or take" if d.card is None else f"the row for {card_name(d.card)}"
     best = "about equal" if d.about_equal else f"best {d.best}"
     text = Text(f"  game {d.game}, move {d.move} ({what}): played {d.played}, {best}: loss {_loss_text(d)}, "
-                f"chance lost {100 * d.chance_loss:.0f}%")
+                f"chance lost {lost_text(d.chance_loss)}")
     if d.mark:
         text.append(f" · {d.mark}", style=_MARK_STYLE[d.mark])
     return text

@@ -67,11 +67,17 @@ comes first in its share of the samples.
 **Every order counted** (``count``, ``to_round``, ``max_se`` > 0). Each sample also
 counts as one over the chance of the cards its playout met (Knuth's
 estimator of the number of card sequences the playouts can meet). Where
-that estimate is at most ``COUNT_SMALL`` after the first batch, or, at a
-look that finds the decision unsettled, at most the playouts drawn so far
-(up to ``COUNT_MOST``), every sequence is walked instead (``every_order``)
-and the decision is valued on all of them (``counted``): the expectation
-the samples estimate, without sampling error, the same whatever the seed.
+that estimate is at most twice ``COUNT_SMALL`` after the first batch, or,
+at a look that finds the decision unsettled, at most twice the playouts
+drawn so far (twice ``COUNT_MOST`` at most), every sequence is walked
+instead (``every_order``, given up past that number) and the decision is
+valued on all of them (``counted``): the expectation the samples estimate,
+without sampling error, the same whatever the seed. A walk costs about a
+playout a sequence, so counting costs at most about twice what sampling
+already did; except where sampling is about to stop with the mark
+unsettled (at the cap, or at the end of sampling past it), where the walk
+may go to twice ``COUNT_MOST`` whatever the samples: a mark another seed
+might not give is worth a walk of a few seconds.
 """
 
 from __future__ import annotations
@@ -108,8 +114,9 @@ LOOK = 1.25
 NEAR = 1.5
 EXTEND = 4
 #: Every order counted (``every_order``) instead of sampled where the orders a playout can meet are estimated at
-#: most ``COUNT_SMALL`` after the first batch, or, while the decision is not settled, at most the playouts sampled
-#: so far (counting then costs no more than sampling already did), up to ``COUNT_MOST``.
+#: most twice ``COUNT_SMALL`` after the first batch, or, while the decision is not settled, at most twice the
+#: playouts sampled so far (counting then costs at most about twice what sampling already did), up to twice
+#: ``COUNT_MOST``; and up to twice ``COUNT_MOST`` where sampling would stop with the mark unsettled.
 COUNT_SMALL = 256
 COUNT_MOST = 16384
 
@@ -356,19 +363,21 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
     counting = count and to_round and max_se > 0  # every order counted where they are few (``every_order``)
     tried = 0  # the largest number of orders a count was given up at
     turned = start.state.turned
+    valued: dict[tuple[object, ...], _Outcome] = {}  # the evaluator's values of the tables met so far, by position
     while n < limit:
         batch = min(BATCH, limit - n)
         live = [c for c in range(len(reps)) if tally.active[c]]
         played_out: list[tuple[int, Table]] = []
         for k in range(n, n + batch):
             deck = start.deal(nth_output(seed, k + 1), need, ((offset + k * _PHI) & MASK64) if STRATIFY else None)
-            inverse = _inverse_chances(start, deck) if counting else ()
-            for c in live:
-                table = start.play_to(reps[c], deck, stop)
-                played_out.append((c, table))
-                if counting:
+            tables = [start.play_to(reps[c], deck, stop) for c in live]
+            played_out.extend(zip(live, tables))
+            if counting:  # the chances of the cards met, as far as the longest playout went
+                inverse = _inverse_chances(start, deck, max(t.turned for t in tables) - turned)
+                for c, table in zip(live, tables):
                     tally.orders[c] += inverse[min(table.turned - turned, len(inverse) - 1)]
-        for (c, table), (margins, won) in zip(played_out, _outcomes([t for _, t in played_out], seat, scores, pack, to_round)):
+        outcomes = _outcomes([t for _, t in played_out], seat, scores, pack, to_round, valued)
+        for (c, table), (margins, won) in zip(played_out, outcomes):
             tally.x[c].append(margins[seat])
             tally.wins[c] += won
             tally.w[c].append(won)
@@ -386,17 +395,21 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
         if max_se > 0 and (n >= look or n == limit):
             if _settled(tally, played, max_se, cap):
                 break
-            if counting:  # not settled: count every order where that costs no more than the samples so far
-                found, tried = _count(start, reps, stop, tally, min(COUNT_MOST, n * len(reps)), tried)
-                if found is not None:
-                    return counted(start, reps, labels, played, found)
+            extend = False  # at the cap, the mark still on its line: sample on, for it alone
             if n == limit == cap and EXTEND > 1:
                 chance, chance_se, _ = tally.chance(played)
                 best = tally.loss(played)[2]
-                if best != played and _near_line(chance, NEAR * chance_se):  # the mark still on its line: sample
-                    limit = EXTEND * cap  # on, for it alone: the played choice against the best
-                    at_cap = tally.loss(played)[0]
-                    tally.active = [k in (played, best) for k in range(len(reps))]
+                extend = best != played and _near_line(chance, NEAR * chance_se)
+            if counting:  # not settled: count every order where that costs at most twice the samples so far, or,
+                # about to stop unsettled (a mark another seed may not give), wherever the orders are few enough
+                allow = COUNT_MOST if n == limit and not extend else min(COUNT_MOST, n * len(reps))
+                found, tried = _count(start, reps, stop, tally, allow, tried)
+                if found is not None:
+                    return counted(start, reps, labels, played, found)
+            if extend:  # the played choice against the best
+                limit = EXTEND * cap
+                at_cap = tally.loss(played)[0]
+                tally.active = [k in (played, best) for k in range(len(reps))]
             look = max(n + BATCH, int(n * LOOK))
     chance, chance_se = 0.0, 0.0
     if n < 2:
@@ -411,14 +424,15 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
                       chance, chance_se)
 
 
-def _inverse_chances(start: Start, deck: list[str]) -> list[float]:
+def _inverse_chances(start: Start, deck: list[str], most: int | None = None) -> list[float]:
     """For each j, 1 / the probability of the first j cards of ``deck`` (as ``Start.deal`` draws them; the
-    last-round card, which lies where the rules put it, counted as a card turned over but not as a chance)."""
+    last-round card, which lies where the rules put it, counted as a card turned over but not as a chance);
+    ``most``: for j up to that only."""
     counts = list(start.state.remaining)
     left = len(start.pool)
     out = [1.0]
     inverse = 1.0
-    for card in deck:
+    for card in deck if most is None else deck[:most]:
         if card != LAST_ROUND:
             k = KIND_INDEX[card]
             inverse *= left / counts[k]
@@ -430,9 +444,10 @@ def _inverse_chances(start: Start, deck: list[str]) -> list[float]:
 
 def _count(start: Start, reps: list[Choice], stop: int, tally: Tally, allow: int,
            tried: int) -> tuple[every_order.Leaves | None, int]:
-    """Every order counted (``every_order.leaves``) where the samples estimate at most ``allow`` of them and no
-    count was given up at half as many or more; with the largest number a count was given up at."""
-    if allow < 2 * tried or tally.tree() > allow:
+    """Every order counted (``every_order.leaves``, given up past ``2 × allow``) where the samples estimate at most
+    twice ``allow`` of them and no count was given up at half as many or more; with the largest number a count was
+    given up at."""
+    if allow < 2 * tried or tally.tree() > 2 * allow:
         return None, tried
     found = every_order.leaves(start, reps, stop, 2 * allow)
     return found, tried if found is not None else allow
@@ -445,26 +460,16 @@ def counted(start: Start, reps: list[Choice], labels: list[str], played: int, fo
     seat = start.state.current
     players = start.state.players
     kinds = len(start.state.remaining)
-    index: dict[tuple[object, ...], int] = {}
-    unique: list[Table] = []
-    slots: list[list[int]] = []  # per choice, where each of its tables is in ``unique`` (each keyed once)
-    for tables in found:
-        at = []
-        for table, _ in tables:
-            key = _key(table)
-            if key not in index:
-                index[key] = len(unique)
-                unique.append(table)
-            at.append(index[key])
-        slots.append(at)
-    outcomes = _outcomes(unique, seat, bots.scores_for(start.state), bots.pack, True)
+    # every table of every choice valued in one pass, the same position once (``_outcomes``)
+    outcomes = iter(_outcomes([t for tables in found for t, _ in tables], seat, bots.scores_for(start.state),
+                              bots.pack, True))
     values = []
     for c, tables in enumerate(found):
         margins = [0.0] * players
         win = 0.0
         cards = [0.0] * kinds
-        for (table, p), i in zip(tables, slots[c]):
-            m, w = outcomes[i]
+        for table, p in tables:
+            m, w = next(outcomes)
             for q in range(players):
                 margins[q] += p * m[q]
             win += p * w
@@ -484,25 +489,38 @@ def _key(table: Table) -> tuple[object, ...]:
             table.over, table.discarded)
 
 
+#: One playout's outcome for the player deciding: every seat's margin, and the decider's win (or chance of it).
+_Outcome = tuple[tuple[float, ...], float]
+
+
 def _outcomes(tables: list[Table], seat: int, scores: bots.Scores, pack: Callable[[tuple[int, ...]], int],
-              evaluator: bool) -> list[tuple[tuple[float, ...], float]]:
+              evaluator: bool, valued: dict[tuple[object, ...], _Outcome] | None = None) -> list[_Outcome]:
     """Every seat's margin at the end of each playout and whether ``seat`` won (1 or 0; a shared first place
     counts): the real ones for a finished game (and, without ``evaluator``, for one whose cards ran out), the
     evaluator's expectations (its chance of winning) for a table stopped at the end of a round, all those in
-    one pass of the model."""
-    out: list[tuple[tuple[float, ...], float] | None] = [None] * len(tables)
-    later: list[int] = []
+    one pass of the model, each position once. ``valued``: the evaluator's values of positions met before
+    (by ``_key``), read and added to (the same position reached by two orders is valued once)."""
+    out: list[_Outcome | None] = [None] * len(tables)
+    later: dict[tuple[object, ...], list[int]] = {}  # a position the evaluator values, where it stands in ``out``
+    known = {} if valued is None else valued
     for k, table in enumerate(tables):
         if table.over or not evaluator:
             s = [scores[pack(x)] for x in table.collections]
             total = sum(s)
             n = len(s)
             out[k] = (tuple(v - (total - v) / (n - 1) for v in s), 1.0 if s[seat] == max(s) else 0.0)
+            continue
+        key = _key(table)
+        got = known.get(key)
+        if got is not None:
+            out[k] = got
         else:
-            later.append(k)
+            later.setdefault(key, []).append(k)
     if later:
         from .evaluate import evaluate_many  # numpy, loaded only when the evaluator is asked for
 
-        for k, v in zip(later, evaluate_many([tables[k] for k in later])):
-            out[k] = (v.margin, v.win[seat])
+        for (key, ks), v in zip(later.items(), evaluate_many([tables[ks[0]] for ks in later.values()])):
+            got = known[key] = (v.margin, v.win[seat])
+            for k in ks:
+                out[k] = got
     return [o for o in out if o is not None]

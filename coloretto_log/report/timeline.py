@@ -15,8 +15,11 @@ files or prints.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import itemgetter
+from string import Formatter
 from typing import Any, cast
 
 from ..core.cards import KIND_INDEX, card_name, cards_of
@@ -295,6 +298,7 @@ def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
         nobody: tuple[int | None, ...] = (None,) * len(first.rows)
         taken_by = nobody
         scores = _scores(first)
+        colours = first.colours  # the game's, set at its setup
         steps.append(Step(0, None, None, first, setup_story(record, players), scores, taken_by))
         for n, (move, before, after) in enumerate(zip(record.moves, states, states[1:]), start=1):
             if isinstance(move, Take):
@@ -305,7 +309,7 @@ def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
                     else taken_by[:i] + (move.seat,) + taken_by[i + 1 :]
                 )
                 # A draw leaves every collection as it was; a take changes only the taker's.
-                scores = _rescored(scores, before, after)
+                scores = _rescored(scores, before, after, colours)
             steps.append(Step(n, move, before, after, story(move, before, after, players), scores, taken_by))
     return GameTimeline(
         number=record.number,
@@ -326,9 +330,12 @@ def _scores(state: GameState) -> tuple[Assignment, ...]:
     return tuple(best_from_counts(counts, colours, table=table) for counts in state.collections)
 
 
-def _rescored(scores: tuple[Assignment, ...], before: GameState, after: GameState) -> tuple[Assignment, ...]:
-    """``scores`` of ``before`` brought up to ``after``: only changed collections are scored again."""
-    colours, table = after.colours, after.rules.table
+def _rescored(
+    scores: tuple[Assignment, ...], before: GameState, after: GameState, colours: tuple[str, ...]
+) -> tuple[Assignment, ...]:
+    """``scores`` of ``before`` brought up to ``after`` (``colours``: in play): only changed collections are scored
+    again."""
+    table = after.rules.table
     return tuple(
         a if was == now else best_from_counts(now, colours, table=table)
         for a, was, now in zip(scores, before.collections, after.collections)
@@ -348,16 +355,36 @@ def setup_story(record: GameRecord, players: tuple[str, ...]) -> tuple[Phrase, .
     return tuple(parts)
 
 
+@lru_cache(maxsize=64)
+def _round_head(number: int) -> Phrase:
+    """``round {round}``, the head of a move's story: one (immutable) phrase a round, shared by its moves."""
+    return _phrase(N_("round {round}"), round=number)
+
+
+@lru_cache(maxsize=64)
+def _round_end(number: int) -> Phrase:
+    return _phrase(N_("end of round {round}"), round=number)
+
+
+_GAME_END = _phrase(N_("end of the game"))
+
+
+@lru_cache(maxsize=4096)
+def _draw(last_round: bool, who: str, card: str, row: int) -> Phrase:
+    """A draw in a phrase: one (immutable) phrase a player, card and row, shared by the moves that tell it (a
+    club's players, the cards and the rows make a few thousand)."""
+    if last_round:
+        return _phrase(N_("last-round card! {who} draws again: {card} → row {row}"), who=who, card=Cards((card,)),
+                       row=row)  # fmt: skip
+    return _phrase(N_("{who} draws {card} → row {row}"), who=who, card=Cards((card,)), row=row)
+
+
 def story(move: Move, before: GameState, after: GameState, players: tuple[str, ...]) -> tuple[Phrase, ...]:
     """One resolved move in phrases: the round, the move, and what a round's end discards."""
     who = players[move.seat]
-    head = _phrase(N_("round {round}"), round=before.round)
+    head = _round_head(before.round)
     if isinstance(move, Draw):
-        card = Cards((move.card or "?",))
-        if move.last_round:
-            return head, _phrase(N_("last-round card! {who} draws again: {card} → row {row}"), who=who, card=card,
-                                 row=move.row)  # fmt: skip
-        return head, _phrase(N_("{who} draws {card} → row {row}"), who=who, card=card, row=move.row)
+        return head, _draw(bool(move.last_round), who, move.card or "?", move.row)
     i = move.row - 1
     cards = Cards(tuple(before.rows[i]))
     if move.extra is None:
@@ -373,8 +400,7 @@ def story(move: Move, before: GameState, after: GameState, players: tuple[str, .
         for k, left in enumerate(before.rows):
             if k != i and not before.taken[k] and left:
                 parts.append(_phrase(N_("row {row} discarded: {cards}"), row=k + 1, cards=Cards(tuple(left))))
-        parts.append(_phrase(N_("end of the game")) if after.over else _phrase(N_("end of round {round}"),
-                                                                              round=before.round))  # fmt: skip
+        parts.append(_GAME_END if after.over else _round_end(before.round))
     return tuple(parts)
 
 
@@ -496,61 +522,107 @@ def _player_json(
     return out
 
 
-def _row_json(number: int, limit: int, cards: tuple[str, ...], taken: bool, by: str | None) -> dict[str, Any]:
-    return {"row": number, "limit": limit, "cards": list(cards), "taken": taken, "taken_by": by}
-
-
 #: The fields of a state (``step_json``) that a change of ``changes_json`` may give, in their order.
 _SCALARS = ("round", "last_round", "over", "next", "deck")
+_NONE = object()  # no value yet
 
 
-def changes_json(g: GameTimeline) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _placeholders(text: str) -> tuple[str, ...]:
+    """The names of ``text``'s ``{name}`` placeholders, in order."""
+    return tuple(name for _, name, _, _ in Formatter().parse(text) if name is not None)
+
+
+#: Each template of ``PHRASES``: its position and its placeholders' names (a phrase of the page is written by
+#: its position and its values in the placeholders' order: ``_phrase_json``).
+_PHRASE_AT: dict[str, tuple[int, tuple[str, ...]]] = {text: (k, _placeholders(text)) for k, text in enumerate(PHRASES)}
+
+
+def _phrase_json(p: Phrase) -> list[Any]:
+    """A phrase on the page: ``[k, value, ...]``, its template by its position in ``PHRASES`` and its values in
+    the order of its placeholders (cards joined by commas as their list; other cards and hands as
+    ``Phrase.as_json`` writes them); a phrase not so written (a template not in ``PHRASES``, values in another
+    order), as ``Phrase.as_json`` writes it (``[template, {name: value}]``)."""
+    found = _PHRASE_AT.get(p.text)
+    if found is None or len(found[1]) != len(p.values):
+        return p.as_json()
+    out: list[Any] = [found[0]]
+    for (name, value), wanted in zip(p.values, found[1]):
+        if name != wanted:
+            return p.as_json()
+        if type(value) is Cards:
+            out.append(list(value.cards) if value.join == "comma" else value.as_json())
+        else:
+            out.append(value.as_json() if type(value) is Hands else value)
+    return out
+
+
+def _action_json(move: Move, players: tuple[str, ...]) -> list[Any]:
+    """A move on the page: ``["draw", player, row, card, last_round]`` or ``["take", player, row, extra,
+    last_round]`` (the cards taken are the row's in the state before)."""
+    if isinstance(move, Draw):
+        return ["draw", players[move.seat], move.row, move.card, bool(move.last_round)]
+    return ["take", players[move.seat], move.row, move.extra, bool(move.last_round)]
+
+
+def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
     """The game's states by difference, as the replay page carries them (docs/replay.md): ``(entries,
     changes)``.
 
-    ``entries``: the game's distinct players' entries (``step_json``'s ``players`` items), each once.
-    ``changes``: one a state, in order: the fields of its ``step_json`` whose value differs from the state
-    before's (all of them for the first state), without ``move`` (the change's position) and ``narrative``
-    (the ``story``, told). ``rows`` and ``players`` are a list (the whole list, a player by the index of its
-    entry), or ``{"i": item}`` for the items ``i`` (from 0) that changed. A state is rebuilt by applying the
-    changes from the first to it; rebuilt, it is its ``step_json`` without ``narrative``.
+    ``entries``: the game's distinct players' entries (``step_json``'s ``players`` items), each once, as
+    ``[player, counts, taken, score, jokers, positive]`` (``counts``: the collection's, in the order of
+    ``card_kinds``). ``changes``: one a state, in order: the fields of its ``step_json`` whose value differs
+    from the state before's (all of them for the first state), without ``move`` (the change's position) and
+    ``narrative`` (the ``story``, told); ``action`` as ``_action_json`` writes it, each phrase of the ``story``
+    as ``_phrase_json`` does, each row as ``[limit, cards, taken, taken_by]``. ``rows`` and ``players`` are a
+    list (the whole list, a player by the index of its entry), or ``{"i": item}`` for the items ``i`` (from 0)
+    that changed. A state is rebuilt by applying the changes from the first to it; rebuilt, it is its
+    ``step_json`` without ``narrative``.
     """
     players = g.players
-    entries: list[dict[str, Any]] = []
+    entries: list[Any] = []
     index: dict[Any, int] = {}
     changes: list[dict[str, Any]] = []
-    was: dict[str, Any] = {}
-    kinds: tuple[str, ...] = ()
+    was: tuple[Any, ...] = ()  # the scalars of the state before (none before the first)
+    discarded: tuple[int, ...] | None = None
+    counted: Callable[[tuple[int, ...]], Any] = tuple  # a collection's counts of the game's kinds
     removed: tuple[str, ...] | None = None
     last: Step | None = None
     seats: list[int] = []
+    rows_were: list[tuple[Any, ...]] = []
+    names: dict[tuple[int | None, ...], list[str | None]] = {}  # taken_by's seats to names
+    coded: dict[int, list[Any]] = {}  # each phrase object (alive in the steps) written once (``story``'s heads)
     for step in g.steps:
         s = step.state
         if s.removed != removed:  # the colours in play (set at the setup)
-            removed, kinds = s.removed, card_kinds(s.rules.edition, s.colours)
+            removed = s.removed
+            kinds = [KIND_INDEX[k] for k in card_kinds(s.rules.edition, s.colours)]
+            counted = itemgetter(*kinds)  # a tuple: there are always two kinds or more (jokers, "+2" cards)
             index.clear()
             last = None
+        move = step.move
         change: dict[str, Any] = {
-            "action": None if step.move is None or step.before is None else _move_json(step.move, step.before,
-                                                                                      players),
-            "story": [p.as_json() for p in step.story],
+            "action": None if move is None or step.before is None else _action_json(move, players),
+            "story": [coded.get(id(p)) or coded.setdefault(id(p), _phrase_json(p)) for p in step.story],
         }
         scalars = (s.round, s.last_round, s.over, None if s.over else players[s.current], s.cards_left)
-        for key, value in zip(_SCALARS, scalars):
-            if key not in was or was[key] != value:
-                change[key] = was[key] = value
-        rows = (s.limits, s.rows, s.taken, step.taken_by)
-        if last is None or len(s.rows) != len(last.state.rows):
-            change["rows"] = [_row_json(i + 1, *row) for i, row in enumerate(_rows(rows, players))]
-        else:
-            o = last.state
-            if rows != (o.limits, o.rows, o.taken, last.taken_by):
-                change["rows"] = {str(i): _row_json(i + 1, *row) for i, (row, old) in
-                                  enumerate(zip(_rows(rows, players), _rows((o.limits, o.rows, o.taken, last.taken_by),
-                                                                            players))) if row != old}
-        if "discarded" not in was or was["discarded"] != s.discarded:
+        if scalars != was:  # mostly "next" and "deck"
+            for key, value, old in zip(_SCALARS, scalars, was or (_NONE,) * len(_SCALARS)):
+                if value != old or old is _NONE:
+                    change[key] = value
+            was = scalars
+        by = names.get(step.taken_by)
+        if by is None:
+            by = names[step.taken_by] = [None if b is None else players[b] for b in step.taken_by]
+        rows = list(zip(s.limits, s.rows, s.taken, by))
+        if last is None or len(rows) != len(rows_were):
+            change["rows"] = [[n, list(cards), t, who] for n, cards, t, who in rows]
+        elif rows != rows_were:
+            change["rows"] = {str(i): [n, list(cards), t, who] for i, ((n, cards, t, who), old) in
+                              enumerate(zip(rows, rows_were)) if (n, cards, t, who) != old}
+        rows_were = rows
+        if discarded != s.discarded:
             change["discarded"] = list(cards_of(s.discarded))
-            was["discarded"] = s.discarded
+            discarded = s.discarded
         if last is None or step.scores is not last.scores or s.collections != last.state.collections \
                 or s.done != last.state.done:
             now = []
@@ -563,9 +635,8 @@ def changes_json(g: GameTimeline) -> tuple[list[dict[str, Any]], list[dict[str, 
                 at = index.get(same)
                 if at is None:
                     at = index[same] = len(entries)
-                    entries.append({"player": players[seat],
-                                    "collection": {k: s.collections[seat][KIND_INDEX[k]] for k in kinds},
-                                    "taken": s.done[seat], **_assignment_json(a)})
+                    entries.append([players[seat], list(counted(s.collections[seat])), s.done[seat], a.score,
+                                    list(a.jokers), list(a.positive)])
                 now.append(at)
             if last is None or len(now) != len(seats):
                 change["players"] = now
@@ -577,12 +648,6 @@ def changes_json(g: GameTimeline) -> tuple[list[dict[str, Any]], list[dict[str, 
     return entries, changes
 
 
-def _rows(rows: tuple[Any, ...], players: tuple[str, ...]) -> list[tuple[Any, ...]]:
-    """Each row's (limit, cards, taken, taken_by's name) of ``(limits, rows, taken, taken_by)``."""
-    limits, cards, taken, by = rows
-    return [(limits[i], cards[i], taken[i], None if by[i] is None else players[by[i]]) for i in range(len(cards))]
-
-
 def _game_json(g: GameTimeline, label: str, *, by_difference: bool = False) -> dict[str, Any]:
     players = g.players
     setup = g.setup
@@ -592,7 +657,8 @@ def _game_json(g: GameTimeline, label: str, *, by_difference: bool = False) -> d
     memo: dict[Any, Any] = {}  # the players' entries shared between steps (step_json)
     if by_difference:
         entries, changes = changes_json(g)
-        states: dict[str, Any] = {"entries": entries, "changes": changes}
+        kinds = [] if first is None else list(card_kinds(first.rules.edition, first.colours))
+        states: dict[str, Any] = {"kinds": kinds, "entries": entries, "changes": changes}
     else:
         states = {"states": [step_json(step, players, memo) for step in g.steps]}
     return {

@@ -16,6 +16,7 @@ replaces the package's file of the same name.
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import functools
 import hashlib
@@ -287,6 +288,7 @@ class Site:
                 if h.date is not None:
                     days[h.date] = displayed(h.mu)
             self.after_day[player] = days
+        self.days_played = {p: sorted(days) for p, days in self.after_day.items()}  # each player's days, in order
         self._numbers: dict[str, str] = {}  # a number as Python writes it -> as the locale does
         self.templates = templates
         self.env = environment(templates)  # compiled once a process; what a page needs is given to each render
@@ -600,7 +602,9 @@ class Site:
                 days = self.after_day.get(p, {})
                 if day not in days:
                     continue
-                before = max((d for d in days if d < day), default=None)
+                played = self.days_played[p]
+                i = bisect.bisect_left(played, day)  # the days before this one
+                before = played[i - 1] if i else None
                 old = displayed(MU0) if before is None else days[before]
                 changes.append({"player": p, "before": old, "after": days[day], "new": before is None})
             changes.sort(key=lambda c: (c["before"] - c["after"], c["player"]))
@@ -716,8 +720,7 @@ class Site:
     @staticmethod
     def _best_worst(mine: list[GameSeat]) -> tuple[list[GameSeat], list[GameSeat]]:
         ordered = sorted(mine, key=lambda s: (-s.score, s.rank, s.match_id, s.game))
-        best = ordered[:BEST]
-        return best, [s for s in reversed(ordered) if s not in best][:BEST]
+        return ordered[:BEST], ordered[BEST:][::-1][:BEST]  # a game is in one list at most
 
     def _analysis_rows(self, player: str) -> dict[str, Any] | None:
         found = []

@@ -117,6 +117,8 @@ VIEWER_MESSAGES: tuple[str | tuple[str, str], ...] = (
     N_("skill"), N_("final margin"), N_("decisions (+{forced} forced)"), N_("decisions"), N_("mean loss"),
     N_("game {game}:"), N_("played {played}, best {best}"),
     N_("up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot"),
+    N_("up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot to the end "
+       "of the round, where the evaluator values the position (to the end of the game near it)"),
     N_("up to {n} sampled orders of the unseen cards a decision"), N_("exact in the {part}"),
     N_("marks by the winning chance lost: {marks}"), N_("seed {seed}"), N_("How: {parts}."),
     N_("about equal"), N_("chance lost"), N_("start"), N_("others"),
@@ -232,10 +234,11 @@ def _frame(
         "JS": _asset("viewer.js"),
         "LANG_JS": _asset("i18n.js") + "\n" + _asset("narrative.js") + "\n" + _asset("states.js"),
     }
-    # The data object, written a match at a time: {"title", "start", "labels", "method", "langs", "matches": [...],
-    # "i18n"}.
+    # The data object, written a match at a time: {"title", "start", "labels", "method", "langs", "phrases",
+    # "matches": [...], "i18n"}.
     data: dict[str, Any] = {"title": title, "start": start, "labels": CARD_LABELS,
-                            "method": None if method is None else dict(method), "langs": list(langs)}
+                            "method": None if method is None else dict(method), "langs": list(langs),
+                            "phrases": list(PHRASES)}  # the story's phrases, by their place (changes_json)
     if heading is not None:
         data["heading"] = dict(heading)
     opening = embed_json(data)

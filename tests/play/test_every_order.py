@@ -183,3 +183,82 @@ def test_a_sample_counts_as_one_over_the_chance_of_its_cards() -> None:
             expected.append(expected[-1])
     assert inverse == pytest.approx(expected)
     assert Table(state).turned == state.turned
+    # worked out only as far as a playout went: the same numbers, cut there
+    for most in range(len(deck) + 1):
+        assert estimate._inverse_chances(start, deck, most) == inverse[:most + 1]
+
+
+def test_the_evaluator_is_asked_once_a_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    from coloretto_log.play import evaluate
+
+    asked: list[int] = []
+    real = evaluate.evaluate_many
+
+    def counting(views: list[Table]) -> list[evaluate.Values]:
+        asked.append(len(views))
+        return real(views)
+
+    monkeypatch.setattr(evaluate, "evaluate_many", counting)
+    start = Start(_tasks(2, 4, "classic")[5].state)
+    stop = start.stop_round()
+    assert stop  # playouts to the end of the round: the evaluator values where they stop
+    scores = bots.scores_for(start.state)
+    tables = [start.play_to(c, start.deal(seed, start.need(stop)), stop) for seed in range(24) for c in start.choices()]
+    tables += [t.copy() for t in tables[::3]]  # the same positions reached again (as two orders of one round's cards)
+    keys = {estimate._key(t) for t in tables if not t.over}
+    assert len(keys) < len(tables)
+    valued: dict[tuple[object, ...], tuple[tuple[float, ...], float]] = {}
+    seat = start.state.current
+    got = estimate._outcomes(tables, seat, scores, bots.pack, True, valued)
+    assert sum(asked) == len(keys) and set(valued) == keys
+    # the same values as each table valued on its own, in order
+    alone = [estimate._outcomes([t], seat, scores, bots.pack, True)[0] for t in tables]
+    assert len(got) == len(alone)
+    for (m, w), (m1, w1) in zip(got, alone):  # (one row of a batch and a batch of one may round apart in the last bit)
+        assert m == pytest.approx(m1) and w == pytest.approx(w1)
+    # asked again with the positions known: the evaluator is not asked at all
+    asked.clear()
+    assert estimate._outcomes(tables, seat, scores, bots.pack, True, valued) == got and not asked
+
+
+def test_a_tree_estimated_at_most_twice_the_allowance_is_counted() -> None:
+    start, reps, stop = small_trees()[0]
+    found = every_order.leaves(start, list(reps), stop, BUDGET)
+    assert found is not None
+    allow = sum(len(x) for x in found)  # the walk may go to twice this: the whole tree fits
+    tally = estimate.Tally(len(reps), start.state.players, len(start.state.remaining))
+    tally.x = [[0.0] for _ in reps]  # one sample a choice; Knuth's estimate of the tree set by hand below
+
+    def estimated(orders: float) -> None:
+        tally.orders = [orders / len(reps)] * len(reps)
+        assert tally.tree() == pytest.approx(orders)
+
+    estimated(2 * allow)  # twice the allowance: counted
+    got, tried = estimate._count(start, list(reps), stop, tally, allow, 0)
+    assert got is not None and tried == 0
+    estimated(2 * allow + 1)  # more: left to the sampler, not even tried
+    got, tried = estimate._count(start, list(reps), stop, tally, allow, 0)
+    assert got is None and tried == 0
+    # a walk given up at an allowance is not tried again before the allowance doubles
+    estimated(1)
+    assert estimate._count(start, list(reps), stop, tally, allow, allow // 2 + 1) == (None, allow // 2 + 1)
+
+
+def test_a_decision_about_to_stop_unsettled_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a decision whose playouts meet more orders than twice the playouts of the cap's samples, few enough to walk
+    cap = 64
+    t, size = next((t, sum(len(x) for x in found)) for t in _tasks(1, 3, "classic")
+                   if (s := Start(t.state, t.card, t.last_round)).stop_round()
+                   and len(reps := A._distinct(s.state, s.choices())[0]) > 1
+                   and every_order.leaves(s, reps, s.stop_round(), 4 * cap * len(reps)) is None
+                   and (found := every_order.leaves(s, reps, s.stop_round(), 8192)) is not None)
+    assert size > 2 * cap
+    monkeypatch.setattr(estimate, "COUNT_SMALL", 1)  # not counted after the first batch
+    monkeypatch.setattr(estimate, "EXTEND", 1)  # nor sampled past the cap
+    settings = A.Settings(samples=cap, max_se=1e-6)  # never settled: sampling stops at the cap
+    ev = A.evaluate(t, settings)
+    assert ev.exact and ev.samples == 0 and ev.chance_se == 0
+    # the same where counting is not allowed to go past what the samples cost: sampled to the cap
+    monkeypatch.setattr(estimate, "COUNT_MOST", cap)
+    sampled = A.evaluate(t, settings)
+    assert not sampled.exact and sampled.samples == cap

@@ -25,11 +25,20 @@ from hypothesis import strategies as st
 
 from coloretto_log.log.load import LoadedMatch, load
 from coloretto_log.log.replay import check_match
-from coloretto_log.report.timeline import MatchTimeline, build, from_loaded
+from coloretto_log.report.timeline import (
+    PHRASES,
+    Cards,
+    Hands,
+    MatchTimeline,
+    Phrase,
+    _phrase_json,
+    build,
+    from_loaded,
+)
 from coloretto_log.view.html import render_html
 
 from ..builders.browser import Browser
-from ..builders.replay_page import rebuilt
+from ..builders.replay_page import page_phrase, rebuilt
 from ..builders.season import BIDI, HOSTILE
 from ..builders.viewer import TWO_PLAYER, random_match
 from ..conftest import SAMPLES
@@ -81,7 +90,7 @@ def check_same(t: MatchTimeline) -> None:
     assert {k: v for k, v in full.items() if k != "games"} == {k: v for k, v in page.items() if k != "games"}
     for whole, diff in zip(full["games"], page["games"], strict=True):
         assert {k: v for k, v in whole.items() if k != "states"} == {
-            k: v for k, v in diff.items() if k not in ("entries", "changes")}
+            k: v for k, v in diff.items() if k not in ("kinds", "entries", "changes")}
     assert [rebuilt(g) for g in page["games"]] == full_states(t), t.label
 
 
@@ -107,15 +116,36 @@ def test_a_change_holds_only_what_changed() -> None:
                            "players"]
     assert isinstance(first["rows"], list) and first["players"] == [0, 1]
     # a draw: one row gets a card, the other player is next, the deck is one card shorter; no collection changes
-    assert second["action"]["action"] == "draw"
-    row = second["action"]["row"]
+    kind, who, row, card, last_round = second["action"]
+    assert (kind, who, last_round) == ("draw", first["next"], False)
     assert set(second) == {"action", "story", "next", "deck", "rows"}
     assert second["deck"] == first["deck"] - 1 and second["next"] != first["next"]
-    assert list(second["rows"]) == [str(row - 1)]
-    assert second["rows"][str(row - 1)]["cards"] == [second["action"]["card"]]
-    # the entries are distinct: each player's entry is written once however many states share it
-    entries = [json.dumps(e, sort_keys=True) for e in game["entries"]]
+    # the row as [limit, cards, taken, taken_by], the story's phrases by their place in PHRASES
+    assert second["rows"] == {str(row - 1): [first["rows"][row - 1][0], [card], False, None]}
+    assert second["story"] == [[PHRASES.index("round {round}"), 1],
+                               [PHRASES.index("{who} draws {card} → row {row}"), who, [card], row]]
+    # the entries are distinct: each player's entry is written once however many states share it, its collection
+    # counted in the order of the game's kinds
+    entries = [json.dumps(e) for e in game["entries"]]
     assert len(entries) == len(set(entries))
+    assert game["kinds"] == [*game["colours"], "joker", "plus2"]
+    assert all(len(e[1]) == len(game["kinds"]) for e in game["entries"])
+
+
+def test_a_phrase_the_list_does_not_hold_in_order_is_written_whole() -> None:
+    """A phrase is written by its place in PHRASES only when its values come in its placeholders' order; any
+    other is written whole, and read back as it is."""
+    draw = Phrase("{who} draws {card} → row {row}", (("who", "Aiko"), ("card", Cards(("red",))), ("row", 2)))
+    assert _phrase_json(draw) == [PHRASES.index(draw.text), "Aiko", ["red"], 2]
+    assert page_phrase(_phrase_json(draw), list(PHRASES)) == draw.as_json()
+    hands = Phrase("starting cards: {hands}", (("hands", Hands((("Aiko", ("red",)),))),))
+    assert page_phrase(_phrase_json(hands), list(PHRASES)) == hands.as_json()
+    for other in (Phrase("{who} draws {card} → row {row}", (("row", 2), ("who", "Aiko"), ("card", Cards(("red",))))),
+                  Phrase("{who} juggles", (("who", "Aiko"),)),
+                  Phrase("{colours} removed", (("colours", Cards(("red", "blue"), "and")),))):
+        written = _phrase_json(other)
+        assert page_phrase(written, list(PHRASES)) == other.as_json()
+        assert isinstance(written[0], str) or written[1] == {"cards": ["red", "blue"], "join": "and"}
 
 
 def test_hostile_names_stay_escaped_and_come_back_whole() -> None:
@@ -136,8 +166,8 @@ def test_the_page_is_much_smaller_than_every_state_written_whole() -> None:
 
 # --------------------------------------------------------------------------- the page's own script, in Chromium
 
-REBUILT = "JSON.stringify(JSON.parse(document.getElementById('replay-data').textContent).matches" \
-          ".map(m => m.games.map(g => ColorettoStates.rebuild(g))))"
+REBUILT = "(d => JSON.stringify(d.matches.map(m => m.games.map(g => ColorettoStates.rebuild(g, d.phrases)))))" \
+          "(JSON.parse(document.getElementById('replay-data').textContent))"
 
 
 def test_the_page_script_rebuilds_the_states_of_replay_json(browser: Browser, tmp_path: Path) -> None:

@@ -351,7 +351,7 @@ def test_every_page_in_chromium(club: Path, browser: Browser) -> None:
     for width, mobile in ((390, True), (1280, False)):
         for page in every:
             browser.events.clear()
-            browser.open(page.as_uri(), width=width, height=800, mobile=mobile)
+            browser.visit(page.as_uri(), width=width, height=800, mobile=mobile)
             wide = browser.eval("[document.documentElement.scrollWidth, window.innerWidth]")
             if wide[0] > wide[1]:
                 problems.append(f"{page.relative_to(site)} at {width}px: {wide[0]} px wide")
@@ -399,7 +399,7 @@ def test_no_table_of_a_replay_scrolls_on_a_phone(club: Path, browser: Browser) -
     seen = 0
     for page in replays:
         for lang in LANGUAGES:
-            browser.open(page.as_uri() + ("" if lang == "en" else f"?lang={lang}"), width=390, height=800, mobile=True)
+            browser.visit(page.as_uri() + ("" if lang == "en" else f"?lang={lang}"), width=390, height=800, mobile=True)
             assert browser.eval("document.documentElement.lang") == lang, (page.name, lang)
             games = max(1, int(browser.eval("document.getElementById('game').options.length")))
             for game in range(games):
@@ -548,7 +548,7 @@ def test_the_longest_russian_words_fit_a_phone(tmp_path: Path, browser: Browser)
     for page in pages(out):
         if page.parent.name == "replay":
             continue
-        browser.open(page.as_uri(), width=390, height=800, mobile=True)
+        browser.visit(page.as_uri(), width=390, height=800, mobile=True)
         width = browser.eval("[document.documentElement.scrollWidth, window.innerWidth]")
         if width[0] > width[1]:
             wide.append(f"{page.name}: {width[0]} px")

@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
+from coloretto_log.cli.analyze import lost_text
 
 from ..builders.browser import Browser
 from ..builders.replay_page import rebuilt
@@ -183,3 +184,28 @@ def test_one_match_of_a_jsonl_file_finds_its_analysis(tmp_path: Path) -> None:
     assert one.exit_code == 0, one.output
     (alone,) = embedded(page.read_text(encoding="utf-8"))["matches"]
     assert alone["analysis"] == by_number[2] == json.loads(one.stdout)["matches"][0]
+
+
+def test_the_page_prints_a_chance_lost_as_the_terminal_does(
+    browser: Browser, analysed: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """Never on the other side of a mark's line: 0.1996 lost (a mistake) reads 19.9% on the page, not 20%."""
+    _, data = analysed
+    data = json.loads(json.dumps(data))
+    marked = [d for d in data["matches"][0]["decisions"] if d["mark"]]
+    assert marked
+    values = [(0.1996, "mistake"), (0.0996, "inaccuracy"), (0.25, "blunder"), (0.13, "mistake")]
+    for d, (chance, mark) in zip(marked, values * len(marked)):
+        d["chance_loss"], d["mark"] = chance, mark
+    saved, page = tmp_path / "a.json", tmp_path / "page.html"
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(THREE), "--html", str(page), "--analysis", str(saved)])
+    assert result.exit_code == 0, result.output
+    browser.open(page.as_uri(), width=390, height=844, mobile=True)
+    shown = []
+    for d in marked:
+        browser.tap(f"#chart .point[data-move='{d['move']}']")
+        panel = {p["decision"]: p for p in browser.eval(PANEL)}
+        shown.append(panel[d["decision"]]["facts"]["chance_loss"])
+    assert shown == [lost_text(d["chance_loss"]) for d in marked]
+    assert shown[0] == "19.9%"

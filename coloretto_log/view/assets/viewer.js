@@ -12,7 +12,7 @@
   var entries = [];  // every game of every match, in order
   DATA.matches.forEach(function (m, mi) {
     m.games.forEach(function (g) {
-      if (g.changes) g.states = ColorettoStates.rebuild(g);  // the states by difference (states.js)
+      if (g.changes) g.states = ColorettoStates.rebuild(g, DATA.phrases);  // the states by difference (states.js)
       entries.push({match: m, mi: mi, game: g});
     });
   });
@@ -514,7 +514,7 @@
           ? pct(d.win_prob_played) : pct(d.win_prob_played) + ' \u2192 ' + pct(d.win_prob_best)));
       }
       if (!d.forced && typeof d.chance_loss === 'number' && d.chance_loss > 0) {
-        facts.appendChild(fact('chance_loss', t('chance lost'), pctOf(d.chance_loss, 100)));
+        facts.appendChild(fact('chance_loss', t('chance lost'), lostPct(d.chance_loss)));
       }
       facts.appendChild(fact('mark', t('mark'), d.forced ? t('forced: the only choice') : d.mark ? t(d.mark) : t('none')));
       card.appendChild(facts);
@@ -708,6 +708,13 @@
     return s;
   }
   function pctOf(x, per) { return typeof x === 'number' && isFinite(x) ? (per * x).toFixed(0) + '%' : ''; }
+  // A chance lost (0 to 1) as analyze prints it: whole per cent, unless rounding would carry it onto a mark's
+  // line it is below (0.199, a mistake, reads 19.9%, not 20%, the blunder's line); then one decimal, cut.
+  function lostPct(x) {
+    var whole = Math.round(100 * x), lines = (DATA.method && DATA.method.thresholds) || {};
+    var onto = Object.keys(lines).some(function (k) { return x < lines[k] && lines[k] <= whole / 100; });
+    return onto ? (Math.floor(1000 * x) / 10).toFixed(1) + '%' : whole + '%';
+  }
   // What analyze gives a player over a stretch (the match, or one game): accuracy (per cent), error rate
   // (a fraction), luck, skill and the final margin (points), each when present.
   function standing(box, s) {
@@ -778,8 +785,12 @@
     if (m) {
       var parts = [];
       if (m.samples) {
-        parts.push(m.policy ? t('up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot', {n: m.samples, bot: m.policy})
-          : t('up to {n} sampled orders of the unseen cards a decision', {n: m.samples}));
+        // The playouts stop at the end of the round and the evaluator values the position there (analyze's
+        // default, its "horizon"), or they play to the end of the game.
+        var toRound = typeof m.horizon === 'string' && m.horizon.indexOf('the end of the round') === 0;
+        parts.push(!m.policy ? t('up to {n} sampled orders of the unseen cards a decision', {n: m.samples})
+          : toRound ? t('up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot to the end of the round, where the evaluator values the position (to the end of the game near it)', {n: m.samples, bot: m.policy})
+          : t('up to {n} sampled orders of the unseen cards a decision, every seat then playing as the {bot} bot', {n: m.samples, bot: m.policy}));
       }
       if (m.exact) parts.push(t('exact in the {part}', {part: m.exact}));
       if (m.thresholds) {
