@@ -201,7 +201,7 @@ def hand_analysis(
                               "win_prob_played": 0.5, "win_prob_best": 0.5,
                               "choices": [{"choice": played, "margin": margins[player], "margin_se": 0.3,
                                            "win_prob": 0.5, "win_prob_se": 0.05}]})
-            if took:
+            if not isinstance(move, Draw):
                 continue
             mark = marks.get(number) if g == 1 else None
             row = f"row {move.row}"

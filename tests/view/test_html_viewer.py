@@ -410,6 +410,22 @@ METHOD = {"policy": "greedy", "samples": 64, "seed": 0, "exact": None,
           "thresholds": {"blunder": 0.2, "mistake": 0.1, "inaccuracy": 0.05}}
 
 
+def renamed(log: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """A copy of ``log`` with its players called ``names``, in order."""
+    rename = dict(zip(log["players"], names))
+    log = json.loads(json.dumps(log))
+    log["players"] = names
+    for g in log["games"]:
+        for m in g["moves"]:
+            m["player"] = rename[m["player"]]
+        setup = g["setup"]
+        if "first" in setup:
+            setup["first"] = rename[setup["first"]]
+        if "starting" in setup:
+            setup["starting"] = {rename[k]: v for k, v in setup["starting"].items()}
+    return log
+
+
 def analysed_match(
     players: int = 4, games: int = 2, seed: int = 2024, *, file: str = "m.json", names: list[str] | None = None,
     explain: str = "row {row} closes for {next}",
@@ -417,17 +433,7 @@ def analysed_match(
     """A random match's timeline and a hand-made analysis with three marked row decisions in game 1."""
     log, _, _, moves = random_match(seed, players, "classic", games, random.Random(seed))
     if names is not None:
-        rename = dict(zip(log["players"], names))
-        log = json.loads(json.dumps(log))
-        log["players"] = names
-        for g in log["games"]:
-            for m in g["moves"]:
-                m["player"] = rename[m["player"]]
-            setup = g["setup"]
-            if "first" in setup:
-                setup["first"] = rename[setup["first"]]
-            if "starting" in setup:
-                setup["starting"] = {rename[k]: v for k, v in setup["starting"].items()}
+        log = renamed(log, names)
     draws = [n for n, m in enumerate(moves[0], start=1) if isinstance(m, Draw)]
     picked = [draws[2], draws[len(draws) // 2], draws[-3]]
     marks = dict(zip(picked, ("inaccuracy", "mistake", "blunder")))
@@ -657,3 +663,24 @@ def test_names_and_explanations_from_a_log_stay_text(browser: Browser, tmp_path:
     assert {n for n, _ in shown_names} >= {shown_name(n) for n in names} and {b for _, b in shown_names} == {"isolate"}
     assert shown_name(HOSTILE) == "<script>alert(1)</script>\u202eevil\\x07"
     assert browser.eval("document.title") == "Coloretto analysis · <x>.json"
+
+
+def test_a_match_named_by_its_hash_is_headed_by_its_players(browser: Browser, tmp_path: Path) -> None:
+    names = [HOSTILE, "Boris", "Chloe"]
+    log = renamed(match_with_players(3, games=1)[0], names)
+    del log["id"]  # the match is named by its hash
+    page = tmp_path / "unnamed.html"
+    page.write_text(page_for(log), encoding="utf-8")
+    browser.open(page.as_uri(), width=390, height=844, mobile=True)
+    heading = browser.eval(
+        "[...document.getElementById('title').childNodes].map(n => [n.nodeName, n.textContent])"
+    )
+    assert heading == [
+        ["BDI", shown_name(HOSTILE)], ["#text", ", "], ["BDI", "Boris"], ["#text", ", "], ["BDI", "Chloe"]
+    ]
+    assert browser.overflow() <= 0
+    # a match with an id of its own is headed by it
+    log = json.loads(json.dumps(TWO_PLAYER))
+    page.write_text(page_for(log), encoding="utf-8")
+    browser.open(page.as_uri(), width=390, height=844, mobile=True)
+    assert browser.eval("document.getElementById('title').textContent") == log["id"]

@@ -91,8 +91,17 @@
   }
 
   function setup() {
-    var title = DATA.matches.length === 1 && DATA.matches[0].match_id ? DATA.matches[0].match_id : DATA.title;
-    if (DATA.heading) heading(DATA.heading); else $('title').textContent = title;
+    var one = DATA.matches.length === 1 ? DATA.matches[0] : null;
+    var title = one && one.match_id ? one.match_id : DATA.title;
+    if (DATA.heading) heading(DATA.heading);
+    // A match without an id of its own is named by a hash ("sha256-..."): its players say more.
+    else if (one && (!one.match_id || one.match_id.indexOf('sha256-') === 0) && (one.players || []).length) {
+      $('title').replaceChildren();
+      one.players.forEach(function (p, k) {
+        if (k) $('title').appendChild(document.createTextNode(', '));
+        $('title').appendChild(who(p));
+      });
+    } else $('title').textContent = title;
     var sel = $('game');
     I18N.apply();
     I18N.switcher($('langs'));
