@@ -172,7 +172,7 @@ def describe(label: str, seconds: float, cpu: float, decisions: list[A.Decision]
     print(
         f"{label:<16} {seconds:6.1f} s wall, {cpu_text} cpu{per}  load average {os.getloadavg()[0]:.1f}  "
         f"{len(decisions)} decisions ({len(decisions) - len(real)} forced, "
-        f"{len(real) - len(sampled)} exact: {counted} counted)  samples mean {statistics.mean(samples):.0f}, "
+        f"{len(real) - len(sampled)} exact: {counted} counted)  samples {sum(samples):,} in all, mean {statistics.mean(samples):.0f}, "
         f"median {statistics.median(samples):.0f}, max {max(samples)}, {capped} at the cap ({past} past it)  "
         f"largest loss se {worst:.2f}" + (f"  (cpu: {cpu / TARGET_SECONDS:.2f} of the {TARGET_SECONDS:.0f} s target)"
                                             if not math.isnan(cpu) else "")
