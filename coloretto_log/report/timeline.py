@@ -564,6 +564,12 @@ def _action_json(move: Move, players: tuple[str, ...]) -> list[Any]:
     return ["take", players[move.seat], move.row, move.extra, bool(move.last_round)]
 
 
+#: Each draw's phrase written (``_phrase_json``) with the phrase, by its id: ``story`` makes one phrase a round's
+#: head and one a player, card and row, shared by the build's games (a site's thousand matches). Emptied when full.
+_DRAWN: dict[int, tuple[Phrase, list[Any]]] = {}
+_DRAWN_MAX = 16384
+
+
 def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
     """The game's states by difference, as the replay page carries them (docs/replay.md): ``(entries,
     changes)``.
@@ -600,9 +606,21 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
             index.clear()
             last = None
         move = step.move
+        drawn = type(move) is Draw and last is not None
+        if drawn:  # a draw's phrases (its round's head, the draw) are shared by the build's games (``story``)
+            story = []
+            for p in step.story:
+                found = _DRAWN.get(id(p))
+                if found is None or found[0] is not p:
+                    if len(_DRAWN) >= _DRAWN_MAX:
+                        _DRAWN.clear()
+                    found = _DRAWN[id(p)] = (p, _phrase_json(p))  # the phrase kept: its id stays its own
+                story.append(found[1])
+        else:
+            story = [coded.get(id(p)) or coded.setdefault(id(p), _phrase_json(p)) for p in step.story]
         change: dict[str, Any] = {
             "action": None if move is None or step.before is None else _action_json(move, players),
-            "story": [coded.get(id(p)) or coded.setdefault(id(p), _phrase_json(p)) for p in step.story],
+            "story": story,
         }
         scalars = (s.round, s.last_round, s.over, None if s.over else players[s.current], s.cards_left)
         if scalars != was:  # mostly "next" and "deck"
@@ -610,10 +628,24 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
                 if value != old or old is _NONE:
                     change[key] = value
             was = scalars
+        if drawn:
+            # A draw adds its card to one row and changes nothing else of the rows, the discards or the players
+            # (``engine.Table.place``; the same ``taken_by`` and ``scores``: ``_game``).
+            assert move is not None and last is not None
+            i = move.row - 1
+            if len(rows_were) == len(s.rows) and step.taken_by is last.taken_by and step.scores is last.scores \
+                    and s.discarded is discarded:
+                n, cards, t, who = row = (s.limits[i], s.rows[i], s.taken[i], rows_were[i][3])
+                if row != rows_were[i]:
+                    change["rows"] = {str(i): [n, list(cards), t, who]}
+                    rows_were[i] = row
+                changes.append(change)
+                last = step
+                continue
         by = names.get(step.taken_by)
         if by is None:
             by = names[step.taken_by] = [None if b is None else players[b] for b in step.taken_by]
-        rows = list(zip(s.limits, s.rows, s.taken, by))
+        rows = list(zip(s.limits, s.rows, s.taken, by))  # a list of its own: a draw changes an item (above)
         if last is None or len(rows) != len(rows_were):
             change["rows"] = [[n, list(cards), t, who] for n, cards, t, who in rows]
         elif rows != rows_were:
