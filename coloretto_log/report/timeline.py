@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 from string import Formatter
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from ..core.cards import KIND_INDEX, card_name, cards_of
 from ..core.claims import Verdict
@@ -140,9 +140,12 @@ def tell(story: tuple[Phrase, ...]) -> str:
     return " · ".join(p.text.format(**{k: _value_text(v) for k, v in p.values}) for p in story)
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One point of a game: the state after move ``number`` (0: before the first move)."""
+class Step(NamedTuple):
+    """One point of a game: the state after move ``number`` (0: before the first move).
+
+    A named tuple (immutable, as the timeline's other parts), not a frozen dataclass: a site makes one for every
+    move of every game of the club, and a frozen dataclass's ``__init__`` (a ``object.__setattr__`` a field)
+    cost five times a tuple's making."""
 
     number: int
     move: Move | None  # resolved; None for the setup
@@ -290,9 +293,13 @@ def build(
     )
 
 
+_new_tuple = tuple.__new__  # a named tuple's own constructor, without its keyword handling
+
+
 def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
     states = list(record.states())
     steps: list[Step] = []
+    new_step = _new_tuple
     if states:
         first = states[0]
         nobody: tuple[int | None, ...] = (None,) * len(first.rows)
@@ -310,7 +317,7 @@ def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
                 )
                 # A draw leaves every collection as it was; a take changes only the taker's.
                 scores = _rescored(scores, before, after, colours)
-            steps.append(Step(n, move, before, after, story(move, before, after, players), scores, taken_by))
+            steps.append(new_step(Step, (n, move, before, after, story(move, before, after, players), scores, taken_by)))
     return GameTimeline(
         number=record.number,
         players=players,
@@ -622,26 +629,34 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
             "action": None if move is None or step.before is None else _action_json(move, players),
             "story": story,
         }
+        if drawn and last is not None and s.round == was[0] and not s.over and len(rows_were) == len(s.rows) \
+                and step.taken_by is last.taken_by and step.scores is last.scores and s.discarded is discarded:
+            # A draw adds its card to one row and changes nothing else of the rows, the discards or the players
+            # (``engine.Table.place``; the same ``taken_by`` and ``scores``: ``_game``), nor the round: its
+            # change is the last-round card's coming out, the next player, the deck and that row.
+            assert move is not None
+            _, last_round, _, after, deck = was
+            if s.last_round != last_round:
+                change["last_round"] = last_round = s.last_round
+            if players[s.current] != after:
+                change["next"] = after = players[s.current]
+            if s.total - s.turned != deck:  # ``cards_left``
+                change["deck"] = deck = s.total - s.turned
+            was = (s.round, last_round, False, after, deck)
+            i = move.row - 1
+            n, cards, t, who = row = (s.limits[i], s.rows[i], s.taken[i], rows_were[i][3])
+            if row != rows_were[i]:
+                change["rows"] = {str(i): [n, list(cards), t, who]}
+                rows_were[i] = row
+            changes.append(change)
+            last = step
+            continue
         scalars = (s.round, s.last_round, s.over, None if s.over else players[s.current], s.cards_left)
         if scalars != was:  # mostly "next" and "deck"
             for key, value, old in zip(_SCALARS, scalars, was or (_NONE,) * len(_SCALARS)):
                 if value != old or old is _NONE:
                     change[key] = value
             was = scalars
-        if drawn:
-            # A draw adds its card to one row and changes nothing else of the rows, the discards or the players
-            # (``engine.Table.place``; the same ``taken_by`` and ``scores``: ``_game``).
-            assert move is not None and last is not None
-            i = move.row - 1
-            if len(rows_were) == len(s.rows) and step.taken_by is last.taken_by and step.scores is last.scores \
-                    and s.discarded is discarded:
-                n, cards, t, who = row = (s.limits[i], s.rows[i], s.taken[i], rows_were[i][3])
-                if row != rows_were[i]:
-                    change["rows"] = {str(i): [n, list(cards), t, who]}
-                    rows_were[i] = row
-                changes.append(change)
-                last = step
-                continue
         by = names.get(step.taken_by)
         if by is None:
             by = names[step.taken_by] = [None if b is None else players[b] for b in step.taken_by]
