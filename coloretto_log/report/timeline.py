@@ -629,12 +629,15 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
             "action": None if move is None or step.before is None else _action_json(move, players),
             "story": story,
         }
-        if drawn and last is not None and s.round == was[0] and not s.over and len(rows_were) == len(s.rows) \
-                and step.taken_by is last.taken_by and step.scores is last.scores and s.discarded is discarded:
-            # A draw adds its card to one row and changes nothing else of the rows, the discards or the players
-            # (``engine.Table.place``; the same ``taken_by`` and ``scores``: ``_game``), nor the round: its
-            # change is the last-round card's coming out, the next player, the deck and that row.
-            assert move is not None
+        if last is not None and move is not None and s.round == was[0] and not s.over \
+                and len(rows_were) == len(s.rows) and s.discarded is discarded \
+                and (not drawn or step.taken_by is last.taken_by and step.scores is last.scores):
+            # A move within a round (``engine.Table``): a draw adds its card to one row and changes nothing else of
+            # the rows or the players (the same ``taken_by`` and ``scores``: ``_game``); a take that does not end
+            # the round empties one row, marks it taken by its taker, and changes the taker's entry alone (the
+            # others' collections, ``done`` and assignments are the same objects: ``_rescored``). Neither changes
+            # the round or the discards: the change is the last-round card's coming out, the next player, the
+            # deck, that row and the taker's entry.
             _, last_round, _, after, deck = was
             if s.last_round != last_round:
                 change["last_round"] = last_round = s.last_round
@@ -644,10 +647,24 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
                 change["deck"] = deck = s.total - s.turned
             was = (s.round, last_round, False, after, deck)
             i = move.row - 1
-            n, cards, t, who = row = (s.limits[i], s.rows[i], s.taken[i], rows_were[i][3])
+            by_seat = step.taken_by[i]
+            n, cards, t, who = row = (s.limits[i], s.rows[i], s.taken[i], None if by_seat is None else players[by_seat])
             if row != rows_were[i]:
                 change["rows"] = {str(i): [n, list(cards), t, who]}
                 rows_were[i] = row
+            if not drawn:
+                seat = move.seat
+                a = step.scores[seat]
+                same = (seat, s.collections[seat], s.done[seat], a.score, a.jokers, a.positive)
+                at = index.get(same)
+                if at is None:
+                    at = index[same] = len(entries)
+                    entries.append([players[seat], list(counted(s.collections[seat])), s.done[seat], a.score,
+                                    list(a.jokers), list(a.positive)])
+                if at != seats[seat]:
+                    change["players"] = {str(seat): at}
+                    seats = seats[:]  # a list of its own: a change may hold the list before
+                    seats[seat] = at
             changes.append(change)
             last = step
             continue
