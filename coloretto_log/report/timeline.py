@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 from string import Formatter
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from ..core.cards import KIND_INDEX, card_name, cards_of
 from ..core.claims import Verdict
@@ -140,9 +140,12 @@ def tell(story: tuple[Phrase, ...]) -> str:
     return " · ".join(p.text.format(**{k: _value_text(v) for k, v in p.values}) for p in story)
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One point of a game: the state after move ``number`` (0: before the first move)."""
+class Step(NamedTuple):
+    """One point of a game: the state after move ``number`` (0: before the first move).
+
+    A named tuple (immutable, as the timeline's other parts), not a frozen dataclass: a site makes one for every
+    move of every game of the club, and a frozen dataclass's ``__init__`` (a ``object.__setattr__`` a field)
+    cost five times a tuple's making."""
 
     number: int
     move: Move | None  # resolved; None for the setup
@@ -290,9 +293,13 @@ def build(
     )
 
 
+_new_tuple = tuple.__new__  # a named tuple's own constructor, without its keyword handling
+
+
 def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
     states = list(record.states())
     steps: list[Step] = []
+    new_step = _new_tuple
     if states:
         first = states[0]
         nobody: tuple[int | None, ...] = (None,) * len(first.rows)
@@ -310,7 +317,7 @@ def _game(record: GameRecord, players: tuple[str, ...]) -> GameTimeline:
                 )
                 # A draw leaves every collection as it was; a take changes only the taker's.
                 scores = _rescored(scores, before, after, colours)
-            steps.append(Step(n, move, before, after, story(move, before, after, players), scores, taken_by))
+            steps.append(new_step(Step, (n, move, before, after, story(move, before, after, players), scores, taken_by)))
     return GameTimeline(
         number=record.number,
         players=players,
@@ -564,6 +571,12 @@ def _action_json(move: Move, players: tuple[str, ...]) -> list[Any]:
     return ["take", players[move.seat], move.row, move.extra, bool(move.last_round)]
 
 
+#: Each draw's phrase written (``_phrase_json``) with the phrase, by its id: ``story`` makes one phrase a round's
+#: head and one a player, card and row, shared by the build's games (a site's thousand matches). Emptied when full.
+_DRAWN: dict[int, tuple[Phrase, list[Any]]] = {}
+_DRAWN_MAX = 16384
+
+
 def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
     """The game's states by difference, as the replay page carries them (docs/replay.md): ``(entries,
     changes)``.
@@ -600,10 +613,61 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
             index.clear()
             last = None
         move = step.move
+        drawn = type(move) is Draw and last is not None
+        if drawn:  # a draw's phrases (its round's head, the draw) are shared by the build's games (``story``)
+            story = []
+            for p in step.story:
+                found = _DRAWN.get(id(p))
+                if found is None or found[0] is not p:
+                    if len(_DRAWN) >= _DRAWN_MAX:
+                        _DRAWN.clear()
+                    found = _DRAWN[id(p)] = (p, _phrase_json(p))  # the phrase kept: its id stays its own
+                story.append(found[1])
+        else:
+            story = [coded.get(id(p)) or coded.setdefault(id(p), _phrase_json(p)) for p in step.story]
         change: dict[str, Any] = {
             "action": None if move is None or step.before is None else _action_json(move, players),
-            "story": [coded.get(id(p)) or coded.setdefault(id(p), _phrase_json(p)) for p in step.story],
+            "story": story,
         }
+        if last is not None and move is not None and s.round == was[0] and not s.over \
+                and len(rows_were) == len(s.rows) and s.discarded is discarded \
+                and (not drawn or step.taken_by is last.taken_by and step.scores is last.scores):
+            # A move within a round (``engine.Table``): a draw adds its card to one row and changes nothing else of
+            # the rows or the players (the same ``taken_by`` and ``scores``: ``_game``); a take that does not end
+            # the round empties one row, marks it taken by its taker, and changes the taker's entry alone (the
+            # others' collections, ``done`` and assignments are the same objects: ``_rescored``). Neither changes
+            # the round or the discards: the change is the last-round card's coming out, the next player, the
+            # deck, that row and the taker's entry.
+            _, last_round, _, after, deck = was
+            if s.last_round != last_round:
+                change["last_round"] = last_round = s.last_round
+            if players[s.current] != after:
+                change["next"] = after = players[s.current]
+            if s.total - s.turned != deck:  # ``cards_left``
+                change["deck"] = deck = s.total - s.turned
+            was = (s.round, last_round, False, after, deck)
+            i = move.row - 1
+            by_seat = step.taken_by[i]
+            n, cards, t, who = row = (s.limits[i], s.rows[i], s.taken[i], None if by_seat is None else players[by_seat])
+            if row != rows_were[i]:
+                change["rows"] = {str(i): [n, list(cards), t, who]}
+                rows_were[i] = row
+            if not drawn:
+                seat = move.seat
+                a = step.scores[seat]
+                same = (seat, s.collections[seat], s.done[seat], a.score, a.jokers, a.positive)
+                at = index.get(same)
+                if at is None:
+                    at = index[same] = len(entries)
+                    entries.append([players[seat], list(counted(s.collections[seat])), s.done[seat], a.score,
+                                    list(a.jokers), list(a.positive)])
+                if at != seats[seat]:
+                    change["players"] = {str(seat): at}
+                    seats = seats[:]  # a list of its own: a change may hold the list before
+                    seats[seat] = at
+            changes.append(change)
+            last = step
+            continue
         scalars = (s.round, s.last_round, s.over, None if s.over else players[s.current], s.cards_left)
         if scalars != was:  # mostly "next" and "deck"
             for key, value, old in zip(_SCALARS, scalars, was or (_NONE,) * len(_SCALARS)):
@@ -613,7 +677,7 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
         by = names.get(step.taken_by)
         if by is None:
             by = names[step.taken_by] = [None if b is None else players[b] for b in step.taken_by]
-        rows = list(zip(s.limits, s.rows, s.taken, by))
+        rows = list(zip(s.limits, s.rows, s.taken, by))  # a list of its own: a draw changes an item (above)
         if last is None or len(rows) != len(rows_were):
             change["rows"] = [[n, list(cards), t, who] for n, cards, t, who in rows]
         elif rows != rows_were:

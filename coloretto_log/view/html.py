@@ -139,7 +139,10 @@ _PLACEHOLDER = re.compile(r"%%([A-Z_]+)%%")
 _DATA = "%%DATA%%"
 
 
-_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+#: No check for reference cycles (the data is made of fresh lists and dicts, or parsed JSON: none has one): the
+#: check kept a dictionary of every list and dict being written, a third of the encoder's time on a replay's
+#: thousands of small lists (a cycle would end in ``RecursionError`` rather than ``ValueError``).
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
 
 
 def _script_safe(text: str) -> str:
