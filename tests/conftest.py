@@ -80,7 +80,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     After it: xdist 3.8 puts the group in ``item._nodeid`` ("...@group"), which pytest 9.2 no longer reads
     (``item.nodeid`` comes from ``item._id``): without this, every group was ignored and each worker made the
-    module fixtures, and ran a text's earlier examples, again. Without xdist (``-n 0``), nothing changes."""
+    module fixtures, and ran a text's earlier examples, again (measured on the 31 examples of docs/site.md,
+    tournament.md and ratings.md, ``-n 2``: 87.1 s of CPU with the groups ignored, 48.0 s with them). Without xdist
+    (``-n 0``), nothing changes."""
     for item in items:
         if item.get_closest_marker("xdist_group") is not None:
             continue
