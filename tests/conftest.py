@@ -66,3 +66,36 @@ def browser(chromium: str) -> Iterator[Browser]:
             yield b
         finally:
             b.close()
+
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Iterator[None]:
+    """Groups for ``pytest -n`` (``--dist loadgroup``, pyproject.toml): one worker runs a group's tests.
+
+    Before xdist's own hook: the tests of a module that share a fixture of the module's own (``scope="module"``
+    or ``"session"``: a season ingested, a site built, a match analysed) become one group, so that the fixture is
+    made once, not once a worker (xdist sends the groups with the most tests first; the single tests fill in).
+    A test already in a group (the docs' examples, one group a text) keeps it.
+
+    After it: xdist 3.8 puts the group in ``item._nodeid`` ("...@group"), which pytest 9.2 no longer reads
+    (``item.nodeid`` comes from ``item._id``): without this, every group was ignored and each worker made the
+    module fixtures, and ran a text's earlier examples, again (measured on the 31 examples of docs/site.md,
+    tournament.md and ratings.md, ``-n 2``: 87.1 s of CPU with the groups ignored, 48.0 s with them). Without xdist
+    (``-n 0``), nothing changes."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        module = item.nodeid.split("::")[0]
+        info = getattr(item, "_fixtureinfo", None)
+        for name in item.fixturenames if info is not None else ():
+            defs = info.name2fixturedefs.get(name)
+            if defs and defs[-1].scope in ("module", "session") and defs[-1].baseid == module:
+                item.add_marker(pytest.mark.xdist_group(module))
+                break
+    yield
+    if getattr(config.option, "loadgroup", False):
+        for item in items:
+            grouped = getattr(item, "_nodeid", None)
+            if isinstance(grouped, str) and "@" in grouped and hasattr(item, "_id") and item.nodeid != grouped:
+                item._id = type(item._id).parse(grouped)
