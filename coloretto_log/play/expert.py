@@ -15,7 +15,10 @@ races instead, as ``expert-mc`` does: batches of ``samples`` orders up to
 (``survivors``); off by default (measured no stronger). With ``blend`` above 0
 each playout also goes on, greedily, to the end of the game, and its value mixes
 the evaluator's at the end of the round with the real one at the end
-(``search.rollout_samples``). It plays the choice with the best
+(``search.rollout_samples``). With ``replies`` above 0 the first turns of each
+playout after the choice are played by ``by`` (``one-ply``: the evaluator one
+decision deep; ``strong``) instead of ``greedy`` (``search.play_replies``);
+off by default (measured no stronger). It plays the choice with the best
 win chance plus ``search.MARGIN_WEIGHT`` times the margin; ties to the first. Where the exact
 search applies and is small (``searched_exactly``, below) it plays the exact
 best, as ``expert-mc`` does. How strong and how fast: docs/simulate.md.
@@ -239,7 +242,8 @@ class ExpertBot(_PositionBot):
     name = "expert"
 
     def __init__(self, exact: bool = True, samples: int = ROLLOUTS, margin_weight: float = search.MARGIN_WEIGHT,
-                 model: Model | None = None, most: int | None = None, z: float = Z, blend: float = 0.0) -> None:
+                 model: Model | None = None, most: int | None = None, z: float = Z, blend: float = 0.0,
+                 replies: int = 0, by: str = "one-ply") -> None:
         self.exact = exact
         self.samples = samples
         self.margin_weight = margin_weight
@@ -247,6 +251,8 @@ class ExpertBot(_PositionBot):
         self.most = samples if most is None else max(most, samples)  # a race in batches of ``samples`` up to this
         self.z = z
         self.blend = blend  # the weight of a greedy playout to the end of the game beside the evaluator
+        self.replies = replies  # turns after the choice played by the evaluator one decision deep, not greedily
+        self.by = by  # who plays those turns: "one-ply" (the evaluator) or "strong"
 
     def sampled(self, start: Start, choices: list[Choice], rng: SplitMix64) -> int:
         seat = start.state.current
@@ -260,7 +266,7 @@ class ExpertBot(_PositionBot):
         while n < self.most and len(alive) > 1:
             orders = range(n, min(n + self.samples, self.most))
             batch = search.rollout_samples(start, [choices[c] for c in alive], seed, orders, self.model,
-                                           self.blend)
+                                           self.blend, self.replies, self.by)
             for c, vs in zip(alive, batch):
                 got[c].extend(search.objective(v, seat, self.margin_weight) for v in vs)
             n = len(got[alive[0]])
