@@ -11,7 +11,9 @@ at the end of the round (``blend``), a margin weight ``W`` in the objective
 (``margin_weight``), the first ``R`` turns after the choice in each playout
 played by ``P`` (``one-ply``, the default: the evaluator one decision deep;
 ``strong``) instead of ``greedy`` (``replies``, ``by``), on the evaluator's weights in the JSON file ``WEIGHTS``
-(default: the shipped ones).
+(default: the shipped ones). Unset settings are ``ExpertBot``'s defaults: since
+round 4 of docs/design/evaluator.md one turn by ``strong`` (``replies:1``,
+``by:strong``), so the expert of rounds 1 to 3 is ``LABEL=32/replies:0``.
 ``GAMES`` is a multiple of the seats. Deals, seats and generators are
 ``bench_expert.py``'s (one process); it prints its report and then every
 pair's points difference in the same games (mean and 95% interval). For

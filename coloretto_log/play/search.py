@@ -21,8 +21,8 @@ instead, on the same orders of the unseen cards, every seat ``greedy``, to
 the end of the round (of the game near its end) and values the positions
 there: what ``expert`` plays by (docs/design/evaluator.md measured both). With ``replies`` the first turns of
 each playout are played by a stronger policy than greedy (``play_replies``:
-the evaluator one decision deep, ``one_ply``, or ``strong``); measured no
-stronger (the design note's round 4), off by default.
+the evaluator one decision deep, ``one_ply``, or ``strong``): ``expert``
+plays one turn by ``strong`` (the design note's round 4).
 
 Which of a seat's numbers counts as "best" is ``objective``: the win chance
 plus ``MARGIN_WEIGHT`` (1) times the margin, so the margin decides and the
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.cards import GOLDEN_JOKER, KINDS, LAST_ROUND
+from ..core.cards import GOLDEN_JOKER, KINDS
 from ..core.engine import Table
 from ..core.rng import SplitMix64, nth_output
 from . import bots
@@ -155,16 +155,6 @@ def rollout_values(start: Start, choices: Sequence[Choice], seed: int, samples: 
     return out
 
 
-def _turned_up(deck: Sequence[str], t: int) -> tuple[str, bool] | None:
-    """The card turned over at place ``t`` of ``deck`` and whether the last-round card came first (as the bots'
-    loop reads an order); None when no card is left there."""
-    if t >= len(deck):
-        return None
-    if deck[t] != LAST_ROUND:
-        return deck[t], False
-    return (deck[t + 1], True) if t + 1 < len(deck) else None
-
-
 def one_ply(table: Table, card: str | None, model: Model | None = None,
             margin_weight: float = MARGIN_WEIGHT) -> Choice:
     """The choice of the player to move at ``table`` (``card``: the card in hand, turned over already) by
@@ -215,7 +205,7 @@ def play_replies(start: Start, choice: Choice, deck: list[str], stop: int, repli
                                     else strong_pick(table, None, len(picks) + 1))
             kind, i = got
         turns += 1
-        up = _turned_up(deck, table.turned - base) if kind == "draw" or GOLDEN_JOKER in table.rows[i] else None
+        up = bots._turned_up(deck, table.turned - base) if kind == "draw" or GOLDEN_JOKER in table.rows[i] else None
         if kind == "draw":
             if up is None:  # no card left to turn over: play stops here
                 return table

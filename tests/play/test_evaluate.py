@@ -22,7 +22,7 @@ from coloretto_log.core.rng import SplitMix64, nth_output
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.setup import seeded_setup
 from coloretto_log.log.replay import check_match
-from coloretto_log.play import bots, search
+from coloretto_log.play import bots, expert, search
 from coloretto_log.play.bots import GreedyBot, RandomBot, hidden, play_to_end, turn
 from coloretto_log.play.evaluate import (
     N_FEATURES,
@@ -325,6 +325,27 @@ def test_a_blended_rollout_is_the_evaluators_value_at_the_round_end_mixed_with_t
                     assert math.isclose(m, (a + b) / 2, abs_tol=1e-12)
                 assert math.isclose(sum(half[c][k].win), 1.0) and math.isclose(sum(half[c][k].margin), 0.0,
                                                                              abs_tol=1e-9)
+
+
+def test_the_expert_plays_the_best_mean_of_playouts_whose_next_turn_is_strongs() -> None:
+    # The default expert, by hand: 32 orders from the decision's number, the next turn by strong, the best
+    # mean objective (ties to the first choice).
+    assert (expert.REPLIES, expert.REPLY_POLICY) == (1, "strong")
+    checked = 0
+    for state in game(47, 3)[1:30:4]:
+        start = Start(hidden(state))
+        choices = expert.distinct(start)
+        if len(choices) < 2 or expert.searched_exactly(start):
+            continue
+        seed = SplitMix64(3).next()
+        samples = search.rollout_samples(start, choices, seed, range(expert.ROLLOUTS), replies=1, by="strong")
+        seat = state.current
+        means = [sum(search.objective(v, seat) for v in vs) for vs in samples]
+        kind, i = choices[max(range(len(choices)), key=lambda k: (means[k], -k))]
+        got = ExpertBot().choose(state, SplitMix64(3))
+        assert got == (None if kind == "draw" else engine.Take(seat, i + 1))
+        checked += 1
+    assert checked >= 3
 
 
 def test_the_expert_is_reproducible_and_blind_to_the_deck() -> None:
