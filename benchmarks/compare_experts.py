@@ -3,13 +3,17 @@
     python benchmarks/compare_experts.py GAMES SEED BOT [BOT ...]
 
 Each ``BOT`` is a registered bot (``strong``, ``expert-mc``, ...) or a variant
-of ``expert`` written ``LABEL=SAMPLES[/most:M][/blend:B][/mw:W][@WEIGHTS]``:
+of ``expert`` written ``LABEL=SAMPLES[/most:M][/blend:B][/mw:W][/replies:R][/by:P][@WEIGHTS]``:
 ``SAMPLES`` orders of the unseen cards a decision (``ExpertBot(samples=...)``),
 optionally a race in batches of ``SAMPLES`` up to ``M`` orders (``most``), a
 playout on to the end of the game weighing ``B`` beside the evaluator's value
 at the end of the round (``blend``), a margin weight ``W`` in the objective
-(``margin_weight``), on the evaluator's weights in the JSON file ``WEIGHTS``
-(default: the shipped ones).
+(``margin_weight``), the first ``R`` turns after the choice in each playout
+played by ``P`` (``one-ply``, the default: the evaluator one decision deep;
+``strong``) instead of ``greedy`` (``replies``, ``by``), on the evaluator's weights in the JSON file ``WEIGHTS``
+(default: the shipped ones). Unset settings are ``ExpertBot``'s defaults: since
+round 4 of docs/design/evaluator.md one turn by ``strong`` (``replies:1``,
+``by:strong``), so the expert of rounds 1 to 3 is ``LABEL=32/replies:0``.
 ``GAMES`` is a multiple of the seats. Deals, seats and generators are
 ``bench_expert.py``'s (one process); it prints its report and then every
 pair's points difference in the same games (mean and 95% interval). For
@@ -36,7 +40,7 @@ from coloretto_log.play.expert import ExpertBot
 
 VARIANTS: dict[str, dict[str, Any]] = {}
 #: The settings a variant may name, and the ``ExpertBot`` argument each sets.
-SETTINGS = {"most": "most", "blend": "blend", "mw": "margin_weight"}
+SETTINGS = {"most": "most", "blend": "blend", "mw": "margin_weight", "replies": "replies", "by": "by"}
 
 
 def bot_of(name: str, samples: int | None) -> Bot:
@@ -47,7 +51,7 @@ def parse(spec: str) -> str:
     """A bot's label; a variant's settings go to ``VARIANTS``."""
     if "=" not in spec:
         if spec not in BOTS:
-            raise SystemExit(f"{spec!r}: not a bot (known: {', '.join(BOTS)}) nor LABEL=SAMPLES[/most:M][/blend:B][/mw:W][@WEIGHTS]")
+            raise SystemExit(f"{spec!r}: not a bot (known: {', '.join(BOTS)}) nor LABEL=SAMPLES[/most:M][/blend:B][/mw:W][/replies:R][/by:P][@WEIGHTS]")
         return spec
     label, rest = spec.split("=", 1)
     settings: dict[str, Any] = {}
@@ -60,7 +64,8 @@ def parse(spec: str) -> str:
         key, _, value = item.partition(":")
         if key not in SETTINGS:
             raise SystemExit(f"{spec!r}: unknown setting {key!r} ({', '.join(SETTINGS)})")
-        settings[SETTINGS[key]] = int(value) if key == "most" else float(value)
+        settings[SETTINGS[key]] = (int(value) if key in ("most", "replies") else value if key == "by"
+                                   else float(value))
     VARIANTS[label] = settings
     return label
 

@@ -2,7 +2,7 @@
 
 ``expert`` (``ExpertBot``) plays every choice open to it out on ``ROLLOUTS``
 (32) orders of the unseen cards (one number of the seat's generator seeds
-them), every seat then ``greedy``, to the end of the round (to the end of the
+them), the next turn by ``strong``, every seat then ``greedy``, to the end of the round (to the end of the
 game once the last-round card is due within a round of cards), and the
 evaluator (``play.evaluate``) says what each position reached is worth to
 every seat, expected final margin and chance of winning
@@ -15,7 +15,12 @@ races instead, as ``expert-mc`` does: batches of ``samples`` orders up to
 (``survivors``); off by default (measured no stronger). With ``blend`` above 0
 each playout also goes on, greedily, to the end of the game, and its value mixes
 the evaluator's at the end of the round with the real one at the end
-(``search.rollout_samples``). It plays the choice with the best
+(``search.rollout_samples``). The first ``replies`` turns of each playout
+after the choice (``REPLIES``, 1: the next player's, and the row of the
+player's own card drawn) are played by ``by`` (``REPLY_POLICY``, ``strong``;
+or ``one-ply``: the evaluator one decision deep) instead of ``greedy``
+(``search.play_replies``): measured stronger than all-greedy playouts
+(docs/design/evaluator.md, round 4). It plays the choice with the best
 win chance plus ``search.MARGIN_WEIGHT`` times the margin; ties to the first. Where the exact
 search applies and is small (``searched_exactly``, below) it plays the exact
 best, as ``expert-mc`` does. How strong and how fast: docs/simulate.md.
@@ -72,6 +77,8 @@ __all__ = [
     "BATCH",
     "EXACT_WORK",
     "MIN_SAMPLES",
+    "REPLIES",
+    "REPLY_POLICY",
     "ROLLOUTS",
     "SAMPLES",
     "ExpertBot",
@@ -85,6 +92,10 @@ __all__ = [
 
 #: ``expert``: orders of the unseen cards a decision, each choice played out on every one (0: one decision deep).
 ROLLOUTS = 32
+#: ``expert``: turns after the choice played in each playout by ``REPLY_POLICY`` instead of ``greedy``.
+REPLIES = 1
+#: ``expert``: who plays those turns (``search.play_replies``): ``strong`` (round 4 of docs/design/evaluator.md).
+REPLY_POLICY = "strong"
 #: ``expert-mc``: at most this many sampled orders per decision.
 SAMPLES = 256
 #: Orders are drawn in batches of this many; a choice may be dropped after each batch ...
@@ -239,7 +250,8 @@ class ExpertBot(_PositionBot):
     name = "expert"
 
     def __init__(self, exact: bool = True, samples: int = ROLLOUTS, margin_weight: float = search.MARGIN_WEIGHT,
-                 model: Model | None = None, most: int | None = None, z: float = Z, blend: float = 0.0) -> None:
+                 model: Model | None = None, most: int | None = None, z: float = Z, blend: float = 0.0,
+                 replies: int = REPLIES, by: str = REPLY_POLICY) -> None:
         self.exact = exact
         self.samples = samples
         self.margin_weight = margin_weight
@@ -247,6 +259,8 @@ class ExpertBot(_PositionBot):
         self.most = samples if most is None else max(most, samples)  # a race in batches of ``samples`` up to this
         self.z = z
         self.blend = blend  # the weight of a greedy playout to the end of the game beside the evaluator
+        self.replies = replies  # turns after the choice played by the evaluator one decision deep, not greedily
+        self.by = by  # who plays those turns: "one-ply" (the evaluator) or "strong"
 
     def sampled(self, start: Start, choices: list[Choice], rng: SplitMix64) -> int:
         seat = start.state.current
@@ -260,7 +274,7 @@ class ExpertBot(_PositionBot):
         while n < self.most and len(alive) > 1:
             orders = range(n, min(n + self.samples, self.most))
             batch = search.rollout_samples(start, [choices[c] for c in alive], seed, orders, self.model,
-                                           self.blend)
+                                           self.blend, self.replies, self.by)
             for c, vs in zip(alive, batch):
                 got[c].extend(search.objective(v, seat, self.margin_weight) for v in vs)
             n = len(got[alive[0]])

@@ -19,7 +19,10 @@ positions reached. Nothing random: the same position gives the same values.
 ``rollout_values(start, choices, seed, samples)`` plays each choice out
 instead, on the same orders of the unseen cards, every seat ``greedy``, to
 the end of the round (of the game near its end) and values the positions
-there: what ``expert`` plays by (docs/design/evaluator.md measured both).
+there: what ``expert`` plays by (docs/design/evaluator.md measured both). With ``replies`` the first turns of
+each playout are played by a stronger policy than greedy (``play_replies``:
+the evaluator one decision deep, ``one_ply``, or ``strong``): ``expert``
+plays one turn by ``strong`` (the design note's round 4).
 
 Which of a seat's numbers counts as "best" is ``objective``: the win chance
 plus ``MARGIN_WEIGHT`` (1) times the margin, so the margin decides and the
@@ -38,10 +41,12 @@ from .evaluate import Values, evaluate_many
 from .evaluate.model import Model
 from .playout import Choice, Start
 
-__all__ = ["MARGIN_WEIGHT", "choice_values", "objective", "rollout_samples", "rollout_values"]
+__all__ = ["MARGIN_WEIGHT", "choice_values", "objective", "one_ply", "play_replies", "rollout_samples",
+           "rollout_values", "strong_pick"]
 
 _GREEDY = bots.GreedyBot()
 _RNG = SplitMix64(0)  # greedy draws nothing from it
+_STRONG = bots.StrongBot()
 
 #: A point of expected margin counts as this much win chance.
 MARGIN_WEIGHT = 1.0
@@ -111,13 +116,14 @@ def _outcomes(start: Start, choice: Choice) -> _Outcomes:
     return out
 
 
-def choice_values(start: Start, choices: Sequence[Choice], margin_weight: float = MARGIN_WEIGHT) -> list[Values]:
+def choice_values(start: Start, choices: Sequence[Choice], margin_weight: float = MARGIN_WEIGHT,
+                  model: Model | None = None) -> list[Values]:
     """Every choice's values at ``start`` for every seat: the expectation over the cards of the position
     the player then picks by ``objective`` (see the module's docstring)."""
     seat = start.state.current
     outcomes = [_outcomes(start, c) for c in choices]
     tables = [t for out in outcomes for _, options in out for t in options]
-    values = iter(evaluate_many(tables))
+    values = iter(evaluate_many(tables, model))
     result = []
     for out in outcomes:
         n = start.state.players
@@ -149,8 +155,80 @@ def rollout_values(start: Start, choices: Sequence[Choice], seed: int, samples: 
     return out
 
 
+def one_ply(table: Table, card: str | None, model: Model | None = None,
+            margin_weight: float = MARGIN_WEIGHT) -> Choice:
+    """The choice of the player to move at ``table`` (``card``: the card in hand, turned over already) by
+    ``choice_values``: the evaluator one decision deep, ties to the first."""
+    start = Start(table.state())
+    start.card = card
+    choices = start.choices()
+    if len(choices) == 1:
+        return choices[0]
+    seat = table.current
+    values = choice_values(start, choices, margin_weight, model)
+    return choices[max(range(len(choices)), key=lambda k: (objective(values[k], seat, margin_weight), -k))]
+
+
+def strong_pick(table: Table, card: str | None, seed: int) -> Choice:
+    """The choice of the player to move at ``table`` as ``strong`` makes it (its orders from ``seed``)."""
+    rng = SplitMix64(seed)
+    if card is not None:
+        return ("row", _STRONG.place(table, card, rng) - 1)
+    take = _STRONG.choose(table, rng)
+    return ("draw", -1) if take is None else ("take", take.row - 1)
+
+
+def play_replies(start: Start, choice: Choice, deck: list[str], stop: int, replies: int,
+                 picks: dict[tuple[object, ...], Choice], model: Model | None = None, by: str = "one-ply") -> Table:
+    """``Start.play_to`` with a stronger policy for the first turns: ``choice`` (a draw's card placed by
+    ``one_ply``), then the next ``replies`` turns (a draw or a take, and the row for a card drawn) by
+    ``one_ply``, then every seat ``greedy`` until round ``stop`` begins (0: the end of the game).
+
+    ``picks`` keeps each one-ply choice made, by the choice and the cards turned over so far (which,
+    with both policies deterministic, fix the position): playouts on orders that begin alike ask once."""
+    base = start.state.turned
+    table = Table(start.state)
+    n = table.players
+    kind, i = choice
+    turns = 0
+    if kind == "row":
+        assert start.card is not None
+        table.place(table.current, i, start.card)
+        turns = 1
+    while turns <= replies and not table.over and table.round != stop:
+        seat = table.current
+        if turns:
+            key: tuple[object, ...] = (choice, turns, tuple(deck[:table.turned - base]))
+            got = picks.get(key)
+            if got is None:
+                got = picks[key] = (one_ply(table, None, model) if by == "one-ply"
+                                    else strong_pick(table, None, len(picks) + 1))
+            kind, i = got
+        turns += 1
+        up = bots._turned_up(deck, table.turned - base) if kind == "draw" or GOLDEN_JOKER in table.rows[i] else None
+        if kind == "draw":
+            if up is None:  # no card left to turn over: play stops here
+                return table
+            card, last = up
+            table.turn_over(card, last)
+            key = (choice, turns, "row", tuple(deck[:table.turned - base]))
+            row = picks.get(key)
+            if row is None:
+                row = picks[key] = (one_ply(table, card, model) if by == "one-ply"
+                                    else strong_pick(table, card, len(picks) + 1))
+            table.place(seat, row[1], card)
+        elif up is None:
+            table.take(seat, i, None, False)
+        else:
+            table.take(seat, i, up[0], up[1])
+    if not table.over and table.round != stop:
+        bots.play_out(table, deck, base, [_GREEDY] * n, [_RNG] * n, stop)
+    return table
+
+
 def rollout_samples(start: Start, choices: Sequence[Choice], seed: int, orders: Sequence[int],
-                    model: Model | None = None, blend: float = 0.0) -> list[list[Values]]:
+                    model: Model | None = None, blend: float = 0.0, replies: int = 0,
+                    by: str = "one-ply") -> list[list[Values]]:
     """``rollout_values``' single playouts: for each choice, the values reached on each order ``k`` of
     ``orders`` (the order drawn from the (k+1)-th output of ``SplitMix64(seed)``), in that order.
 
@@ -161,7 +239,12 @@ def rollout_samples(start: Start, choices: Sequence[Choice], seed: int, orders: 
     blend = blend if stop else 0.0
     need = start.need(0 if blend else stop)
     decks = [start.deal(nth_output(seed, k + 1), need) for k in orders]
-    tables = [start.play_to(choice, deck, stop) for choice in choices for deck in decks]
+    if replies:
+        picks: dict[tuple[object, ...], Choice] = {}
+        tables = [play_replies(start, choice, deck, stop, replies, picks, model, by) for choice in choices
+                  for deck in decks]
+    else:
+        tables = [start.play_to(choice, deck, stop) for choice in choices for deck in decks]
     m = len(decks)
     values = evaluate_many(tables, model)
     if blend:

@@ -16,13 +16,13 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import app
 from coloretto_log.core import engine
-from coloretto_log.core.cards import ALL_COLOURS
+from coloretto_log.core.cards import ALL_COLOURS, GOLDEN_JOKER, LAST_ROUND
 from coloretto_log.core.engine import GameState, Table
 from coloretto_log.core.rng import SplitMix64, nth_output
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.setup import seeded_setup
 from coloretto_log.log.replay import check_match
-from coloretto_log.play import bots, search
+from coloretto_log.play import bots, expert, search
 from coloretto_log.play.bots import GreedyBot, RandomBot, hidden, play_to_end, turn
 from coloretto_log.play.evaluate import (
     N_FEATURES,
@@ -35,7 +35,7 @@ from coloretto_log.play.evaluate import (
 )
 from coloretto_log.play.evaluate.model import load, model_from_json
 from coloretto_log.play.expert import ExpertBot, survivors
-from coloretto_log.play.playout import Start
+from coloretto_log.play.playout import Choice, Start
 
 from ..builders.positions import reordered
 
@@ -202,6 +202,71 @@ def test_a_take_is_worth_the_position_after_it() -> None:
             assert search.choice_values(start, [c])[0] == evaluate(after)
 
 
+def test_a_playout_with_replies_plays_the_evaluators_one_ply_choice_then_greedy() -> None:
+    # By hand, for a take: the table after it, the next seat's turn as ``one_ply`` picks it (the card it draws
+    # placed as ``one_ply`` picks too), then greedy to the round's end on the same order. For a take or a row,
+    # no reply is the greedy playout itself; for our own draw the card goes where ``one_ply`` puts it.
+    checked = 0
+    for state in game(45, 3)[2:40:5]:
+        start = Start(hidden(state))
+        stop = start.stop_round()
+        deck = start.deal(nth_output(8, 1), start.need(stop))
+        if LAST_ROUND in deck[:4]:
+            continue
+        base = start.state.turned
+        for choice in start.choices():
+            picks: dict[tuple[object, ...], Choice] = {}
+            got = search.play_replies(start, choice, deck, stop, 1, picks)
+            if choice[0] == "draw":
+                turned = Table(start.state)
+                turned.turn_over(deck[0], False)
+                assert picks[(choice, 1, "row", (deck[0],))] == search.one_ply(turned, deck[0])
+                continue
+            assert search.play_replies(start, choice, deck, stop, 0, {}).state() == start.play_to(
+                choice, deck, stop).state()
+            table = Table(start.state)
+            table.take(table.current, choice[1], deck[0] if GOLDEN_JOKER in table.rows[choice[1]] else None, False)
+            if table.round == stop:
+                continue
+            seat = table.current
+            kind, i = search.one_ply(table, None)
+            used = table.turned - base
+            if kind == "draw":
+                card = deck[used]
+                table.turn_over(card, False)
+                table.place(seat, search.one_ply(table, card)[1], card)
+            else:
+                extra = deck[used] if GOLDEN_JOKER in table.rows[i] else None
+                table.take(seat, i, extra, False)
+            if not table.over and table.round != stop:
+                bots.play_out(table, deck, base, [GreedyBot()] * 3, [SplitMix64(0)] * 3, stop)
+            assert got.state() == table.state()
+            checked += 1
+    assert checked >= 5
+
+
+def test_replies_by_strong_are_strongs_choices() -> None:
+    checked = 0
+    for state in game(46, 4)[2:40:6]:
+        start = Start(hidden(state))
+        stop = start.stop_round()
+        deck = start.deal(nth_output(9, 1), start.need(stop))
+        for choice in [c for c in start.choices() if c[0] == "take"]:
+            table = Table(start.state)
+            table.take(table.current, choice[1], deck[0] if GOLDEN_JOKER in table.rows[choice[1]] else None, False)
+            if table.round == stop:
+                continue
+            picks: dict[tuple[object, ...], Choice] = {}
+            search.play_replies(start, choice, deck, stop, 1, picks, by="strong")
+            key = (choice, 1, tuple(deck[:table.turned - start.state.turned]))
+            assert picks[key] == search.strong_pick(table, None, 1)
+            kind, i = picks[key]
+            expected = bots.StrongBot().choose(table, SplitMix64(1))
+            assert (kind == "draw") == (expected is None) and (expected is None or expected.row == i + 1)
+            checked += 1
+    assert checked >= 5
+
+
 # --------------------------------------------------------------------------- the expert
 
 
@@ -260,6 +325,27 @@ def test_a_blended_rollout_is_the_evaluators_value_at_the_round_end_mixed_with_t
                     assert math.isclose(m, (a + b) / 2, abs_tol=1e-12)
                 assert math.isclose(sum(half[c][k].win), 1.0) and math.isclose(sum(half[c][k].margin), 0.0,
                                                                              abs_tol=1e-9)
+
+
+def test_the_expert_plays_the_best_mean_of_playouts_whose_next_turn_is_strongs() -> None:
+    # The default expert, by hand: 32 orders from the decision's number, the next turn by strong, the best
+    # mean objective (ties to the first choice).
+    assert (expert.REPLIES, expert.REPLY_POLICY) == (1, "strong")
+    checked = 0
+    for state in game(47, 3)[1:30:4]:
+        start = Start(hidden(state))
+        choices = expert.distinct(start)
+        if len(choices) < 2 or expert.searched_exactly(start):
+            continue
+        seed = SplitMix64(3).next()
+        samples = search.rollout_samples(start, choices, seed, range(expert.ROLLOUTS), replies=1, by="strong")
+        seat = state.current
+        means = [sum(search.objective(v, seat) for v in vs) for vs in samples]
+        kind, i = choices[max(range(len(choices)), key=lambda k: (means[k], -k))]
+        got = ExpertBot().choose(state, SplitMix64(3))
+        assert got == (None if kind == "draw" else engine.Take(seat, i + 1))
+        checked += 1
+    assert checked >= 3
 
 
 def test_the_expert_is_reproducible_and_blind_to_the_deck() -> None:
