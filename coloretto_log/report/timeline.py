@@ -604,6 +604,17 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
     rows_were: list[tuple[Any, ...]] = []
     names: dict[tuple[int | None, ...], list[str | None]] = {}  # taken_by's seats to names
     coded: dict[int, list[Any]] = {}  # each phrase object (alive in the steps) written once (``story``'s heads)
+
+    def entry(s: GameState, seat: int, a: Assignment) -> int:
+        """The index of ``seat``'s entry in ``s`` (its collection, ``done`` and assignment ``a``), added if new."""
+        same = (seat, s.collections[seat], s.done[seat], a.score, a.jokers, a.positive)
+        at = index.get(same)
+        if at is None:
+            at = index[same] = len(entries)
+            entries.append([players[seat], list(counted(s.collections[seat])), s.done[seat], a.score,
+                            list(a.jokers), list(a.positive)])
+        return at
+
     for step in g.steps:
         s = step.state
         if s.removed != removed:  # the colours in play (set at the setup)
@@ -654,13 +665,7 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
                 rows_were[i] = row
             if not drawn:
                 seat = move.seat
-                a = step.scores[seat]
-                same = (seat, s.collections[seat], s.done[seat], a.score, a.jokers, a.positive)
-                at = index.get(same)
-                if at is None:
-                    at = index[same] = len(entries)
-                    entries.append([players[seat], list(counted(s.collections[seat])), s.done[seat], a.score,
-                                    list(a.jokers), list(a.positive)])
+                at = entry(s, seat, step.scores[seat])
                 if at != seats[seat]:
                     change["players"] = {str(seat): at}
                     seats = seats[:]  # a list of its own: a change may hold the list before
@@ -695,13 +700,7 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
                         and s.done[seat] == last.state.done[seat]:
                     now.append(seats[seat])  # the entry of the state before
                     continue
-                same = (seat, s.collections[seat], s.done[seat], a.score, a.jokers, a.positive)
-                at = index.get(same)
-                if at is None:
-                    at = index[same] = len(entries)
-                    entries.append([players[seat], list(counted(s.collections[seat])), s.done[seat], a.score,
-                                    list(a.jokers), list(a.positive)])
-                now.append(at)
+                now.append(entry(s, seat, a))
             if last is None or len(now) != len(seats):
                 change["players"] = now
             elif now != seats:
