@@ -68,7 +68,6 @@ def browser(chromium: str) -> Iterator[Browser]:
             b.close()
 
 
-
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Iterator[None]:
     """Groups for ``pytest -n`` (``--dist loadgroup``, pyproject.toml): one worker runs a group's tests.
