@@ -74,6 +74,7 @@ __all__ = [
     "playout",
     "turn",
     "turned_over",
+    "turned_up",
 ]
 
 _new = tuple.__new__  # a named tuple's own constructor, without its keyword handling
@@ -214,7 +215,7 @@ def _play(
         bot, rng = bots[seat], rngs[seat]
         take = bot.choose(table, rng)
         if take is None:
-            up = _turned_up(cards, table.turned - base)
+            up = turned_up(cards, table.turned - base)
             if up is None:  # no card left to turn over (a deck given short): play stops here
                 return
             card, last_round = up
@@ -235,7 +236,7 @@ def _play(
             take_row(seat, i, None, False)
             add(take)
             continue
-        up = _turned_up(cards, table.turned - base)
+        up = turned_up(cards, table.turned - base)
         if up is None:
             take_row(seat, i, None, False)  # no card left for the golden joker's extra
             add(take)
@@ -268,7 +269,7 @@ def _play_greedy(
         me = packed[seat]
         i = greedy_take(memo, me, rows, rowp, taken, limits, take_at, table.total - table.turned > table.lr_pending)
         if i < 0:
-            up = _turned_up(cards, table.turned - base)
+            up = turned_up(cards, table.turned - base)
             if up is None:  # no card left to turn over (a deck given short): play stops here
                 return
             card, last_round = up
@@ -280,7 +281,7 @@ def _play_greedy(
             add(_new(Draw, (seat, i + 1, card, last_round)))
             continue
         got = rowp[i]
-        up = _turned_up(cards, table.turned - base) if GOLDEN_JOKER in rows[i] else None
+        up = turned_up(cards, table.turned - base) if GOLDEN_JOKER in rows[i] else None
         if up is None:  # no golden joker, or no card left for its extra
             take_row(seat, i, None, False)
             add(_new(Take, (seat, i + 1, None, None)))
@@ -296,7 +297,7 @@ def _play_greedy(
             rowp = [0] * n_rows
 
 
-def _turned_up(cards: Sequence[str], t: int) -> tuple[str, bool] | None:
+def turned_up(cards: Sequence[str], t: int) -> tuple[str, bool] | None:
     """The card turned over at place ``t`` of an order and whether the last-round card came up first (it is
     set aside and the next card taken); None when no card is left there."""
     if t >= len(cards):

@@ -181,11 +181,20 @@ def strong_pick(table: Table, card: str | None, seed: int) -> Choice:
 def play_replies(start: Start, choice: Choice, deck: list[str], stop: int, replies: int,
                  picks: dict[tuple[object, ...], Choice], model: Model | None = None, by: str = "one-ply") -> Table:
     """``Start.play_to`` with a stronger policy for the first turns: ``choice`` (a draw's card placed by
-    ``one_ply``), then the next ``replies`` turns (a draw or a take, and the row for a card drawn) by
-    ``one_ply``, then every seat ``greedy`` until round ``stop`` begins (0: the end of the game).
+    the policy), then the next ``replies`` turns (a draw or a take, and the row for a card drawn) by the
+    policy ``by`` (``"one-ply"``: ``one_ply``; ``"strong"``: ``strong_pick``), then every seat ``greedy``
+    until round ``stop`` begins (0: the end of the game).
 
-    ``picks`` keeps each one-ply choice made, by the choice and the cards turned over so far (which,
+    ``picks`` keeps each choice the policy made, by the choice and the cards turned over so far (which,
     with both policies deterministic, fix the position): playouts on orders that begin alike ask once."""
+
+    def pick(key: tuple[object, ...], card: str | None) -> Choice:
+        got = picks.get(key)
+        if got is None:
+            got = picks[key] = (one_ply(table, card, model) if by == "one-ply"
+                                else strong_pick(table, card, len(picks) + 1))
+        return got
+
     base = start.state.turned
     table = Table(start.state)
     n = table.players
@@ -198,25 +207,15 @@ def play_replies(start: Start, choice: Choice, deck: list[str], stop: int, repli
     while turns <= replies and not table.over and table.round != stop:
         seat = table.current
         if turns:
-            key: tuple[object, ...] = (choice, turns, tuple(deck[:table.turned - base]))
-            got = picks.get(key)
-            if got is None:
-                got = picks[key] = (one_ply(table, None, model) if by == "one-ply"
-                                    else strong_pick(table, None, len(picks) + 1))
-            kind, i = got
+            kind, i = pick((choice, turns, tuple(deck[:table.turned - base])), None)
         turns += 1
-        up = bots._turned_up(deck, table.turned - base) if kind == "draw" or GOLDEN_JOKER in table.rows[i] else None
+        up = bots.turned_up(deck, table.turned - base) if kind == "draw" or GOLDEN_JOKER in table.rows[i] else None
         if kind == "draw":
             if up is None:  # no card left to turn over: play stops here
                 return table
             card, last = up
             table.turn_over(card, last)
-            key = (choice, turns, "row", tuple(deck[:table.turned - base]))
-            row = picks.get(key)
-            if row is None:
-                row = picks[key] = (one_ply(table, card, model) if by == "one-ply"
-                                    else strong_pick(table, card, len(picks) + 1))
-            table.place(seat, row[1], card)
+            table.place(seat, pick((choice, turns, "row", tuple(deck[:table.turned - base])), card)[1], card)
         elif up is None:
             table.take(seat, i, None, False)
         else:

@@ -202,6 +202,13 @@ def test_a_take_is_worth_the_position_after_it() -> None:
             assert search.choice_values(start, [c])[0] == evaluate(after)
 
 
+def taken(start: Start, choice: Choice, deck: list[str]) -> Table:
+    """The table after ``choice``, a take at ``start`` (a golden joker's extra card the order's first)."""
+    table = Table(start.state)
+    table.take(table.current, choice[1], deck[0] if GOLDEN_JOKER in table.rows[choice[1]] else None, False)
+    return table
+
+
 def test_a_playout_with_replies_plays_the_evaluators_one_ply_choice_then_greedy() -> None:
     # By hand, for a take: the table after it, the next seat's turn as ``one_ply`` picks it (the card it draws
     # placed as ``one_ply`` picks too), then greedy to the round's end on the same order. For a take or a row,
@@ -224,8 +231,7 @@ def test_a_playout_with_replies_plays_the_evaluators_one_ply_choice_then_greedy(
                 continue
             assert search.play_replies(start, choice, deck, stop, 0, {}).state() == start.play_to(
                 choice, deck, stop).state()
-            table = Table(start.state)
-            table.take(table.current, choice[1], deck[0] if GOLDEN_JOKER in table.rows[choice[1]] else None, False)
+            table = taken(start, choice, deck)
             if table.round == stop:
                 continue
             seat = table.current
@@ -252,8 +258,7 @@ def test_replies_by_strong_are_strongs_choices() -> None:
         stop = start.stop_round()
         deck = start.deal(nth_output(9, 1), start.need(stop))
         for choice in [c for c in start.choices() if c[0] == "take"]:
-            table = Table(start.state)
-            table.take(table.current, choice[1], deck[0] if GOLDEN_JOKER in table.rows[choice[1]] else None, False)
+            table = taken(start, choice, deck)
             if table.round == stop:
                 continue
             picks: dict[tuple[object, ...], Choice] = {}
