@@ -259,13 +259,13 @@ class ExpertBot(_PositionBot):
         self.most = samples if most is None else max(most, samples)  # a race in batches of ``samples`` up to this
         self.z = z
         self.blend = blend  # the weight of a greedy playout to the end of the game beside the evaluator
-        self.replies = replies  # turns after the choice played by the evaluator one decision deep, not greedily
+        self.replies = replies  # turns after the choice played by ``by``, not greedily
         self.by = by  # who plays those turns: "one-ply" (the evaluator) or "strong"
 
     def sampled(self, start: Start, choices: list[Choice], rng: SplitMix64) -> int:
         seat = start.state.current
         if not self.samples:
-            values = search.choice_values(start, choices, self.margin_weight)
+            values = search.choice_values(start, choices, self.margin_weight, self.model)
             return max(range(len(choices)), key=lambda k: (search.objective(values[k], seat, self.margin_weight), -k))
         seed = rng.next()
         got: list[list[float]] = [[] for _ in choices]
