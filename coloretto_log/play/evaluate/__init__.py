@@ -31,12 +31,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-import numpy as np
-
 from ...core.engine import View
 from ...core.scoring import winners as best_seats
 from .. import bots
-from .features import N_FEATURES, NAMES, features
+from .features import N_FEATURES, NAMES, features, features_many
 from .model import Model, load
 
 __all__ = ["NAMES", "N_FEATURES", "Values", "evaluate", "evaluate_many", "features", "final_values"]
@@ -77,7 +75,7 @@ def evaluate_many(views: Sequence[View], model: Model | None = None) -> list[Val
             groups.setdefault(view.players, []).append(k)
     for n in sorted(groups):
         ks = groups[n]
-        x = np.asarray([features(views[k]) for k in ks], dtype=np.float64).reshape(len(ks), n, N_FEATURES)
+        x = features_many([views[k] for k in ks])
         margin, win = m.values(x)
         for j, k in enumerate(ks):
             out[k] = Values(tuple(float(v) for v in margin[j]), tuple(float(v) for v in win[j]))

@@ -32,11 +32,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+import numpy.typing as npt
+
 from ...core.cards import ALL_COLOURS, GOLDEN_INDEX, JOKER_INDEX, PLUS2_INDEX
 from ...core.engine import View
 from .. import bots
 
-__all__ = ["NAMES", "N_FEATURES", "features"]
+__all__ = ["NAMES", "N_FEATURES", "features", "features_many"]
+
+Array = npt.NDArray[np.float64]
 
 NAMES: tuple[str, ...] = (
     "players_2", "players_3", "players_4", "players_5",
@@ -55,60 +60,112 @@ _UNITS = bots.UNITS
 
 def features(view: View) -> list[list[float]]:
     """One row of ``N_FEATURES`` numbers per seat, seat order (see the module's docstring)."""
-    n = view.players
-    memo = bots.scores_for(view).memo
-    packed = [bots.pack(c) for c in view.collections]
-    scores = [memo[p] for p in packed]
-    limits, rows, taken, done = view.limits, view.rows, view.taken, view.done
-    remaining = view.remaining
-    space = sum(limits)
-    total = view.total
-    free = sum(lim - len(r) for lim, r, t in zip(limits, rows, taken) if not t)
-    open_rows = [i for i in range(len(rows)) if not taken[i]]
-    takeable = [bots.pack_cards(rows[i]) for i in open_rows if rows[i]]
-    lr_pending = view.lr_pending
-    ahead = max(0, total - 1 - view.rules.under - view.turned) if lr_pending else 0
-    last = 1.0 if view.last_round or not lr_pending else 0.0
-    game = [
-        1.0 if n == 2 else 0.0, 1.0 if n == 3 else 0.0, 1.0 if n == 4 else 0.0, 1.0 if n == 5 else 0.0,
-        view.turned / total, ahead / space / 5.0, last, free / space, float(remaining[GOLDEN_INDEX]),
-        0.0 if view.rules.table.name == "standard" else 1.0,
-    ]  # fmt: skip
-    in_round = [s for s in range(n) if not done[s]]
-    current = view.current
-    # the rows' gains for every seat still in the round (a seat that has taken gains nothing this round)
-    gains: list[list[int]] = [
-        sorted((memo[packed[s] + r] - scores[s] for r in takeable), reverse=True) if not done[s] else []
-        for s in range(n)
+    return features_many([view])[0].tolist()  # type: ignore[no-any-return]
+
+
+def features_many(views: Sequence[View]) -> Array:
+    """``features`` of positions with the same player count, as one array of shape (P, n, ``N_FEATURES``).
+
+    What needs the bots' score memo (the scores, what one more card or a row would add) is looked up
+    position by position; everything else is read for all positions at once. The same numbers as the
+    definition above, to the bit: every one is the same division or difference of the same integers."""
+    n = views[0].players
+    size = len(views)
+    from_bytes = int.from_bytes
+    memos: list[dict[int, int]] = []
+    packed: list[list[int]] = []
+    scores: list[int] = []
+    blobs: list[bytes] = []  # every seat's collection, a byte a kind (as ``bots.pack`` packs it)
+    left: list[bytes] = []  # the unseen cards, a byte a kind
+    done_blobs: list[bytes] = []
+    ints: list[tuple[int, ...]] = []  # per position, the numbers below (``_INTS``)
+    takes: list[float] = []  # per position, per seat: take best, second, worst, rival's best (tenths)
+    no_takes = [0.0] * (4 * n)
+    for view in views:
+        memo = bots.scores_for(view).memo
+        cb = [bytes(c) for c in view.collections]
+        ps = [from_bytes(b, "little") for b in cb]
+        sc = [memo[p] for p in ps]
+        memos.append(memo)
+        packed.append(ps)
+        scores.extend(sc)
+        blobs.extend(cb)
+        left.append(bytes(view.remaining))
+        done = view.done
+        done_blobs.append(bytes(done))
+        limits, rows, taken = view.limits, view.rows, view.taken
+        open_rows = [i for i in range(len(rows)) if not taken[i]]
+        free = sum(limits[i] - len(rows[i]) for i in open_rows)
+        total = view.total
+        lr_pending = view.lr_pending
+        ahead = max(0, total - 1 - view.rules.under - view.turned) if lr_pending else 0
+        ints.append((view.turned, total, ahead, sum(limits), free, 1 if view.last_round or not lr_pending else 0,
+                     0 if view.rules.table.name == "standard" else 1, view.current, 1 if view.over else 0,
+                     len(open_rows), max(1, sum(limits[i] for i in open_rows))))
+        takeable = [bots.pack_cards(rows[i]) for i in open_rows if rows[i]]
+        if not takeable:
+            takes += no_takes
+            continue
+        # the rows' gains for every seat still in the round (a seat that has taken gains nothing this round)
+        gains = [sorted((memo[ps[s] + r] - sc[s] for r in takeable), reverse=True) if not done[s] else []
+                 for s in range(n)]
+        for s in range(n):
+            g = gains[s]
+            rivals = [gains[o][0] for o in range(n) if o != s and gains[o]]
+            takes += [g[0] / 10.0 if g else 0.0, g[1] / 10.0 if len(g) > 1 else 0.0, g[-1] / 10.0 if g else 0.0,
+                      max(rivals) / 10.0 if rivals else 0.0]
+    counts = np.frombuffer(b"".join(blobs), dtype=np.uint8).reshape(size, n, -1).astype(np.int64)
+    unseen_all = np.frombuffer(b"".join(left), dtype=np.uint8).reshape(size, -1).astype(np.int64)
+    done_ = np.frombuffer(b"".join(done_blobs), dtype=np.uint8).reshape(size, n).astype(np.float64)
+    turned, total, ahead, space, free, last, alternative, current, over, open_rows_, open_space = (
+        np.array(ints, dtype=np.int64).T)
+    colours = counts[:, :, :_N_COLOURS]
+    remaining = unseen_all[:, :_N_COLOURS]
+    # most first; among equal counts, the colour with the most cards left (never the colour out of play by index)
+    order = _ORDER_KEY - (colours * 4096 + remaining[:, None, :] * 16)
+    top3 = np.argsort(order, axis=-1, kind="stable")[:, :, :3]
+    unseen = np.take_along_axis(np.broadcast_to(remaining[:, None, :], colours.shape), top3, axis=-1) / 9.0
+    units = _UNITS
+    more = [memo[p + units[k]] - me for memo, ps, sc, ks in zip(memos, packed, _by(scores, n), top3.tolist())
+            for p, me, kk in zip(ps, sc, ks) for k in kk]
+    marginal = np.array(more, dtype=np.float64).reshape(size, n, 3) / 10.0
+    me = np.array(scores, dtype=np.int64).reshape(size, n)
+    best_other = np.where(np.eye(n, dtype=bool), np.iinfo(np.int64).min, me[:, None, :]).max(axis=-1)
+    # turns of others before a seat's own in this round, clockwise from the player to move (n: it has taken)
+    seats = np.arange(n)
+    clockwise = (current[:, None] + seats) % n
+    in_round = 1.0 - np.take_along_axis(done_, clockwise, axis=-1)
+    until = np.empty((size, n))
+    np.put_along_axis(until, clockwise, np.cumsum(in_round, axis=-1) - in_round, axis=-1)
+    until = np.where(done_ == 1.0, float(n), until)
+    tk = np.array(takes, dtype=np.float64).reshape(size, n, 4)
+    players = np.zeros((size, n, 4))
+    players[:, :, n - 2] = 1.0
+    game = np.stack([turned / total, ahead / space / 5.0, last.astype(np.float64), free / space,
+                     unseen_all[:, GOLDEN_INDEX].astype(np.float64), alternative.astype(np.float64),
+                     (n - done_.sum(axis=-1)) / n], axis=-1)
+    rows_ = np.stack([open_rows_ / n, np.where(open_rows_ > 0, 1.0 - free / open_space, 0.0)], axis=-1)
+    parts = [
+        players, np.broadcast_to(game[:, None, :6], (size, n, 6)),
+        done_[:, :, None], ((current[:, None] == seats) & (over[:, None] == 0)).astype(np.float64)[:, :, None],
+        np.broadcast_to(game[:, None, 6:], (size, n, 1)), (until / n)[:, :, None],
+        (me / 20.0)[:, :, None], ((me.sum(axis=-1, keepdims=True) - me) / (n - 1) / 20.0)[:, :, None],
+        (best_other / 20.0)[:, :, None], ((me - best_other) / 20.0)[:, :, None],
+        -np.sort(-colours, axis=-1)[:, :, :5] / 6.0,
+        (counts[:, :, JOKER_INDEX] + counts[:, :, GOLDEN_INDEX]).astype(np.float64)[:, :, None],
+        (counts[:, :, PLUS2_INDEX] / 3.0)[:, :, None], ((colours > 0).sum(axis=-1) / 5.0)[:, :, None],
+        marginal, unseen, tk[:, :, :3], np.broadcast_to(rows_[:, None, :], (size, n, 2)), tk[:, :, 3:],
     ]
-    out: list[list[float]] = []
-    for s in range(n):
-        me = scores[s]
-        others = [scores[o] for o in range(n) if o != s]
-        best_other = max(others)
-        counts = view.collections[s]
-        # most first; among equal counts, the colour with the most cards left (never the colour out of play by index)
-        colour_counts = [(-c, k) for c, _, k in sorted((-counts[k], -remaining[k], k) for k in range(_N_COLOURS))]
-        p = packed[s]
-        top3 = colour_counts[:3]
-        marginal = [(memo[p + _UNITS[k]] - me) / 10.0 for _, k in top3]
-        unseen = [remaining[k] / 9.0 for _, k in top3]
-        g = gains[s]
-        turns_until = _turns_until(current, s, in_round, n)
-        rivals = [gains[o][0] for o in range(n) if o != s and gains[o]]
-        row = game + [
-            1.0 if done[s] else 0.0, 1.0 if current == s and not view.over else 0.0, len(in_round) / n, turns_until / n,
-            me / 20.0, sum(others) / len(others) / 20.0, best_other / 20.0, (me - best_other) / 20.0,
-            *(c / 6.0 for c, _ in colour_counts[:5]),
-            float(counts[JOKER_INDEX] + counts[GOLDEN_INDEX]), counts[PLUS2_INDEX] / 3.0,
-            sum(1 for c, _ in colour_counts if c) / 5.0,
-            *marginal, *unseen,
-            g[0] / 10.0 if g else 0.0, g[1] / 10.0 if len(g) > 1 else 0.0, g[-1] / 10.0 if g else 0.0,
-            len(open_rows) / n, (1.0 - free / max(1, sum(limits[i] for i in open_rows))) if open_rows else 0.0,
-            max(rivals) / 10.0 if rivals else 0.0,
-        ]  # fmt: skip
-        out.append(row)
-    return out
+    return np.concatenate(parts, axis=-1)
+
+
+def _by(values: list[int], n: int) -> list[list[int]]:
+    """``values`` cut into lists of ``n``."""
+    return [values[k:k + n] for k in range(0, len(values), n)]
+
+
+#: Sorting key of the colours (smallest first): the count, then the cards left, then the colour's index.
+_ORDER_KEY = np.arange(_N_COLOURS, dtype=np.int64)
 
 
 def _turns_until(current: int, seat: int, in_round: Sequence[int], n: int) -> int:
