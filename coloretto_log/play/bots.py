@@ -178,7 +178,7 @@ def play_out(
     playouts (``play.playout``, ``play.search``), which start from a decision
     of their own. ``stop_round``: stop as soon as this round begins (0: never).
     """
-    _play(table, cards, base, bots, rngs, [], -1, stop_round)
+    _play(table, cards, base, bots, rngs, None, -1, stop_round)
 
 
 def _play(
@@ -187,7 +187,7 @@ def _play(
     base: int,
     bots: Sequence[Bot],
     rngs: Sequence[SplitMix64],
-    moves: list[Move],
+    moves: list[Move] | None,
     turns: int,
     stop_round: int = 0,
 ) -> None:
@@ -196,7 +196,7 @@ def _play(
 
     The table's deck is hidden (the bots read the table as their view); the
     card turned over next is ``cards[table.turned - base]``. Every answer is
-    checked (``BotError``); each resolved move is appended to ``moves``. If
+    checked (``BotError``); each resolved move is appended to ``moves`` (None: not kept). If
     ``cards`` runs out (a seeded game's deck never does; an order given for
     a playout may), a golden joker comes without its extra card and a draw
     ends the loop where it is.
@@ -208,7 +208,7 @@ def _play(
     rows, taken, limits = table.rows, table.taken, table.limits  # changed in place, never replaced
     n_rows = len(rows)
     turn_over, place, take_row = table.turn_over, table.place, table.take
-    add = moves.append
+    add = ([] if moves is None else moves).append
     while turns and not table.over and table.round != stop_round:
         turns -= 1
         seat = table.current
@@ -247,49 +247,64 @@ def _play(
 
 
 def _play_greedy(
-    table: Table, cards: Sequence[str], base: int, take_at: int, moves: list[Move], turns: int, stop_round: int
+    table: Table, cards: Sequence[str], base: int, take_at: int, moves: list[Move] | None, turns: int,
+    stop_round: int
 ) -> None:
     """``_play`` with ``GreedyBot(take_at)`` in every seat: the same moves, decided by the same two
-    functions (``greedy_take``, ``greedy_row``) on collections and rows kept packed from move to move
-    instead of packed again at every decision: most of the time of a playout and of a greedy game.
+    functions (``greedy_take``, ``greedy_row``: its open rows, then its pick among them) on collections and
+    rows kept packed from move to move instead of packed again at every decision: most of the time of a
+    playout and of a greedy game. ``moves`` None: the moves are not kept (a playout's).
 
     The answers need no check: both functions choose among the legal rows only."""
     rows, taken, limits, done = table.rows, table.taken, table.limits, table.done  # changed in place, never replaced
     n_rows = len(rows)
     turn_over, place, take_row = table.turn_over, table.place, table.take
-    add = moves.append
+    add = None if moves is None else moves.append
     memo = scores_for(table).memo
     unit_of = UNIT_OF
     packed = [pack(c) for c in table.collections]  # every seat's collection, packed, kept up to date below
     rowp = [_ROW_UNITS[r] for r in rows]  # every row, packed
     seats = range(len(packed))
+    n_cards = len(cards)
     while turns and not table.over and table.round != stop_round:
         turns -= 1
         seat = table.current
         me = packed[seat]
         i = greedy_take(memo, me, rows, rowp, taken, limits, take_at, table.total - table.turned > table.lr_pending)
         if i < 0:
-            up = turned_up(cards, table.turned - base)
-            if up is None:  # no card left to turn over (a deck given short): play stops here
+            t = table.turned - base  # the card turned over (``turned_up``, spelt out: a draw's every time)
+            if t >= n_cards:  # no card left to turn over (a deck given short): play stops here
                 return
-            card, last_round = up
+            card = cards[t]
+            last_round = card == LAST_ROUND
+            if last_round:
+                if t + 1 >= n_cards:
+                    return
+                card = cards[t + 1]
             turn_over(card, last_round)
-            rivals = [packed[p] for p in seats if p != seat and not done[p]]
-            i = greedy_row(memo, me, rivals, rows, rowp, taken, limits, unit_of[card])
+            open_rows = _open_rows(rows, taken, limits)
+            if len(open_rows) == 1:  # no choice (half the draws of a greedy game): no score to look up
+                i = open_rows[0]
+            else:
+                rivals = [packed[p] for p in seats if p != seat and not done[p]]
+                i = _best_row(memo, me, rivals, open_rows, rowp, unit_of[card])
             place(seat, i, card)
             rowp[i] += unit_of[card]
-            add(_new(Draw, (seat, i + 1, card, last_round)))
+            if add is not None:
+                add(_new(Draw, (seat, i + 1, card, last_round)))
             continue
         got = rowp[i]
         up = turned_up(cards, table.turned - base) if GOLDEN_JOKER in rows[i] else None
         if up is None:  # no golden joker, or no card left for its extra
             take_row(seat, i, None, False)
-            add(_new(Take, (seat, i + 1, None, None)))
+            if add is not None:
+                add(_new(Take, (seat, i + 1, None, None)))
         else:
             extra, last_round = up
             take_row(seat, i, extra, last_round)
             got += unit_of[extra]
-            add(_new(Take, (seat, i + 1, extra, last_round)))
+            if add is not None:
+                add(_new(Take, (seat, i + 1, extra, last_round)))
         packed[seat] = me + got
         if done[seat]:
             rowp[i] = 0
@@ -683,6 +698,15 @@ def greedy_row(
     collections of the seats still in the round) who gains most from it; the lower row on ties,
     and every empty row is worth the same (the first stands for them). With one row open it is
     that row, and no score is looked up."""
+    open_rows = _open_rows(rows, taken, limits)
+    if len(open_rows) == 1:  # no choice (half the draws of a greedy game): no score to look up
+        return open_rows[0]
+    return _best_row(memo, me, rivals, open_rows, rowp, unit)
+
+
+def _open_rows(rows: Sequence[tuple[str, ...]], taken: Sequence[bool], limits: Sequence[int]) -> list[int]:
+    """The rows a card turned over can go to (not taken, not full), the first empty one standing for every
+    empty one (they are worth the same)."""
     open_rows = []
     empty = False  # an empty row seen
     for i in range(len(rows)):
@@ -696,8 +720,12 @@ def greedy_row(
                 continue
             empty = True
         open_rows.append(i)
-    if len(open_rows) == 1:  # no choice (half the draws of a greedy game): no score to look up
-        return open_rows[0]
+    return open_rows
+
+
+def _best_row(memo: dict[int, int], me: int, rivals: Sequence[int], open_rows: list[int], rowp: Sequence[int],
+              unit: int) -> int:
+    """``greedy_row``'s pick among ``open_rows`` (two or more)."""
     best, best_value = -1, 0
     for i in open_rows:
         r = rowp[i]
@@ -827,7 +855,7 @@ class _Rollouts:
     def _finish(self, table: Table, deck: list[str], base: int) -> float:
         """Play greedy to the end of the round (or of the sampled cards); the round's value."""
         n = table.players
-        _play(table, deck, base, [_GREEDY] * n, [_NO_RNG] * n, [], -1, self.start.round + 1)
+        _play(table, deck, base, [_GREEDY] * n, [_NO_RNG] * n, None, -1, self.start.round + 1)
         return self._value(table)
 
     def _value(self, table: Table) -> float:
