@@ -364,13 +364,14 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
     tried = 0  # the largest number of orders a count was given up at
     turned = start.state.turned
     valued: dict[tuple[object, ...], _Outcome] = {}  # the evaluator's values of the tables met so far, by position
+    met = _Playouts(start, reps, stop)
     while n < limit:
         batch = min(BATCH, limit - n)
         live = [c for c in range(len(reps)) if tally.active[c]]
         played_out: list[tuple[int, Table]] = []
         for k in range(n, n + batch):
             deck = start.deal(nth_output(seed, k + 1), need, ((offset + k * _PHI) & MASK64) if STRATIFY else None)
-            tables = [start.play_to(reps[c], deck, stop) for c in live]
+            tables = [met.play(c, deck) for c in live]
             played_out.extend(zip(live, tables))
             if counting:  # the chances of the cards met, as far as the longest playout went
                 inverse = _inverse_chances(start, deck, max(t.turned for t in tables) - turned)
@@ -422,6 +423,37 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
     values = tuple(_value(labels[k], tally, k) for k in range(len(reps)))
     return Evaluation(values, played, best, max(0.0, loss), se, n, False, loss if at_cap is None else at_cap,
                       chance, chance_se)
+
+
+class _Playouts:
+    """One decision's playouts, each kept by the cards it turned over: an order that begins with the same cards
+    plays the same (a playout reads no card past the last it turns over, and every order of a decision is as
+    long, the last-round card in the same place), so it is looked up instead of played again (about one
+    playout in seven, where playouts stop at the end of the round). The tables are read, never changed."""
+
+    __slots__ = ("known", "lengths", "reps", "start", "stop", "turned")
+
+    def __init__(self, start: Start, reps: list[Choice], stop: int) -> None:
+        self.start = start
+        self.reps = reps
+        self.stop = stop
+        self.turned = start.state.turned
+        self.known: dict[tuple[int, tuple[str, ...]], Table] = {}  # (choice, the cards turned over): the table
+        self.lengths: list[list[int]] = [[] for _ in reps]  # per choice, how many cards its playouts turned over
+
+    def play(self, c: int, deck: list[str]) -> Table:
+        """The table where choice ``c``'s playout on ``deck`` stops (``Start.play_to``)."""
+        known = self.known
+        for m in self.lengths[c]:  # at most one kept playout's cards begin the order (it would play the same)
+            table = known.get((c, tuple(deck[:m])))
+            if table is not None:
+                return table
+        table = self.start.play_to(self.reps[c], deck, self.stop)
+        m = table.turned - self.turned
+        if m not in self.lengths[c]:
+            self.lengths[c].append(m)
+        known[c, tuple(deck[:m])] = table
+        return table
 
 
 def _inverse_chances(start: Start, deck: list[str], most: int | None = None) -> list[float]:

@@ -77,6 +77,6 @@ def evaluate_many(views: Sequence[View], model: Model | None = None) -> list[Val
         ks = groups[n]
         x = features_many([views[k] for k in ks])
         margin, win = m.values(x)
-        for j, k in enumerate(ks):
-            out[k] = Values(tuple(float(v) for v in margin[j]), tuple(float(v) for v in win[j]))
+        for k, mj, wj in zip(ks, margin.tolist(), win.tolist()):
+            out[k] = Values(tuple(mj), tuple(wj))
     return [v for v in out if v is not None]
