@@ -77,7 +77,7 @@ class _Search:
 
     def __init__(self, state: GameState) -> None:
         self.scores = bots.scores_for(state)
-        self.memo: dict[tuple[GameState, str | None], tuple[int, ...]] = {}
+        self.memo: dict[tuple[tuple[object, ...], str | None], tuple[int, ...]] = {}
         self.base = state.turned
         unseen = sum(state.remaining)
         free = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
@@ -88,7 +88,7 @@ class _Search:
         self.scale = scale
 
     def node(self, state: GameState, card: str | None) -> tuple[int, ...]:
-        key = (state, card)
+        key = (state[4:], card)  # the rules, the players, the colours out and the rows' sizes are the root's
         got = self.memo.get(key)
         if got is None:
             values = [self.after(state, card, c) for c in choices(state, card)]
