@@ -31,6 +31,7 @@ was trained with.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -123,40 +124,58 @@ def features_many(views: Sequence[View]) -> Array:
     remaining = unseen_all[:, :_N_COLOURS]
     # most first; among equal counts, the colour with the most cards left (never the colour out of play by index)
     order = _ORDER_KEY - (colours * 4096 + remaining[:, None, :] * 16)
-    top3 = np.argsort(order, axis=-1, kind="stable")[:, :, :3]
-    unseen = np.take_along_axis(np.broadcast_to(remaining[:, None, :], colours.shape), top3, axis=-1) / 9.0
+    top3 = np.argsort(order, axis=-1)[:, :, :3]
+    at = np.arange(size)[:, None]  # (P, 1): a position's index, for picking by seat or colour
     units = _UNITS
     more = [memo[p + units[k]] - me for memo, ps, sc, ks in zip(memos, packed, _by(scores, n), top3.tolist())
             for p, me, kk in zip(ps, sc, ks) for k in kk]
-    marginal = np.array(more, dtype=np.float64).reshape(size, n, 3) / 10.0
     me = np.array(scores, dtype=np.int64).reshape(size, n)
-    best_other = np.where(np.eye(n, dtype=bool), np.iinfo(np.int64).min, me[:, None, :]).max(axis=-1)
+    best_other = np.where(_others(n), me[:, None, :], np.iinfo(np.int64).min).max(axis=-1)
     # turns of others before a seat's own in this round, clockwise from the player to move (n: it has taken)
     seats = np.arange(n)
     clockwise = (current[:, None] + seats) % n
-    in_round = 1.0 - np.take_along_axis(done_, clockwise, axis=-1)
+    in_round = 1.0 - done_[at, clockwise]
     until = np.empty((size, n))
-    np.put_along_axis(until, clockwise, np.cumsum(in_round, axis=-1) - in_round, axis=-1)
-    until = np.where(done_ == 1.0, float(n), until)
+    until[at, clockwise] = np.cumsum(in_round, axis=-1) - in_round
+    out = np.empty((size, n, N_FEATURES))
+    c = _COLUMN
+    out[:, :, 0:4] = 0.0
+    out[:, :, n - 2] = 1.0
+    out[:, :, c["deck_gone"]] = (turned / total)[:, None]
+    out[:, :, c["rounds_left"]] = (ahead / space / 5.0)[:, None]
+    out[:, :, c["last_round"]] = last[:, None]
+    out[:, :, c["free_places"]] = (free / space)[:, None]
+    out[:, :, c["golden_unseen"]] = unseen_all[:, GOLDEN_INDEX, None]
+    out[:, :, c["alternative"]] = alternative[:, None]
+    out[:, :, c["done"]] = done_
+    out[:, :, c["to_move"]] = (current[:, None] == seats) & (over[:, None] == 0)
+    out[:, :, c["in_round"]] = ((n - done_.sum(axis=-1)) / n)[:, None]
+    out[:, :, c["turns_until_mine"]] = np.where(done_ == 1.0, float(n), until) / n
+    out[:, :, c["score"]] = me / 20.0
+    out[:, :, c["others_mean"]] = (me.sum(axis=-1, keepdims=True) - me) / (n - 1) / 20.0
+    out[:, :, c["others_best"]] = best_other / 20.0
+    out[:, :, c["lead"]] = (me - best_other) / 20.0
+    out[:, :, c["count_1"]:c["count_5"] + 1] = -np.sort(-colours, axis=-1)[:, :, :5] / 6.0
+    out[:, :, c["jokers"]] = counts[:, :, JOKER_INDEX] + counts[:, :, GOLDEN_INDEX]
+    out[:, :, c["plus2"]] = counts[:, :, PLUS2_INDEX] / 3.0
+    out[:, :, c["colours_held"]] = (colours > 0).sum(axis=-1) / 5.0
+    out[:, :, c["gain_1"]:c["gain_3"] + 1] = np.array(more, dtype=np.float64).reshape(size, n, 3) / 10.0
+    out[:, :, c["unseen_1"]:c["unseen_3"] + 1] = remaining[at[:, :, None], top3] / 9.0
     tk = np.array(takes, dtype=np.float64).reshape(size, n, 4)
-    players = np.zeros((size, n, 4))
-    players[:, :, n - 2] = 1.0
-    game = np.stack([turned / total, ahead / space / 5.0, last.astype(np.float64), free / space,
-                     unseen_all[:, GOLDEN_INDEX].astype(np.float64), alternative.astype(np.float64),
-                     (n - done_.sum(axis=-1)) / n], axis=-1)
-    rows_ = np.stack([open_rows_ / n, np.where(open_rows_ > 0, 1.0 - free / open_space, 0.0)], axis=-1)
-    parts = [
-        players, np.broadcast_to(game[:, None, :6], (size, n, 6)),
-        done_[:, :, None], ((current[:, None] == seats) & (over[:, None] == 0)).astype(np.float64)[:, :, None],
-        np.broadcast_to(game[:, None, 6:], (size, n, 1)), (until / n)[:, :, None],
-        (me / 20.0)[:, :, None], ((me.sum(axis=-1, keepdims=True) - me) / (n - 1) / 20.0)[:, :, None],
-        (best_other / 20.0)[:, :, None], ((me - best_other) / 20.0)[:, :, None],
-        -np.sort(-colours, axis=-1)[:, :, :5] / 6.0,
-        (counts[:, :, JOKER_INDEX] + counts[:, :, GOLDEN_INDEX]).astype(np.float64)[:, :, None],
-        (counts[:, :, PLUS2_INDEX] / 3.0)[:, :, None], ((colours > 0).sum(axis=-1) / 5.0)[:, :, None],
-        marginal, unseen, tk[:, :, :3], np.broadcast_to(rows_[:, None, :], (size, n, 2)), tk[:, :, 3:],
-    ]
-    return np.concatenate(parts, axis=-1)
+    out[:, :, c["take_best"]:c["take_worst"] + 1] = tk[:, :, :3]
+    out[:, :, c["rows_open"]] = (open_rows_ / n)[:, None]
+    out[:, :, c["rows_fill"]] = np.where(open_rows_ > 0, 1.0 - free / open_space, 0.0)[:, None]
+    out[:, :, c["rival_take_best"]] = tk[:, :, 3]
+    return out
+
+
+@cache
+def _others(n: int) -> npt.NDArray[np.bool_]:
+    """(n, n): True where the column is another seat than the row."""
+    return ~np.eye(n, dtype=bool)
+
+
+_COLUMN = {name: k for k, name in enumerate(NAMES)}
 
 
 def _by(values: list[int], n: int) -> list[list[int]]:
@@ -166,18 +185,3 @@ def _by(values: list[int], n: int) -> list[list[int]]:
 
 #: Sorting key of the colours (smallest first): the count, then the cards left, then the colour's index.
 _ORDER_KEY = np.arange(_N_COLOURS, dtype=np.int64)
-
-
-def _turns_until(current: int, seat: int, in_round: Sequence[int], n: int) -> int:
-    """How many turns of others come before ``seat``'s next turn in this round (0: it is to move; n: it has taken)."""
-    if seat not in in_round:
-        return n
-    k = 0
-    s = current
-    for _ in range(n):
-        if s == seat:
-            return k
-        if s in in_round:
-            k += 1
-        s = (s + 1) % n
-    return k
