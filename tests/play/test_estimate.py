@@ -1,12 +1,19 @@
-"""The estimator's stopping rule for the marks: a chance lost near a line samples on, past the cap for the mark alone."""
+"""The estimator's stopping rule for the marks: a chance lost near a line samples on, past the cap for the mark alone;
+and its playouts, looked up by the cards they turned over, the ones played."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from coloretto_log.core import engine
 from coloretto_log.core.engine import GameState
+from coloretto_log.core.rng import SplitMix64, nth_output
+from coloretto_log.core.ruleset import RuleSet
+from coloretto_log.core.setup import seeded_setup
 from coloretto_log.play import analyze as A
-from coloretto_log.play import estimate, marks
+from coloretto_log.play import bots, estimate, marks
 from coloretto_log.play.estimate import EXTEND, NEAR, SETTLE, Evaluation
 from coloretto_log.play.playout import Start
 
@@ -107,3 +114,34 @@ def test_a_mark_settles_only_if_the_in_sample_chance_gives_it_too(monkeypatch: p
     # the same samples with the line far above both: settled
     line_at(monkeypatch, 0.95)
     assert estimate._settled(tally, 0, 10.0, n)
+
+
+def greedy_game(seed: int, players: int) -> list[GameState]:
+    """Every state of one seeded game of greedy seats."""
+    rules = RuleSet.of(games=1)
+    s = seeded_setup(rules, players, seed, 0)
+    state = engine.new_game(rules, players, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
+    out = [state]
+    rng = SplitMix64(seed)
+    while not state.over:
+        state = engine.apply(state, bots.turn(bots.GreedyBot(), state, rng))
+        out.append(state)
+    return out
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10 ** 6), st.integers(3, 5), st.floats(0.0, 0.95))
+def test_a_playout_looked_up_by_the_cards_it_turned_over_is_the_one_played(seed: int, players: int,
+                                                                          when: float) -> None:
+    states = greedy_game(seed, players)
+    start = Start(states[int(when * (len(states) - 1))])
+    reps = start.choices()
+    stop = start.stop_round()
+    need = start.need(stop)
+    kept = estimate._Playouts(start, reps, stop)
+    for k in range(120):
+        deck = start.deal(nth_output(seed, k), need)
+        for c in range(len(reps)):
+            got = kept.play(c, deck)
+            assert got.state() == start.play_to(reps[c], deck, stop).state()
+            assert kept.play(c, deck) is got  # the same order again: looked up, not played
