@@ -541,7 +541,9 @@ def apply(state: GameState, move: Move) -> GameState:
     return table.state()
 
 
-def fast_forward(state: GameState, moves: Sequence[Move], start: int, out: list[Move]) -> tuple[GameState, int]:
+def fast_forward(
+    state: GameState, moves: Sequence[Move], start: int, out: list[Move], states: list[GameState] | None = None
+) -> tuple[GameState, int]:
     """Apply ``moves[start:]`` while each is plainly legal; stop before the first that is not.
 
     The fast path of replay (python-chess's ``push`` beside ``parse_san``):
@@ -550,8 +552,9 @@ def fast_forward(state: GameState, moves: Sequence[Move], start: int, out: list[
     without applying, at any move that breaks a rule *or* needs a closer
     look: the last-round card, a golden joker's row, anything unusual. The
     caller handles that move with ``check`` and goes on. Resolved moves are
-    appended to ``out``; returns the state reached and the index of the first
-    move not applied. Equal to the checked path by test.
+    appended to ``out`` and, when ``states`` is given, the state after each
+    to it; returns the state reached and the index of the first move not
+    applied. Equal to the checked path by test.
     """
     table = Table(state)
     rows, taken, remaining = table.rows, table.taken, table.remaining  # changed in place, never replaced
@@ -560,6 +563,7 @@ def fast_forward(state: GameState, moves: Sequence[Move], start: int, out: list[
     deck_len = len(deck) if deck is not None else 0
     kind_index = KIND_INDEX
     turn_over, place, take = table.turn_over, table.place, table.take
+    snapshot = None if states is None else table.state
     draw_type = Draw
     i = start
     n = len(moves)
@@ -596,6 +600,8 @@ def fast_forward(state: GameState, moves: Sequence[Move], start: int, out: list[
                 break
             take(seat, r, None, False)
             out.append(m)
+        if snapshot is not None:
+            states.append(snapshot())  # type: ignore[union-attr]
         i += 1
     return table.state(), i
 

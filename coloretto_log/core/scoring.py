@@ -56,10 +56,11 @@ empties them. Pass ``cache=False`` to solve without them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
+from operator import itemgetter
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -98,6 +99,8 @@ PLUS2_POINTS = STANDARD.plus2
 _COLOUR_ORDER: dict[str, int] = {c: i for i, c in enumerate(ALL_COLOURS)}
 _COLOUR_KINDS: tuple[int, ...] = tuple(KIND_INDEX[c] for c in ALL_COLOURS)
 assert _COLOUR_KINDS == tuple(range(len(ALL_COLOURS)))  # cards.KINDS starts with the colours
+_N_COLOURS = len(ALL_COLOURS)
+_new = tuple.__new__  # a named tuple's own constructor, without its keyword handling
 _ANSWER_CACHE_SIZE = 1 << 13  # answers per cache (about 1 kB each)
 
 
@@ -173,9 +176,11 @@ class ColourScore(NamedTuple):
     points: int  # signed points
 
 
-@dataclass(frozen=True, slots=True)
-class Assignment:
-    """The chosen way to score a hand, with its breakdown."""
+class Assignment(NamedTuple):
+    """The chosen way to score a hand, with its breakdown.
+
+    A named tuple (immutable), not a frozen dataclass: a replay scores a collection after every take, and a
+    frozen dataclass's ``__init__`` (an ``object.__setattr__`` a field) cost about a sixth of a solve."""
 
     score: int
     jokers: tuple[str, ...]  # one colour per joker, in edition order
@@ -205,6 +210,7 @@ class _InPlay(NamedTuple):
     colours: tuple[str, ...]
     position: dict[str, int]  # colour -> position in play
     kinds: tuple[int, ...]  # position in play -> index in cards.KINDS
+    of_kinds: Callable[[Sequence[int]], tuple[int, ...]]  # a cards.KINDS count tuple's counts of ``kinds``
 
 
 def _check_in_play(colours: tuple[str, ...]) -> _InPlay:
@@ -218,7 +224,9 @@ def _check_in_play(colours: tuple[str, ...]) -> _InPlay:
             raise ValueError("colours in play must be distinct and in edition order")
         last = order
     index = {colour: i for i, colour in enumerate(colours)}
-    return _InPlay(colours, index, tuple(KIND_INDEX[c] for c in colours))
+    kinds = tuple(KIND_INDEX[c] for c in colours)
+    of_kinds = itemgetter(*kinds) if len(kinds) > 1 else lambda counts: tuple(counts[k] for k in kinds)
+    return _InPlay(colours, index, kinds, of_kinds)
 
 
 #: Every set of colours in play a game can have (0, 1 or 2 colours removed), checked once.
@@ -250,12 +258,12 @@ def _hand_counts(hand: Hand, play: _InPlay) -> list[int]:
     return counts
 
 
-def _kind_counts(counts: Sequence[int], play: _InPlay) -> list[int]:
+def _kind_counts(counts: Sequence[int], play: _InPlay) -> Sequence[int]:
     """Counts for each colour in play from a ``cards.KINDS`` tuple (checked like a Hand)."""
     if len(counts) != N_KINDS:
         raise ValueError(f"expected {N_KINDS} counts (cards.KINDS), got {len(counts)}")
-    out = [counts[k] for k in play.kinds]
-    if sum(out) != sum(counts[: len(ALL_COLOURS)]) or min(counts) < 0:
+    out = play.of_kinds(counts)
+    if sum(out) != sum(counts[:_N_COLOURS]) or min(counts) < 0:
         Hand.from_counts(counts)  # raises for a negative count
         held = [
             c for c, k in zip(ALL_COLOURS, _COLOUR_KINDS) if counts[k] and c not in play.position
@@ -266,47 +274,57 @@ def _kind_counts(counts: Sequence[int], play: _InPlay) -> list[int]:
 
 def _assemble(
     counts: Sequence[int],
-    extra: Sequence[int],
+    extra: Sequence[int] | None,
     colours: tuple[str, ...],
     plus2: int,
     points: tuple[int, ...],
     most: int,
     bonus: int,
 ) -> Assignment:
-    """The answer for jokers ``extra`` (per colour in play), positive colours by the tie-break.
+    """The answer for jokers ``extra`` (per colour in play; None: no joker), positive colours by the tie-break.
 
     ``points``, ``most``, ``bonus``: the scoring table's points, positive colours and "+2" value.
     """
     six = points[6]
     held: list[tuple[int, int, int, int]] = []  # (-points, position, cards, effective)
-    for i, c in enumerate(counts):
-        e = c + extra[i]
-        if e:
-            held.append((-(points[e] if e < 6 else six), i, c, e))
-    # The three (``most``) with the most points, ties to the earlier colour.
-    if len(held) > most:
-        positive = {row[1] for row in sorted(held)[:most]}
+    if extra is None:
+        for i, c in enumerate(counts):
+            if c:
+                held.append((-(points[c] if c < 6 else six), i, c, c))
     else:
-        positive = {row[1] for row in held}
+        for i, c in enumerate(counts):
+            e = c + extra[i]
+            if e:
+                held.append((-(points[e] if e < 6 else six), i, c, e))
+    # The three (``most``) with the most points, ties to the earlier colour.
+    new = _new  # the rows made as the tuples they are (a named tuple's ``__new__`` is a call more)
     rows: list[ColourScore] = []
     listed: list[str] = []
     plus2_points = bonus * plus2
     total = plus2_points
-    for minus, i, c, e in held:
-        colour = colours[i]
-        if i in positive:
+    if len(held) > most:
+        positive = {row[1] for row in sorted(held)[:most]}
+        for minus, i, c, e in held:
+            colour = colours[i]
+            if i in positive:
+                listed.append(colour)
+                rows.append(new(ColourScore, (colour, c, e - c, e, 1, -minus)))
+                total -= minus
+            else:
+                rows.append(new(ColourScore, (colour, c, e - c, e, -1, minus)))
+                total += minus
+    else:  # every colour held scores positively
+        for minus, i, c, e in held:
+            colour = colours[i]
             listed.append(colour)
-            rows.append(ColourScore(colour, c, e - c, e, 1, -minus))
+            rows.append(new(ColourScore, (colour, c, e - c, e, 1, -minus)))
             total -= minus
-        else:
-            rows.append(ColourScore(colour, c, e - c, e, -1, minus))
-            total += minus
     jokers: tuple[str, ...] = ()
-    if any(extra):
+    if extra is not None:
         for i, k in enumerate(extra):
             if k:
                 jokers += (colours[i],) * k
-    return Assignment(total, jokers, tuple(listed), tuple(rows), plus2_points)
+    return new(Assignment, (total, jokers, tuple(listed), tuple(rows), plus2_points))
 
 
 # --------------------------------------------------------------------------- fast solver
@@ -371,10 +389,10 @@ def _place_jokers(capped: Sequence[int], jokers: int, points: tuple[int, ...], m
 
 
 def _best(
-    counts: list[int], jokers: int, plus2: int, play: _InPlay, points: tuple[int, ...], most: int, bonus: int
+    counts: Sequence[int], jokers: int, plus2: int, play: _InPlay, points: tuple[int, ...], most: int, bonus: int
 ) -> Assignment:
     if not jokers:
-        return _assemble(counts, [0] * len(counts), play.colours, plus2, points, most, bonus)
+        return _assemble(counts, None, play.colours, plus2, points, most, bonus)
     if not counts:
         raise ValueError("jokers must be assigned, but no colour is in play")
     capped = [c if c < 6 else 6 for c in counts]  # noqa: FURB136 (min() is slower)

@@ -74,7 +74,7 @@ def _checked(store: MatchStore, chunk: list[StoredMatch]) -> Iterator[LoadedMatc
         if parsed is None:
             continue
         data, wide = parsed
-        report = check_match(data, wide=wide)
+        report = check_match(data, wide=wide, keep_states=True)  # a replay's timeline: the states not replayed again
         report._hash = digest
         yield LoadedMatch(file if line is None else f"{file}:{line}", file, line, report)
 

@@ -87,6 +87,8 @@ class GameRecord:
     claims: dict[str, Claim] | None = None
     findings: list[Finding] = field(default_factory=list)
     _verdicts: list[Verdict] | None = field(default=None, repr=False, compare=False)
+    #: The states ``states`` gives, kept by ``check_match(keep_states=True)`` as it replayed them.
+    kept: list[GameState] | None = field(default=None, repr=False, compare=False)
 
     def verdicts(self) -> list[Verdict]:
         """Every player's verdict on the finished game (``no-claim`` where a player claimed nothing).
@@ -111,8 +113,11 @@ class GameRecord:
         return self.final is not None and self.final.over and not self.error
 
     def states(self) -> Iterator[GameState]:
-        """The state before the first move and after each resolved move."""
+        """The state before the first move and after each resolved move (those the check kept, if it did)."""
         if self.setup is None or self.final is None:
+            return
+        if self.kept is not None:
+            yield from self.kept
             return
         state = self.initial_state()
         yield state
@@ -212,7 +217,7 @@ class MatchReport:
         )
 
 
-def check_match(data: Any, *, fast: bool = True, wide: bool | None = None) -> MatchReport:
+def check_match(data: Any, *, fast: bool = True, wide: bool | None = None, keep_states: bool = False) -> MatchReport:
     """Validate and replay one match given as parsed JSON.
 
     ``fast=False`` reads the match through the models and checks every move
@@ -221,7 +226,9 @@ def check_match(data: Any, *, fast: bool = True, wide: bool | None = None) -> Ma
     (``_plain_moves``), replays plainly legal moves with
     ``engine.fast_forward``, and gives the same report. ``wide``: whether the reader saw an object with
     more keys than any object of the format holds (``reader.parse_json_wide``);
-    only then is the match searched for a flood of keys (None: search anyway).
+    only then is the match searched for a flood of keys (None: search anyway). ``keep_states``: each game keeps
+    the states it was replayed through (``GameRecord.states`` gives them without replaying the game again: a
+    replay page's timeline).
     """
     report = MatchReport(data=data)
     if not isinstance(data, dict):
@@ -271,7 +278,7 @@ def check_match(data: Any, *, fast: bool = True, wide: bool | None = None) -> Ma
             break
         _check_game(
             players, seed, rules, g, games[g], raw_games[g], errors_by_game.get(g), record,
-            fast=fast, engine_moves=None if engine_moves is None else engine_moves[g],
+            fast=fast, engine_moves=None if engine_moves is None else engine_moves[g], keep_states=keep_states,
         )  # fmt: skip
         if not record.error and record.claims:
             record.findings.extend(unknown_claimants(record))
@@ -641,8 +648,10 @@ def _check_game(
     *,
     fast: bool,
     engine_moves: list[Move] | None = None,
+    keep_states: bool = False,
 ) -> None:
-    """Replay one game into ``record``; ``engine_moves``: its moves as the engine's, when already known."""
+    """Replay one game into ``record``; ``engine_moves``: its moves as the engine's, when already known;
+    ``keep_states``: the states it goes through kept in ``record.kept``."""
     number = g + 1
     moves: Sequence[DrawMove | TakeMove] = game.moves
     field_error: tuple[int, Finding] | None = None  # (move index, finding) of the first broken move
@@ -692,6 +701,7 @@ def _check_game(
         rules, len(players), removed=dealt.removed, starting=dealt.starting, first=dealt.first, deck=dealt.deck
     )
     resolved_moves = record.moves
+    kept = record.kept = [state] if keep_states else None
     if engine_moves is None:
         engine_moves = []
         add = engine_moves.append
@@ -705,7 +715,7 @@ def _check_game(
     i, n = 0, len(engine_moves)
     while i < n:
         if fast:
-            state, i = engine.fast_forward(state, engine_moves, i, resolved_moves)
+            state, i = engine.fast_forward(state, engine_moves, i, resolved_moves, kept)
             if i == n:
                 break
         move = engine_moves[i]
@@ -722,6 +732,8 @@ def _check_game(
             record.findings.append(_lr_warning(state, number, i + 1))
         state = engine.apply(state, move)
         resolved_moves.append(move)
+        if kept is not None:
+            kept.append(state)
         i += 1
     record.final = state
     if field_error is not None:

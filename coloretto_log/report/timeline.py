@@ -15,6 +15,7 @@ files or prints.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,6 +37,7 @@ from ..log.writer import setup_json
 from .scorecard import card_kinds
 
 __all__ = [
+    "ENCODE",
     "HAND",
     "JOINS",
     "PHRASES",
@@ -48,6 +50,7 @@ __all__ = [
     "build",
     "card_name",
     "changes_json",
+    "changes_text",
     "claim_json",
     "from_loaded",
     "scores_line",
@@ -56,6 +59,13 @@ __all__ = [
     "tell",
     "winners",
 ]
+
+#: The replay data's JSON text (``replay --json``'s data as the page embeds it): compact, not ASCII-escaped, and
+#: without the check for reference cycles (the data is made of fresh lists and dicts, or parsed JSON: none has
+#: one; the check kept a dictionary of every list and dict being written, a third of the encoder's time on a
+#: replay's thousands of small lists; a cycle would end in ``RecursionError`` rather than ``ValueError``).
+ENCODE: Callable[[Any], str] = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
+
 
 def N_(message: str) -> str:
     """Marks a phrase of the narrative for the catalogues (``python -m coloretto_log.lang.extract`` finds it);
@@ -222,7 +232,17 @@ class MatchTimeline:
     def as_json(self, *, by_difference: bool = False) -> dict[str, Any]:
         """The stable shape printed by ``replay --json`` (docs/replay.md); ``by_difference``: each game's states
         as the replay page carries them, ``entries`` and ``changes`` (``changes_json``) in place of ``states``."""
-        totals = self.totals()
+        return {**self._head_json(), "games": [_game_json(g, self.label, by_difference=by_difference)
+                                               for g in self.games], "totals": self._totals_json()}
+
+    def page_text(self) -> str:
+        """``ENCODE(self.as_json(by_difference=True))``, the replay page's data of the match, written a game at a
+        time: each game's changes as ``changes_text`` writes them (most straight from their move)."""
+        games = ",".join(_game_text(g, self.label) for g in self.games)
+        return f'{ENCODE(self._head_json())[:-1]},"games":[{games}],"totals":{ENCODE(self._totals_json())}}}'
+
+    def _head_json(self) -> dict[str, Any]:
+        """``as_json``'s fields before ``games``."""
         return {
             "file": self.file,
             "line": self.line,
@@ -232,14 +252,16 @@ class MatchTimeline:
             "valid": self.valid,
             "error": _error_json(self.match_error, self.label),
             "findings": [f.as_json() for f in self.findings],
-            "games": [_game_json(g, self.label, by_difference=by_difference) for g in self.games],
-            "totals": None
-            if totals is None
-            else {
-                "games": totals[1],
-                "scores": standings_json(self.players, totals[0]),
-                "winners": list(winners(self.players, totals[0])),
-            },
+        }
+
+    def _totals_json(self) -> dict[str, Any] | None:
+        totals = self.totals()
+        if totals is None:
+            return None
+        return {
+            "games": totals[1],
+            "scores": standings_json(self.players, totals[0]),
+            "winners": list(winners(self.players, totals[0])),
         }
 
 
@@ -573,7 +595,7 @@ def _action_json(move: Move, players: tuple[str, ...]) -> list[Any]:
 
 #: Each draw's phrase written (``_phrase_json``) with the phrase, by its id: ``story`` makes one phrase a round's
 #: head and one a player, card and row, shared by the build's games (a site's thousand matches). Emptied when full.
-_DRAWN: dict[int, tuple[Phrase, list[Any]]] = {}
+_DRAWN: dict[int, tuple[Phrase, list[Any], str]] = {}
 _DRAWN_MAX = 16384
 
 
@@ -591,10 +613,24 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
     that changed. A state is rebuilt by applying the changes from the first to it; rebuilt, it is its
     ``step_json`` without ``narrative``.
     """
+    entries, changes = _changes(g, text=False)
+    return entries, cast(list[dict[str, Any]], changes)
+
+
+def changes_text(g: GameTimeline) -> tuple[list[Any], list[str]]:
+    """``changes_json(g)`` with each change as its JSON text: the same ``entries``, and ``ENCODE(change)`` for
+    each change, a move within a round's written straight from the move (the row and the entry it changed),
+    without the change's dictionary (the replay page's data: most of a game's moves)."""
+    entries, changes = _changes(g, text=True)
+    return entries, cast(list[str], changes)
+
+
+def _changes(g: GameTimeline, *, text: bool) -> tuple[list[Any], list[Any]]:
+    """``changes_json``'s entries and changes; with ``text``, each change as its JSON text (``changes_text``)."""
     players = g.players
     entries: list[Any] = []
     index: dict[Any, int] = {}
-    changes: list[dict[str, Any]] = []
+    changes: list[Any] = []  # dictionaries, or their text (``text``)
     was: tuple[Any, ...] = ()  # the scalars of the state before (none before the first)
     discarded: tuple[int, ...] | None = None
     counted: Callable[[tuple[int, ...]], Any] = tuple  # a collection's counts of the game's kinds
@@ -603,7 +639,9 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
     seats: list[int] = []
     rows_were: list[tuple[Any, ...]] = []
     names: dict[tuple[int | None, ...], list[str | None]] = {}  # taken_by's seats to names
-    coded: dict[int, list[Any]] = {}  # each phrase object (alive in the steps) written once (``story``'s heads)
+    coded: dict[int, tuple[Phrase, list[Any], str]] = {}  # each phrase object (alive in the steps) written once
+    quoted: list[str] | None = None  # the players' names as JSON text (``text``)
+    card_text: dict[str | None, str] = {}
 
     def entry(s: GameState, seat: int, a: Assignment) -> int:
         """The index of ``seat``'s entry in ``s`` (its collection, ``done`` and assignment ``a``), added if new."""
@@ -625,21 +663,17 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
             last = None
         move = step.move
         drawn = type(move) is Draw and last is not None
+        phrases: list[tuple[Phrase, list[Any], str]] = []  # each phrase of the story, its JSON and that's text
         if drawn:  # a draw's phrases (its round's head, the draw) are shared by the build's games (``story``)
-            story = []
             for p in step.story:
                 found = _DRAWN.get(id(p))
                 if found is None or found[0] is not p:
                     if len(_DRAWN) >= _DRAWN_MAX:
                         _DRAWN.clear()
-                    found = _DRAWN[id(p)] = (p, _phrase_json(p))  # the phrase kept: its id stays its own
-                story.append(found[1])
+                    found = _DRAWN[id(p)] = _coded(p, card_text)  # the phrase kept: its id stays its own
+                phrases.append(found)
         else:
-            story = [coded.get(id(p)) or coded.setdefault(id(p), _phrase_json(p)) for p in step.story]
-        change: dict[str, Any] = {
-            "action": None if move is None or step.before is None else _action_json(move, players),
-            "story": story,
-        }
+            phrases = [coded.get(id(p)) or coded.setdefault(id(p), _coded(p, card_text)) for p in step.story]
         if last is not None and move is not None and s.round == was[0] and not s.over \
                 and len(rows_were) == len(s.rows) and s.discarded is discarded \
                 and (not drawn or step.taken_by is last.taken_by and step.scores is last.scores):
@@ -650,29 +684,72 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
             # the round or the discards: the change is the last-round card's coming out, the next player, the
             # deck, that row and the taker's entry.
             _, last_round, _, after, deck = was
-            if s.last_round != last_round:
-                change["last_round"] = last_round = s.last_round
-            if players[s.current] != after:
-                change["next"] = after = players[s.current]
-            if s.total - s.turned != deck:  # ``cards_left``
-                change["deck"] = deck = s.total - s.turned
+            new_round = s.last_round != last_round
+            if new_round:
+                last_round = s.last_round
+            new_next = players[s.current] != after
+            if new_next:
+                after = players[s.current]
+            new_deck = s.total - s.turned != deck  # ``cards_left``
+            if new_deck:
+                deck = s.total - s.turned
             was = (s.round, last_round, False, after, deck)
             i = move.row - 1
             by_seat = step.taken_by[i]
             n, cards, t, who = row = (s.limits[i], s.rows[i], s.taken[i], None if by_seat is None else players[by_seat])
-            if row != rows_were[i]:
-                change["rows"] = {str(i): [n, list(cards), t, who]}
+            new_row = row != rows_were[i]
+            if new_row:
                 rows_were[i] = row
+            at = -1
             if not drawn:
                 seat = move.seat
                 at = entry(s, seat, step.scores[seat])
                 if at != seats[seat]:
-                    change["players"] = {str(seat): at}
                     seats = seats[:]  # a list of its own: a change may hold the list before
                     seats[seat] = at
-            changes.append(change)
+                else:
+                    at = -1
+            if text and type(move.row) is type(n) is type(deck) is int and type(t) is bool \
+                    and type(last_round) is bool:
+                # the change's JSON written straight: ``ENCODE`` of the dictionary below, key for key
+                if quoted is None:
+                    quoted = [ENCODE(name) for name in players]
+                seat = move.seat
+                out = (f'{{"action":["{"draw" if drawn else "take"}",{quoted[seat]},{move.row},'
+                       f'{_card_text(move[2], card_text)},{"true" if move.last_round else "false"}],"story":['
+                       f'{",".join([x[2] for x in phrases])}]')
+                if new_round:
+                    out += ',"last_round":true' if last_round else ',"last_round":false'
+                if new_next:
+                    out += f',"next":{quoted[s.current]}'
+                if new_deck:
+                    out += f',"deck":{deck}'
+                if new_row:
+                    out += (f',"rows":{{"{i}":[{n},[{",".join([_card_text(c, card_text) for c in cards])}],'
+                            f'{"true" if t else "false"},{"null" if by_seat is None else quoted[by_seat]}]}}')
+                if at >= 0:
+                    out += f',"players":{{"{seat}":{at}}}'
+                changes.append(out + "}")
+                last = step
+                continue
+            change: dict[str, Any] = {"action": _action_json(move, players), "story": [x[1] for x in phrases]}
+            if new_round:
+                change["last_round"] = last_round
+            if new_next:
+                change["next"] = after
+            if new_deck:
+                change["deck"] = deck
+            if new_row:
+                change["rows"] = {str(i): [n, list(cards), t, who]}
+            if at >= 0:
+                change["players"] = {str(move.seat): at}
+            changes.append(ENCODE(change) if text else change)
             last = step
             continue
+        change = {
+            "action": None if move is None or step.before is None else _action_json(move, players),
+            "story": [x[1] for x in phrases],
+        }
         scalars = (s.round, s.last_round, s.over, None if s.over else players[s.current], s.cards_left)
         if scalars != was:  # mostly "next" and "deck"
             for key, value, old in zip(_SCALARS, scalars, was or (_NONE,) * len(_SCALARS)):
@@ -706,25 +783,65 @@ def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
             elif now != seats:
                 change["players"] = {str(i): e for i, (e, o) in enumerate(zip(now, seats)) if e != o}
             seats = now
-        changes.append(change)
+        changes.append(ENCODE(change) if text else change)
         last = step
     return entries, changes
 
 
+def _coded(p: Phrase, known: dict[str | None, str]) -> tuple[Phrase, list[Any], str]:
+    """A phrase, as the page writes it (``_phrase_json``), and that as JSON text (``ENCODE``'s; ``known``: texts
+    of strings already written)."""
+    written = _phrase_json(p)
+    out = []
+    for value in written:  # mostly numbers, names and lists of cards: written here, each string once
+        kind = type(value)
+        if kind is int:
+            out.append(str(value))
+        elif kind is str:
+            out.append(_card_text(value, known))
+        elif kind is list and all(type(c) is str for c in value):
+            out.append(f'[{",".join([_card_text(c, known) for c in value])}]')
+        else:
+            out.append(ENCODE(value))
+    return p, written, f'[{",".join(out)}]'
+
+
+def _card_text(card: str | None, known: dict[str | None, str]) -> str:
+    """A card, a name or None as JSON text (``ENCODE``'s), each written once (``known``)."""
+    found = known.get(card)
+    if found is None:
+        found = known[card] = ENCODE(card)
+    return found
+
+
 def _game_json(g: GameTimeline, label: str, *, by_difference: bool = False) -> dict[str, Any]:
+    before, after = _game_parts(g, label)
+    if by_difference:
+        entries, changes = changes_json(g)
+        states: dict[str, Any] = {"entries": entries, "changes": changes}
+    else:
+        memo: dict[Any, Any] = {}  # the players' entries shared between steps (step_json)
+        before.pop("kinds")
+        states = {"states": [step_json(step, g.players, memo) for step in g.steps]}
+    return {**before, **states, **after}
+
+
+def _game_text(g: GameTimeline, label: str) -> str:
+    """``ENCODE(_game_json(g, label, by_difference=True))``, its changes written by ``changes_text``."""
+    before, after = _game_parts(g, label)
+    entries, changes = changes_text(g)
+    before["entries"] = entries
+    return f'{ENCODE(before)[:-1]},"changes":[{",".join(changes)}],{ENCODE(after)[1:]}'
+
+
+def _game_parts(g: GameTimeline, label: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A game's fields before its states (``kinds`` the last, for the states by difference) and after them."""
     players = g.players
     setup = g.setup
     final = g.final_scores
     now = None if final is not None or not g.steps else tuple(a.score for a in g.steps[-1].scores)
     first = g.steps[0].state if g.steps else None
-    memo: dict[Any, Any] = {}  # the players' entries shared between steps (step_json)
-    if by_difference:
-        entries, changes = changes_json(g)
-        kinds = [] if first is None else list(card_kinds(first.rules.edition, first.colours))
-        states: dict[str, Any] = {"kinds": kinds, "entries": entries, "changes": changes}
-    else:
-        states = {"states": [step_json(step, players, memo) for step in g.steps]}
-    return {
+    before = {
         "game": g.number,
         "seeded": g.seeded,
         "complete": g.complete,
@@ -733,10 +850,13 @@ def _game_json(g: GameTimeline, label: str, *, by_difference: bool = False) -> d
         "moves": g.moves,
         "error": _error_json(g.error, label),
         "findings": [f.as_json() for f in g.findings],
-        **states,
+        "kinds": [] if first is None else list(card_kinds(first.rules.edition, first.colours)),
+    }
+    after = {
         "scores": None if final is None else standings_json(players, final),
         "winners": None if final is None else list(winners(players, final)),
         "scores_so_far": None if now is None else standings_json(players, now),
         "leaders": None if now is None else list(winners(players, now)),
         "claims": [claim_json(v) for v in g.claims] if g.complete else None,
     }
+    return before, after

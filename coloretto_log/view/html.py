@@ -34,7 +34,6 @@ and ``data-mark``, every chart point and marked-move button ``data-move``.
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -49,7 +48,7 @@ from ..lang import DEFAULT, N_, page_catalogue
 from ..lang.chips import CHIP_LABELS
 from ..log.atomic import atomic_write_lines
 from ..log.reader import decode, parse_json, read_bytes
-from ..report.timeline import HAND, JOINS, PHRASES, MatchTimeline
+from ..report.timeline import ENCODE, HAND, JOINS, PHRASES, MatchTimeline
 
 __all__ = [
     "CARD_COLOURS",
@@ -139,10 +138,7 @@ _PLACEHOLDER = re.compile(r"%%([A-Z_]+)%%")
 _DATA = "%%DATA%%"
 
 
-#: No check for reference cycles (the data is made of fresh lists and dicts, or parsed JSON: none has one): the
-#: check kept a dictionary of every list and dict being written, a third of the encoder's time on a replay's
-#: thousands of small lists (a cycle would end in ``RecursionError`` rather than ``ValueError``).
-_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
+_encode = ENCODE  # compact, not ASCII-escaped, no check for reference cycles (report.timeline)
 
 
 def _script_safe(text: str) -> str:
@@ -343,10 +339,10 @@ def analysis_from_json(value: Any) -> tuple[dict[int, dict[str, Any]], dict[str,
 
 def _match_chunk(position: int, timeline: MatchTimeline, found: Mapping[str, Any] | None) -> str:
     """The ``position``-th match's data (from 1), with ``found``, its analysis, under ``"analysis"``."""
-    data = timeline.as_json(by_difference=True)
-    if found is not None:
-        data["analysis"] = dict(found)
-    return ("," if position > 1 else "") + embed_json(data)
+    text = timeline.page_text()  # ``_encode(timeline.as_json(by_difference=True))``
+    if found is not None:  # the last field
+        text = f'{text[:-1]},"analysis":{_encode(dict(found))}}}'
+    return ("," if position > 1 else "") + _script_safe(text)
 
 
 def page_chunks(

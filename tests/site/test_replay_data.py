@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from coloretto_log.log.load import LoadedMatch, load
 from coloretto_log.log.replay import check_match
 from coloretto_log.report.timeline import (
+    ENCODE,
     PHRASES,
     Cards,
     Hands,
@@ -92,6 +93,8 @@ def check_same(t: MatchTimeline) -> None:
         assert {k: v for k, v in whole.items() if k != "states"} == {
             k: v for k, v in diff.items() if k not in ("kinds", "entries", "changes")}
     assert [rebuilt(g) for g in page["games"]] == full_states(t), t.label
+    # the page's text of the data, its changes mostly written straight from their moves, is the data's JSON
+    assert t.page_text() == ENCODE(page), t.label
 
 
 def test_every_sample_is_rebuilt_as_replay_json_has_it() -> None:
