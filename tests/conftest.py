@@ -21,6 +21,13 @@ ROOT = Path(__file__).resolve().parents[1]
 settings.register_profile("any-load", deadline=None)
 settings.load_profile("any-load")
 
+# The suite starts the command line in a process of its own many times over; each compiles what it imports
+# of the package again unless Python keeps the bytecode, as it does by default. A machine may turn that off
+# (PYTHONDONTWRITEBYTECODE, set on the project's machines): the processes started from here (xdist's workers,
+# the commands under test) keep it, as on a user's machine. Measured on tests/cli/test_{replay,validate,score}_cli.py,
+# -n 0: 27.6 and 24.0 s of CPU without it, 20.8 and 20.1 s with it.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 # The recorder speaks the locale's language (docs/languages.md); the tests that read its English
 # words must not depend on the machine's locale (tests/cli/test_record_languages.py sets its own).
 if from_environment(os.environ) != "en":
@@ -34,6 +41,8 @@ INVALID = ROOT / "tests" / "data" / "invalid"
 #: ``query``'s time bound for tests that do not test it: the default 10 s is wall-clock time, which a
 #: trivial query (a Python child that loads DuckDB) crossed at load 6-9 on 2 cores (issue 30).
 GENEROUS = ("--timeout", "600")
+#: ``pytest -n auto``'s workers for each core (``pytest_xdist_auto_num_workers`` below).
+WORKERS_A_CORE = 1.5
 
 
 def load_json(path: Path) -> Any:
@@ -66,6 +75,21 @@ def browser(chromium: str) -> Iterator[Browser]:
             yield b
         finally:
             b.close()
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``pytest -n auto``: WORKERS_A_CORE workers for each core this process may use (PYTEST_XDIST_AUTO_NUM_WORKERS,
+    when set, decides instead, as xdist's own hook does).
+
+    Some tests wait on what is not the CPU: a server's deadline, a flood of connections timing out, a process
+    starting. With one worker a core, the core stays idle while its worker waits; one worker more fills those waits
+    with other tests. Measured with a sampler of the tests' process tree (is any of its processes running or ready
+    to run?), -n 0: tests/serve idle 67 s in all (the bounds tests about 10 s each), tests/view (Chromium) 6 s; a
+    worker more costs its collection, 13 s of CPU (docs/design/ci-time.md)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, round(cores * WORKERS_A_CORE))
 
 
 @pytest.hookimpl(wrapper=True)
