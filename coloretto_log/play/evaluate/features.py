@@ -69,7 +69,7 @@ def features_many(views: Sequence[View]) -> Array:
 
     What needs the bots' score memo (the scores, what one more card or a row would add) is looked up
     position by position; everything else is read for all positions at once. The same numbers as the
-    definition above, to the bit: every one is the same division or difference of the same integers."""
+    module's definition (written seat by seat in tests/play/test_evaluate.py), to the bit: every one is the same division or difference of the same integers."""
     n = views[0].players
     size = len(views)
     from_bytes = int.from_bytes
