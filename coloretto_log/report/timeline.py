@@ -365,10 +365,11 @@ def _rescored(
     """``scores`` of ``before`` brought up to ``after`` (``colours``: in play): only changed collections are scored
     again."""
     table = after.rules.table
-    return tuple(
-        a if was == now else best_from_counts(now, colours, table=table)
-        for a, was, now in zip(scores, before.collections, after.collections)
-    )
+    out = list(scores)
+    for seat, (was, now) in enumerate(zip(before.collections, after.collections)):
+        if was is not now and was != now:  # a collection not taken from is the state before's (``Table.state``)
+            out[seat] = best_from_counts(now, colours, table=table)
+    return tuple(out)
 
 
 def setup_story(record: GameRecord, players: tuple[str, ...]) -> tuple[Phrase, ...]:
@@ -396,6 +397,9 @@ def _round_end(number: int) -> Phrase:
 
 
 _GAME_END = _phrase(N_("end of the game"))
+#: The cards of a row taken, as a phrase names them: one (immutable) ``Cards`` a row's cards, shared by the takes
+#: that name them (a few hundred in a club's games).
+_row_cards: Callable[[tuple[str, ...]], Cards] = lru_cache(maxsize=4096)(Cards)
 
 
 @lru_cache(maxsize=4096)
@@ -415,7 +419,7 @@ def story(move: Move, before: GameState, after: GameState, players: tuple[str, .
     if isinstance(move, Draw):
         return head, _draw(bool(move.last_round), who, move.card or "?", move.row)
     i = move.row - 1
-    cards = Cards(tuple(before.rows[i]))
+    cards = _row_cards(tuple(before.rows[i]))
     if move.extra is None:
         took = _phrase(N_("{who} takes row {row}: {cards}"), who=who, row=move.row, cards=cards)
     elif move.last_round:
@@ -597,6 +601,10 @@ def _action_json(move: Move, players: tuple[str, ...]) -> list[Any]:
 #: head and one a player, card and row, shared by the build's games (a site's thousand matches). Emptied when full.
 _DRAWN: dict[int, tuple[Phrase, list[Any], str]] = {}
 _DRAWN_MAX = 16384
+#: JSON texts shared by a build's games, by their value: a list of cards (by their tuple: a row's cards, a
+#: joker's colours), a row (by ``(limit, cards, taken, taken_by's name)``). A few thousand; emptied when full.
+_CARDS_TEXT: dict[tuple[str, ...], str] = {}
+_ROW_TEXT: dict[tuple[Any, ...], str] = {}
 
 
 def changes_json(g: GameTimeline) -> tuple[list[Any], list[dict[str, Any]]]:
@@ -715,18 +723,19 @@ def _changes(g: GameTimeline, *, text: bool) -> tuple[list[Any], list[Any]]:
                 if quoted is None:
                     quoted = [ENCODE(name) for name in players]
                 seat = move.seat
+                card = move[2]
                 out = (f'{{"action":["{"draw" if drawn else "take"}",{quoted[seat]},{move.row},'
-                       f'{_card_text(move[2], card_text)},{"true" if move.last_round else "false"}],"story":['
-                       f'{",".join([x[2] for x in phrases])}]')
+                       f'{card_text.get(card) or _card_text(card, card_text)},'
+                       f'{"true" if move.last_round else "false"}],"story":[{",".join(map(_TEXT, phrases))}]')
                 if new_round:
                     out += ',"last_round":true' if last_round else ',"last_round":false'
                 if new_next:
                     out += f',"next":{quoted[s.current]}'
                 if new_deck:
                     out += f',"deck":{deck}'
-                if new_row:
-                    out += (f',"rows":{{"{i}":[{n},[{",".join([_card_text(c, card_text) for c in cards])}],'
-                            f'{"true" if t else "false"},{"null" if by_seat is None else quoted[by_seat]}]}}')
+                if new_row:  # the row's text by its value: a few thousand rows in a build (``_ROW_TEXT``)
+                    out += f',"rows":{{"{i}":{_ROW_TEXT.get(row) or _row_text(row, card_text)}}}'
+
                 if at >= 0:
                     out += f',"players":{{"{seat}":{at}}}'
                 changes.append(out + "}")
@@ -788,9 +797,36 @@ def _changes(g: GameTimeline, *, text: bool) -> tuple[list[Any], list[Any]]:
     return entries, changes
 
 
+_TEXT = itemgetter(2)  # a coded phrase's text (``_coded``)
+
+
 def _coded(p: Phrase, known: dict[str | None, str]) -> tuple[Phrase, list[Any], str]:
     """A phrase, as the page writes it (``_phrase_json``), and that as JSON text (``ENCODE``'s; ``known``: texts
     of strings already written)."""
+    found = _PHRASE_AT.get(p.text)
+    if found is not None and len(found[1]) == len(p.values):
+        # names, numbers and cards joined by commas (a take's phrase: most of a game's phrases not shared), both
+        # written in one pass, as ``_phrase_json`` and the loop below write them
+        written: list[Any] = [found[0]]
+        texts = [str(found[0])]
+        values = cast(tuple[tuple[str, Any], ...], p.values)  # narrowed by ``type`` below
+        for (name, value), wanted in zip(values, found[1]):
+            kind = type(value)
+            if name != wanted:
+                break
+            if kind is str:
+                written.append(value)
+                texts.append(known.get(value) or _card_text(value, known))
+            elif kind is int:
+                written.append(value)
+                texts.append(str(value))
+            elif kind is Cards and value.join == "comma":
+                written.append(list(value.cards))
+                texts.append(_CARDS_TEXT.get(value.cards) or _cards_text(value.cards, known))
+            else:
+                break
+        else:
+            return p, written, f'[{",".join(texts)}]'
     written = _phrase_json(p)
     out = []
     for value in written:  # mostly numbers, names and lists of cards: written here, each string once
@@ -811,6 +847,27 @@ def _card_text(card: str | None, known: dict[str | None, str]) -> str:
     found = known.get(card)
     if found is None:
         found = known[card] = ENCODE(card)
+    return found
+
+
+def _cards_text(cards: tuple[str, ...], known: dict[str | None, str]) -> str:
+    """Cards as the JSON text of their list, each tuple written once a build (``_CARDS_TEXT``)."""
+    found = _CARDS_TEXT.get(cards)
+    if found is None:
+        if len(_CARDS_TEXT) >= _DRAWN_MAX:
+            _CARDS_TEXT.clear()
+        found = _CARDS_TEXT[cards] = f'[{",".join([_card_text(c, known) for c in cards])}]'
+    return found
+
+
+def _row_text(row: tuple[Any, ...], known: dict[str | None, str]) -> str:
+    """A row, ``(limit, cards, taken, taken_by's name)``, as the page writes it (``[limit, [cards], taken,
+    taken_by]``), each written once a build (``_ROW_TEXT``). Its limit an int, ``taken`` a bool."""
+    n, cards, t, who = row
+    if len(_ROW_TEXT) >= _DRAWN_MAX:
+        _ROW_TEXT.clear()
+    found = _ROW_TEXT[row] = (f'[{n},{_CARDS_TEXT.get(cards) or _cards_text(cards, known)},'
+                              f'{"true" if t else "false"},{_card_text(who, known)}]')
     return found
 
 
