@@ -248,7 +248,13 @@ def _frame(
 def _words_end(langs: tuple[str, ...], said: Iterable[str | tuple[str, str]]) -> str:
     """The end of the data object: the matches' list closed, then the page's words in each of ``langs``, with the
     messages ``said`` by the explanations shown."""
-    return '],"i18n":' + embed_json(_words(tuple(langs), _in_order(said))) + "}"
+    return '],"i18n":' + _words_json(tuple(langs), _in_order(said)) + "}"
+
+
+@cache
+def _words_json(langs: tuple[str, ...], said: tuple[str | tuple[str, str], ...]) -> str:
+    """``_words`` as the page embeds it, written once (a club site's replay pages embed the same words)."""
+    return embed_json(_words(langs, said))
 
 
 def analysis_of(position: int, timeline: MatchTimeline, analysis: Analysis | None) -> Mapping[str, Any] | None:
