@@ -29,14 +29,18 @@ from coloretto_log.play.bots import (
     play_out,
     turn,
 )
-from coloretto_log.play.expert import PlayoutExpertBot
+from coloretto_log.play.expert import ExpertBot, PlayoutExpertBot
 
 CLASSIC_4 = ("orange", "blue", "brown", "yellow", "grey", "green", "red")
 
 
 def quick_bot(name: str) -> Bot:
-    """The bot of that name; ``expert-mc`` with few samples, to keep these tests quick."""
-    return PlayoutExpertBot(samples=16, batch=8, min_samples=8) if name == "expert-mc" else make_bot(name)
+    """The bot of that name; ``expert-mc`` and ``expert`` with few samples, to keep these tests quick (the same
+    code: ``expert``'s playouts on 8 orders of the unseen cards instead of 32; its default is pinned by
+    tests/play/test_evaluate.py)."""
+    if name == "expert-mc":
+        return PlayoutExpertBot(samples=16, batch=8, min_samples=8)
+    return ExpertBot(samples=8) if name == "expert" else make_bot(name)
 
 
 def new_state(seed: int, players: int = 4, edition: str = "classic", scoring: str = "standard") -> GameState:
