@@ -208,9 +208,13 @@ def pair_round(
     if grouping not in ("group", "mix", "none"):
         raise ValueError(f"unknown grouping {grouping!r}")
     starts_cost = starts_penalty(starts, shares)
+    # Starts come first (docs/tournament.md, pairing step 3): a start's excess outweighs every rematch a round can
+    # hold (each pair at a table met at most as often as anyone met), counted in steps as fine as 1/60 of a start.
+    most_met = max(met.values(), default=0.0)
+    start_weight = 60 * weight * (1 + most_met * sum(s * (s - 1) / 2 for s in table_size))
     split = best_split(
         list(order), table_size, rng, met=met, ranks=ranks, grouping=grouping,  # type: ignore[arg-type]
-        repeat_weight=weight, restarts=restarts, extra=lambda table: n * weight * starts_cost(table),
+        repeat_weight=weight, restarts=restarts, extra=lambda table: start_weight * starts_cost(table),
     )  # fmt: skip
     tables = sorted(split.tables, key=lambda t: min(ranks[p] for p in t))
     starters = choose_starters(tables, starts, shares, rng)
