@@ -735,7 +735,6 @@ def _changes(g: GameTimeline, *, text: bool) -> tuple[list[Any], list[Any]]:
                     out += f',"deck":{deck}'
                 if new_row:  # the row's text by its value: a few thousand rows in a build (``_ROW_TEXT``)
                     out += f',"rows":{{"{i}":{_ROW_TEXT.get(row) or _row_text(row, card_text)}}}'
-
                 if at >= 0:
                     out += f',"players":{{"{seat}":{at}}}'
                 changes.append(out + "}")

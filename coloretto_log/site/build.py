@@ -140,13 +140,12 @@ class _Writer:
         folder = path.parent
         if folder in self.made:
             return path
-        if not self.inside(rel):  # before a folder is made through a link, too
-            raise SiteError(f"{one_line(str(folder))}: leads out of {one_line(str(self.out))} (a link); "
-                            "remove it, or give another --out")
-        folder.mkdir(parents=True, exist_ok=True)
-        if not self.inside(rel):
-            raise SiteError(f"{one_line(str(folder))}: leads out of {one_line(str(self.out))} (a link); "
-                            "remove it, or give another --out")
+        for make in (True, False):  # checked before a folder is made through a link, and once made
+            if not self.inside(rel):
+                raise SiteError(f"{one_line(str(folder))}: leads out of {one_line(str(self.out))} (a link); "
+                                "remove it, or give another --out")
+            if make:
+                folder.mkdir(parents=True, exist_ok=True)
         self.made.add(folder)
         return path
 

@@ -37,7 +37,7 @@ import html
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -251,7 +251,7 @@ def _words_end(langs: tuple[str, ...], said: Iterable[str | tuple[str, str]]) ->
     return '],"i18n":' + _words_json(tuple(langs), _in_order(said)) + "}"
 
 
-@cache
+@lru_cache(maxsize=64)  # bounded: a long-running `serve` meets a new set of explanations' messages a page
 def _words_json(langs: tuple[str, ...], said: tuple[str | tuple[str, str], ...]) -> str:
     """``_words`` as the page embeds it, written once (a club site's replay pages embed the same words)."""
     return embed_json(_words(langs, said))
