@@ -83,6 +83,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -259,7 +260,7 @@ def stability(seeds: int, games: list[tuple[int, int]]) -> None:
                   f"{total_expected:.2f} of {total_unforced} ({100 * total_expected / total_unforced:.2f}%)")
 
 
-def four_seed_changes(runs: list[list[A.Decision]], unforced: list[int]) -> float:
+def four_seed_changes(runs: Sequence[Sequence[Any]], unforced: list[int]) -> float:
     """The number of decisions whose mark changes across four seeds, averaged over every set of four of the seeds
     run: the issue's figure with less of the luck of which four seeds were drawn."""
     sets = list(itertools.combinations(range(len(runs)), FOUR))
