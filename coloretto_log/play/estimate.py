@@ -45,7 +45,11 @@ standard error of those differences. The marks go by it (``marks``).
   of its standard errors from every threshold of the marks, and the
   in-sample chance lost (the best mean margin's chance
   less the played one's, biased high where the cross-fitted one is biased
-  low on a few hundred samples) gives the same mark, settled the same way;
+  low on a few hundred samples) gives the same mark, ``SETTLE`` of its own
+  standard errors clear (the spread of the two choices' chances over all
+  the samples, where that is the larger: when the two halves pick
+  different choices, half the cross-fitted differences are 0, and their
+  standard error understates the in-sample one's);
 
 or until ``samples`` (the cap). The named best is the choice with the best
 mean on all samples (ties to the first: drawing, then the rows in order).
@@ -299,8 +303,9 @@ def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
     # a played choice that looks best, that its rival is not ahead by a chance that would make a mark
     if best != played:
         chance, chance_se, naive = tally.chance(played)
+        naive_se = max(chance_se, _se([a - b for a, b in zip(tally.w[best], tally.w[played])]))
         if _near_line(chance, SETTLE * chance_se) or marks.mark_for(naive) != marks.mark_for(chance) or _near_line(
-                naive, SETTLE * chance_se):
+                naive, SETTLE * naive_se):
             return False
     elif _rival_unsettled(tally, played):
         return False

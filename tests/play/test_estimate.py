@@ -116,6 +116,30 @@ def test_a_mark_settles_only_if_the_in_sample_chance_gives_it_too(monkeypatch: p
     assert estimate._settled(tally, 0, 10.0, n)
 
 
+def test_the_in_sample_chance_lost_is_settled_by_its_own_standard_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # two choices, 0 played; choice 1 is a point worse on the even samples and a point better on the odd ones, so
+    # the even half picks the played choice for the odd samples (their cross-fitted differences are 0) and the odd
+    # half picks choice 1 for the even ones, where the two chances differ by 0.01. On the odd samples choice 1's
+    # chance is 0.26 or 0.14 either side of the played one's: the in-sample chance lost, 0.035, varies that much,
+    # while the cross-fitted one, 0.005, has a standard error of 0.0006 (seed 4 of the stability figure's
+    # 3-player game 13, move 34, stopped at 96 samples on such a split: 0.0047 ± 0.0079, where seven seeds counted
+    # every order, 0.0501)
+    n = 64
+    tally = estimate.Tally(2, 3, 1)
+    tally.x[0] = [0.0] * n
+    tally.x[1] = [-1.0 if i % 2 == 0 else 2.0 for i in range(n)]
+    tally.w[0] = [0.3] * n
+    tally.w[1] = [0.31 if i % 2 == 0 else (0.56 if i % 4 == 1 else 0.16) for i in range(n)]
+    chance, chance_se, naive = tally.chance(0)
+    assert chance == pytest.approx(0.005) and chance_se < 0.001 and naive == pytest.approx(0.035)
+    line_at(monkeypatch, 0.05)
+    assert not estimate._near_line(chance, SETTLE * chance_se)
+    assert not estimate._near_line(naive, SETTLE * chance_se)  # judged by the cross-fitted error: settled
+    assert not estimate._settled(tally, 0, 10.0, n)  # by its own: 0.05 is within 2.5 standard errors of 0.035
+    line_at(monkeypatch, 0.2)  # a line far from both
+    assert estimate._settled(tally, 0, 10.0, n)
+
+
 def greedy_game(seed: int, players: int) -> list[GameState]:
     """Every state of one seeded game of greedy seats."""
     rules = RuleSet.of(games=1)
