@@ -117,7 +117,7 @@ def test_a_mark_settles_only_if_the_in_sample_chance_gives_it_too(monkeypatch: p
 
 
 def test_the_in_sample_chance_lost_is_settled_by_its_own_standard_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    # two choices, 0 played; choice 1 is a point worse on the even samples and a point better on the odd ones, so
+    # two choices, 0 played; choice 1 is a point worse on the even samples and two points better on the odd ones, so
     # the even half picks the played choice for the odd samples (their cross-fitted differences are 0) and the odd
     # half picks choice 1 for the even ones, where the two chances differ by 0.01. On the odd samples choice 1's
     # chance is 0.26 or 0.14 either side of the played one's: the in-sample chance lost, 0.035, varies that much,
