@@ -45,18 +45,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_analyze import simulated_log
 
-from coloretto_log.core.cards import GOLDEN_JOKER, KINDS, LAST_ROUND
+from coloretto_log.core.cards import KINDS, LAST_ROUND
 from coloretto_log.core.engine import Table
-from coloretto_log.core.rng import MASK64, SplitMix64, nth_output
+from coloretto_log.core.rng import MASK64, nth_output
 from coloretto_log.play import analyze as A
-from coloretto_log.play import bots
+from coloretto_log.play import bots, every_order
 from coloretto_log.play import estimate as E
 from coloretto_log.play.evaluate import evaluate_many
 from coloretto_log.play.playout import Start
 
 DECISIONS = "3:11:14:row,5:3:7:draw-or-take,4:7:6:row,3:11:32:draw-or-take"
-_GREEDY = bots.GreedyBot()
-_RNG = SplitMix64(0)  # greedy draws nothing from it
 
 
 class Walker:
@@ -88,56 +86,24 @@ class Walker:
             self.values[key] = got
         return got
 
-    def advance(self, table: Table) -> tuple[Table, int | None]:
-        """Greedy moves until a card must come (-1: a draw, or the row of a golden joker taken) or the playout stops
-        (None), as ``every_order.leaves`` walks them."""
-        while not table.over and table.round != self.stop:
-            take = _GREEDY.choose(table, _RNG)
-            if take is None:
-                return table, -1 if any(table.remaining) else None
-            i = take.row - 1
-            if GOLDEN_JOKER in table.rows[i] and any(table.remaining):
-                return table, i
-            table.take(table.current, i, None, False)
-        return table, None
-
-    def child(self, table: Table, i: int, card: str) -> tuple[Table, int | None]:
-        after = table.copy()
-        last_round = after.lr_pending and self.unseen - sum(after.remaining) == self.start.lr_at
-        if i < 0:
-            after.turn_over(card, last_round)
-            after.place(after.current, _GREEDY.place(after, card, _RNG) - 1, card)
-        else:
-            after.take(after.current, i, card, last_round)
-        return self.advance(after)
-
     def play(self, choice: tuple[str, int], deck: list[str]) -> tuple[float, float]:
-        """The value where ``choice``'s playout on ``deck`` stops, and the luck of the cards it met."""
-        kind, i = choice
-        table = Table(self.state)
-        node: tuple[Table, int | None]
-        if kind == "row":
-            assert self.start.card is not None
-            table.place(table.current, i, self.start.card)
-            node = self.advance(table)
-        elif kind == "take" and GOLDEN_JOKER not in table.rows[i]:
-            table.take(table.current, i, None, False)
-            node = self.advance(table)
-        else:
-            node = (table, i if kind == "take" else -1)
+        """The value where ``choice``'s playout on ``deck`` stops, and the luck of the cards it met: the playout
+        walked as ``every_order`` walks every order, one card at a time, along the cards of ``deck``."""
+        table, waiting = every_order.after_choice(self.start, choice, self.stop)
         luck = 0.0
         cards = iter(c for c in deck if c != LAST_ROUND)
-        while True:
-            table, waiting = node
-            if waiting is None:
-                break
+        while waiting is not None:
             left = sum(table.remaining)
-            children = {KINDS[k]: (n / left, self.child(table, waiting, KINDS[k]))
-                        for k, n in enumerate(table.remaining) if n}
-            expected = sum(p * self.value(c[0]) for p, c in children.values())
-            node = children[next(cards)][1]
-            luck += self.value(node[0]) - expected
-        return self.value(node[0]), luck
+            last_round = every_order.last_round_due(table, self.unseen, self.start.lr_at)
+            children = {}
+            for k, n in enumerate(table.remaining):
+                if n:
+                    after = every_order.turned_up(table, waiting, KINDS[k], last_round)
+                    children[KINDS[k]] = (n / left, after, every_order.until_card(after, self.stop))
+            expected = sum(p * self.value(after) for p, after, _ in children.values())
+            _, table, waiting = children[next(cards)]
+            luck += self.value(table) - expected
+        return self.value(table), luck
 
 
 def measure(spec: str, orders: int, seed: int) -> None:

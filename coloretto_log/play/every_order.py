@@ -30,7 +30,7 @@ from ..core.rng import SplitMix64
 from . import bots
 from .playout import Choice, Start
 
-__all__ = ["Leaves", "leaves"]
+__all__ = ["Leaves", "after_choice", "last_round_due", "leaves", "turned_up", "until_card"]
 
 _GREEDY = bots.GreedyBot()
 _RNG = SplitMix64(0)  # greedy draws nothing from it
@@ -43,48 +43,73 @@ Leaves = list[list[tuple[Table, float]]]
 _Open = tuple[int, Table, float, int]
 
 
+def until_card(table: Table, stop: int) -> int | None:
+    """Greedy moves on ``table`` (in place) until a card must come: -1 for a draw, or the row of a golden joker
+    taken (its extra card); None where the playout stops (round ``stop`` begun, the game over, no card left)."""
+    rows = table.rows
+    while not table.over and table.round != stop:
+        take = _GREEDY.choose(table, _RNG)
+        if take is None:
+            return -1 if any(table.remaining) else None  # no card left to turn over: the playout stops there
+        i = take.row - 1
+        if GOLDEN_JOKER in rows[i] and any(table.remaining):
+            return i
+        table.take(table.current, i, None, False)
+    return None
+
+
+def after_choice(start: Start, choice: Choice, stop: int) -> tuple[Table, int | None]:
+    """The table after ``choice`` at ``start`` and greedy moves up to the first card that must come
+    (``until_card``'s answer beside it). A draw, or a take of a golden joker's row, waits for its card at once; a
+    draw with no card left stops where it is (``Start.play_to``)."""
+    state = start.state
+    table = Table(state)
+    kind, i = choice
+    cards = any(state.remaining)
+    if kind == "row":
+        assert start.card is not None
+        table.place(table.current, i, start.card)
+        return table, until_card(table, stop)
+    if kind == "take" and (GOLDEN_JOKER not in table.rows[i] or not cards):
+        table.take(table.current, i, None, False)
+        return table, until_card(table, stop)
+    if not cards:  # a draw with no card left: the table as it is
+        return table, None
+    return table, i if kind == "take" else -1
+
+
+def last_round_due(table: Table, unseen: int, lr_at: int) -> bool:
+    """The last-round card comes off before the next card: every unseen card above it is out (``Start.deal``;
+    ``unseen``: the cards unseen at the start, ``lr_at``: ``Start.lr_at``)."""
+    return table.lr_pending and unseen - sum(table.remaining) == lr_at
+
+
+def turned_up(table: Table, waiting: int, card: str, last_round: bool) -> Table:
+    """A copy of ``table`` with ``card`` come where it waits (``until_card``): drawn and placed as greedy places
+    it (-1), or a golden joker's extra card (the row taken)."""
+    after = table.copy()
+    if waiting < 0:
+        after.turn_over(card, last_round)
+        after.place(after.current, _GREEDY.place(after, card, _RNG) - 1, card)
+    else:
+        after.take(after.current, waiting, card, last_round)
+    return after
+
+
 def leaves(start: Start, reps: list[Choice], stop: int, budget: int) -> Leaves | None:
     """Every table where a playout of each choice of ``reps`` from ``start`` stops (round ``stop`` begun, the
     game over, or no card left), with its probability; ``None`` once the leaves and the branches still open
     pass ``budget`` (the sampler is cheaper there)."""
-    state = start.state
-    unseen = sum(state.remaining)
+    unseen = sum(start.state.remaining)
     lr_at = start.lr_at
     out: Leaves = [[] for _ in reps]
     todo: deque[_Open] = deque()  # breadth first: a large tree is seen to be large after few steps
-
-    def advance(c: int, table: Table, p: float) -> int:
-        """Greedy moves until a card must come (an open branch: 0) or the playout stops (a leaf: 1)."""
-        rows = table.rows
-        while not table.over and table.round != stop:
-            take = _GREEDY.choose(table, _RNG)
-            if take is None:
-                if any(table.remaining):
-                    todo.append((c, table, p, -1))
-                    return 0
-                break  # no card left to turn over: the playout stops where it is
-            i = take.row - 1
-            if GOLDEN_JOKER in rows[i] and any(table.remaining):
-                todo.append((c, table, p, i))
-                return 0
-            table.take(table.current, i, None, False)
-        out[c].append((table, p))
-        return 1
-
-    cards = any(state.remaining)
-    for c, (kind, i) in enumerate(reps):
-        table = Table(state)
-        if kind == "row":
-            assert start.card is not None
-            table.place(table.current, i, start.card)
-            advance(c, table, 1.0)
-        elif kind == "take" and (GOLDEN_JOKER not in table.rows[i] or not cards):
-            table.take(table.current, i, None, False)
-            advance(c, table, 1.0)
-        elif cards:
-            todo.append((c, table, 1.0, i if kind == "take" else -1))
-        else:  # a draw with no card left (``Start.play_to``): the table as it is
+    for c, choice in enumerate(reps):
+        table, waiting = after_choice(start, choice, stop)
+        if waiting is None:
             out[c].append((table, 1.0))
+        else:
+            todo.append((c, table, 1.0, waiting))
     done = sum(len(x) for x in out)  # leaves found
     while todo:
         if len(todo) + done > budget:
@@ -92,17 +117,16 @@ def leaves(start: Start, reps: list[Choice], stop: int, budget: int) -> Leaves |
         c, table, p, i = todo.popleft()
         remaining = table.remaining
         left = sum(remaining)
-        # the last-round card comes off first when every unseen card above it is out (``Start.deal``)
-        last_round = table.lr_pending and unseen - left == lr_at
+        last_round = last_round_due(table, unseen, lr_at)
         for k, n in enumerate(remaining):
             if not n:
                 continue
-            card = KINDS[k]
-            after = table.copy()
-            if i < 0:
-                after.turn_over(card, last_round)
-                after.place(after.current, _GREEDY.place(after, card, _RNG) - 1, card)
+            after = turned_up(table, i, KINDS[k], last_round)
+            q = p * n / left
+            waiting = until_card(after, stop)
+            if waiting is None:
+                out[c].append((after, q))
+                done += 1
             else:
-                after.take(after.current, i, card, last_round)
-            done += advance(c, after, p * n / left)
+                todo.append((c, after, q, waiting))
     return out

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 from string import Formatter
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from ..core.cards import KIND_INDEX, card_name, cards_of
 from ..core.claims import Verdict
@@ -675,10 +675,8 @@ def _changes(g: GameTimeline, *, text: bool) -> tuple[list[Any], list[Any]]:
         if drawn:  # a draw's phrases (its round's head, the draw) are shared by the build's games (``story``)
             for p in step.story:
                 found = _DRAWN.get(id(p))
-                if found is None or found[0] is not p:
-                    if len(_DRAWN) >= _DRAWN_MAX:
-                        _DRAWN.clear()
-                    found = _DRAWN[id(p)] = _coded(p, card_text)  # the phrase kept: its id stays its own
+                if found is None or found[0] is not p:  # the phrase kept with its text: its id stays its own
+                    found = _kept(_DRAWN, id(p), _coded(p, card_text))
                 phrases.append(found)
         else:
             phrases = [coded.get(id(p)) or coded.setdefault(id(p), _coded(p, card_text)) for p in step.story]
@@ -835,7 +833,8 @@ def _coded(p: Phrase, known: dict[str | None, str]) -> tuple[Phrase, list[Any], 
         elif kind is str:
             out.append(_card_text(value, known))
         elif kind is list and all(type(c) is str for c in value):
-            out.append(f'[{",".join([_card_text(c, known) for c in value])}]')
+            cards = tuple(value)
+            out.append(_CARDS_TEXT.get(cards) or _cards_text(cards, known))
         else:
             out.append(ENCODE(value))
     return p, written, f'[{",".join(out)}]'
@@ -849,25 +848,30 @@ def _card_text(card: str | None, known: dict[str | None, str]) -> str:
     return found
 
 
+_T = TypeVar("_T")
+
+
+def _kept(cache: dict[Any, _T], key: Any, value: _T) -> _T:
+    """``value`` kept in one of a build's shared caches (``_DRAWN``, ``_CARDS_TEXT``, ``_ROW_TEXT``), emptied when
+    it holds ``_DRAWN_MAX``."""
+    if len(cache) >= _DRAWN_MAX:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def _cards_text(cards: tuple[str, ...], known: dict[str | None, str]) -> str:
-    """Cards as the JSON text of their list, each tuple written once a build (``_CARDS_TEXT``)."""
-    found = _CARDS_TEXT.get(cards)
-    if found is None:
-        if len(_CARDS_TEXT) >= _DRAWN_MAX:
-            _CARDS_TEXT.clear()
-        found = _CARDS_TEXT[cards] = f'[{",".join([_card_text(c, known) for c in cards])}]'
-    return found
+    """Cards as the JSON text of their list, kept by the tuple (``_CARDS_TEXT``: callers look there first)."""
+    return _kept(_CARDS_TEXT, cards, f'[{",".join([_card_text(c, known) for c in cards])}]')
 
 
 def _row_text(row: tuple[Any, ...], known: dict[str | None, str]) -> str:
     """A row, ``(limit, cards, taken, taken_by's name)``, as the page writes it (``[limit, [cards], taken,
-    taken_by]``), each written once a build (``_ROW_TEXT``). Its limit an int, ``taken`` a bool."""
+    taken_by]``), kept by its value (``_ROW_TEXT``: callers look there first). Its limit an int, ``taken`` a
+    bool."""
     n, cards, t, who = row
-    if len(_ROW_TEXT) >= _DRAWN_MAX:
-        _ROW_TEXT.clear()
-    found = _ROW_TEXT[row] = (f'[{n},{_CARDS_TEXT.get(cards) or _cards_text(cards, known)},'
-                              f'{"true" if t else "false"},{_card_text(who, known)}]')
-    return found
+    return _kept(_ROW_TEXT, row, f'[{n},{_CARDS_TEXT.get(cards) or _cards_text(cards, known)},'
+                                 f'{"true" if t else "false"},{_card_text(who, known)}]')
 
 
 def _game_json(g: GameTimeline, label: str, *, by_difference: bool = False) -> dict[str, Any]:

@@ -138,16 +138,18 @@ class _Writer:
         were 2 % of a first build's CPU: a thousand replays share one folder)."""
         path = self.out / rel
         folder = path.parent
-        if folder in self.made:
-            return path
-        for make in (True, False):  # checked before a folder is made through a link, and once made
-            if not self.inside(rel):
-                raise SiteError(f"{one_line(str(folder))}: leads out of {one_line(str(self.out))} (a link); "
-                                "remove it, or give another --out")
-            if make:
-                folder.mkdir(parents=True, exist_ok=True)
-        self.made.add(folder)
+        if folder not in self.made:
+            self._stays_inside(rel, folder)  # before a folder is made through a link
+            folder.mkdir(parents=True, exist_ok=True)
+            self._stays_inside(rel, folder)  # and once made
+            self.made.add(folder)
         return path
+
+    def _stays_inside(self, rel: str, folder: Path) -> None:
+        """Refuse ``rel`` whose ``folder`` leads out of the site's folder (a link on the way)."""
+        if not self.inside(rel):
+            raise SiteError(f"{one_line(str(folder))}: leads out of {one_line(str(self.out))} (a link); "
+                            "remove it, or give another --out")
 
     def put(self, rel: str, data: bytes, key: str = "") -> None:
         """Write page ``rel`` (atomically) unless the file there holds ``data`` already. Its folder is flushed to
