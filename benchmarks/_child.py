@@ -72,7 +72,7 @@ marks, args = {int(m) for m in sys.argv[1].split(",")}, sys.argv[2:]
 notes, read, real = [], [0], L.load
 
 def note(n):
-    bots = sys.modules.get("coloretto_log.play.bots")
+    bots = sys.modules.get("coloretto_log.bots.players")
     memo = sum(len(m[0]) for m in bots._MEMOS.values()) if bots is not None else 0
     own = resource.getrusage(resource.RUSAGE_SELF)
     notes.append([n, own.ru_maxrss, memo, own.ru_utime + own.ru_stime])

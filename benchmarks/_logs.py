@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from coloretto_log.bots.simulate import match_seed
 from coloretto_log.core import engine
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.setup import seeded_setup
 from coloretto_log.log.writer import match_json, move_json, setup_json
-from coloretto_log.play.simulate import match_seed
 
 NAMES = ("Aiko", "Boris", "Chloe", "Dae", "Emil")
 

@@ -7,7 +7,7 @@
 Everything is measured in this run, on this machine:
 
   * playouts/s: whole games from the first move, every seat greedy, as the
-    analysis plays them (``play.playout.Start.play``: one ``engine.Table``
+    analysis plays them (``bots.playout.Start.play``: one ``engine.Table``
     and the bots' loop), against the same games one move at a time through
     ``engine.apply`` and ``bots.turn`` with ``GreedyBot`` (the baseline; CPU
     time of this process);
@@ -93,19 +93,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _child import child_cpu, peak_by_match, program
 from _logs import random_match
 
+from coloretto_log.bots import players as bots
+from coloretto_log.bots.exact import EXACT_SLOTS
+from coloretto_log.bots.exact import applies as exact_applies
+from coloretto_log.bots.playout import Start
+from coloretto_log.bots.simulate import bot_seed, match_seed, moves_with_states, play_game
+from coloretto_log.coach import analyze as A
+from coloretto_log.coach.luck import accuracy_of
 from coloretto_log.core import engine
 from coloretto_log.core.engine import GameState, Move
 from coloretto_log.core.rng import SplitMix64
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.setup import seeded_setup
 from coloretto_log.log.load import Unreadable, load
-from coloretto_log.play import analyze as A
-from coloretto_log.play import bots
-from coloretto_log.play.exact import EXACT_SLOTS
-from coloretto_log.play.exact import applies as exact_applies
-from coloretto_log.play.luck import accuracy_of
-from coloretto_log.play.playout import Start
-from coloretto_log.play.simulate import bot_seed, match_seed, moves_with_states, play_game
 from coloretto_log.view.html import PAGE_LIMIT
 
 TARGET_SECONDS = 10.0

@@ -52,8 +52,8 @@ GAMES_PER_MATCH = 4
 
 def _write_chunk(args: tuple[str, int, int, int]) -> tuple[str, int]:
     folder, seed, start, count = args
+    from coloretto_log.bots.simulate import make_plan, match_log, play_match
     from coloretto_log.log.writer import dumps_line
-    from coloretto_log.play.simulate import make_plan, match_log, play_match
 
     plan = make_plan(players=4, bots=["random"], games=GAMES_PER_MATCH, seed=seed)
     path = Path(folder) / f"sim-{start // MATCHES_PER_FILE:05d}.jsonl"

@@ -8,7 +8,7 @@ training's seed 27 never deals) and at every K-th position (default 4)
 predicts every seat's final margin and winner three ways, each from what a
 player sees (the deck's order hidden):
 
-- ``evaluator``: ``play.evaluate.evaluate`` (one pass of the model);
+- ``evaluator``: ``bots.evaluate.evaluate`` (one pass of the model);
 - ``greedy playouts``: the mean over P orders of the unseen cards (default
   32, drawn with ``playout.Start.deal``) of the game played out with every
   seat ``greedy`` (``bots.playout``): what the analysis of issue 18 valued a
@@ -33,13 +33,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from coloretto_log.bots import simulate as sim
+from coloretto_log.bots.evaluate import Values, evaluate, final_values
+from coloretto_log.bots.players import GreedyBot, final_scores, hidden, make_bot, playout
+from coloretto_log.bots.playout import Start
 from coloretto_log.core.rng import SplitMix64, nth_output
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.setup import seeded_setup
-from coloretto_log.play import simulate as sim
-from coloretto_log.play.bots import GreedyBot, final_scores, hidden, make_bot, playout
-from coloretto_log.play.evaluate import Values, evaluate, final_values
-from coloretto_log.play.playout import Start
 
 
 def greedy_values(state: object, seed: int, k: int) -> Values:

@@ -43,15 +43,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from coloretto_log.bots import simulate as sim
+from coloretto_log.bots.expert import ExpertBot
+from coloretto_log.bots.players import BOTS, Bot, make_bot
 from coloretto_log.core.confidence import wilson
 from coloretto_log.core.engine import Take, View
 from coloretto_log.core.rng import SplitMix64, nth_output
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.scoring import winners
 from coloretto_log.core.setup import seeded_setup
-from coloretto_log.play import simulate as sim
-from coloretto_log.play.bots import BOTS, Bot, make_bot
-from coloretto_log.play.expert import ExpertBot
 
 TARGET_SECONDS = 0.1  # one core's CPU time a decision, on average (issue 27)
 DEFAULT_TABLES = ("expert,expert-mc,strong:600", "expert,expert-mc,strong,greedy:300")

@@ -58,10 +58,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _child import bytecode_env, checkout_note, child_cpu, program
 
+from coloretto_log.bots import players
+from coloretto_log.bots import simulate as sim
 from coloretto_log.core import engine, scoring
 from coloretto_log.log.replay import check_match
-from coloretto_log.play import bots
-from coloretto_log.play import simulate as sim
 
 TARGET = 3000  # four-player games a second with greedy on one core (issues 5 and 10)
 RANDOM_TARGET = 2.0  # random self-play: at most this times the engine fold of its games (issue 10)
@@ -127,8 +127,8 @@ def main() -> None:
     print(f"python {platform.python_version()} on {platform.machine()}; {n} matches, {games} four-player games each pass")
 
     greedy = sim.make_plan(bots=["greedy"], games=4, seed=2026)
-    bots.clear_scores()
-    bots._ROW_UNITS.clear()
+    players.clear_scores()
+    players._ROW_UNITS.clear()
     scoring.clear_cache()
     t = time.process_time()
     played = [sim.play_match(greedy, i) for i in range(n)]

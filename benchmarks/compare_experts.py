@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bench_expert as be
 
-from coloretto_log.play.bots import BOTS, Bot, make_bot
-from coloretto_log.play.evaluate.model import model_from_json
-from coloretto_log.play.expert import ExpertBot
+from coloretto_log.bots.evaluate.model import model_from_json
+from coloretto_log.bots.expert import ExpertBot
+from coloretto_log.bots.players import BOTS, Bot, make_bot
 
 VARIANTS: dict[str, dict[str, Any]] = {}
 #: The settings a variant may name, and the ``ExpertBot`` argument each sets.

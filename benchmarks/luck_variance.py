@@ -5,7 +5,7 @@
 
 The analysis values a choice by playing it out greedily on a sampled order of
 the unseen cards to the end of the round and asking the evaluator there
-(``play.estimate``); a decision's winning chance lost is the mean, over
+(``coach.estimate``); a decision's winning chance lost is the mean, over
 orders, of the difference between two choices' values on the same order.
 GNU Backgammon narrows its rollouts by subtracting the luck of every roll:
 the value after the roll less the mean of the values after every roll that
@@ -45,14 +45,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_analyze import simulated_log
 
+from coloretto_log.bots import players as bots
+from coloretto_log.bots.evaluate import evaluate_many
+from coloretto_log.bots.playout import Start
+from coloretto_log.coach import analyze as A
+from coloretto_log.coach import estimate as E
+from coloretto_log.coach import every_order
 from coloretto_log.core.cards import KINDS, LAST_ROUND
 from coloretto_log.core.engine import Table
 from coloretto_log.core.rng import MASK64, nth_output
-from coloretto_log.play import analyze as A
-from coloretto_log.play import bots, every_order
-from coloretto_log.play import estimate as E
-from coloretto_log.play.evaluate import evaluate_many
-from coloretto_log.play.playout import Start
 
 DECISIONS = "3:11:14:row,5:3:7:draw-or-take,4:7:6:row,3:11:32:draw-or-take"
 

@@ -1,4 +1,4 @@
-"""Train the evaluator (``coloretto_log.play.evaluate``) from seeded self-play, and write its weights.
+"""Train the evaluator (``coloretto_log.bots.evaluate``) from seeded self-play, and write its weights.
 
     python benchmarks/train_evaluator.py [--games N] [--seed S] [--bots strong] [--hidden H] [--epochs E]
                                          [--jobs J] [--out PATH]
@@ -22,7 +22,7 @@
    errors next to two baselines: the margin now (the scores as they stand)
    and "no knowledge" (margin 0, every seat equally likely to win).
 3. **Out.** Writes the weights as JSON (default: the package's
-   ``coloretto_log/play/evaluate/weights.json``) atomically.
+   ``coloretto_log/bots/evaluate/weights.json``) atomically.
 
 The same options give the same bytes (one process or many: games are
 played in order and collected in order; numpy's float64 arithmetic on one
@@ -45,14 +45,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from coloretto_log.bots import simulate as sim
+from coloretto_log.bots.evaluate import N_FEATURES, features, final_values
+from coloretto_log.bots.evaluate.model import MARGIN_SCALE, Model, model_from_json
+from coloretto_log.bots.expert import ExpertBot
+from coloretto_log.bots.players import Bot, make_bot
 from coloretto_log.core.rng import SplitMix64, nth_output
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.setup import seeded_setup
-from coloretto_log.play import simulate as sim
-from coloretto_log.play.bots import Bot, make_bot
-from coloretto_log.play.evaluate import N_FEATURES, features, final_values
-from coloretto_log.play.evaluate.model import MARGIN_SCALE, Model, model_from_json
-from coloretto_log.play.expert import ExpertBot
 
 #: The tables of the games, one game each in turn: (players, edition, scoring table).
 CONFIGS: tuple[tuple[int, str, str], ...] = (
@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="positions kept by an earlier run's --data (repeatable): added to this run's, training "
                              "to training, held out to held out (e.g. games of expert beside games of strong)")
     parser.add_argument("--out", type=Path,
-                        default=Path(__file__).resolve().parents[1] / "coloretto_log/play/evaluate/weights.json")
+                        default=Path(__file__).resolve().parents[1] / "coloretto_log/bots/evaluate/weights.json")
     args = parser.parse_args(argv)
 
     t0 = time.process_time()

@@ -1,7 +1,7 @@
 """The import contract: the layers of docs/architecture.md, held by walking every module's imports.
 
 Arrows point down only: ``cli`` over ``db`` and ``view`` over ``report`` and
-``play`` over ``log`` over ``core``. Each third-party package lives in the one
+``coach`` over ``bots`` over ``log`` over ``core``. Each third-party package lives in the one
 layer that owns it, and no module imports itself back through others.
 """
 
@@ -25,14 +25,16 @@ ALLOWED: dict[str, set[str]] = {
     "lang": {"lang"},  # languages: the standard library and Babel only; core stays pure and never imports it
     "log": {"core", "log"},
     "club": {"core", "club"},  # club nights and tournaments: who sits where, Swiss rounds (pure, like core)
-    "play": {"core", "log", "lang", "play"},
+    "bots": {"core", "log", "bots"},  # the computer players, their playouts and seeded self-play
+    "coach": {"core", "log", "lang", "bots", "coach"},  # the analysis: a match's decisions valued by the bots' playouts
+    "record": {"core", "log", "lang", "record"},  # the table-side recorder's session
     "report": {"core", "log", "report"},
     "db": {"core", "log", "report", "club", "db"},
     "view": {"core", "log", "lang", "report", "view"},
-    "serve": {"core", "log", "lang", "play", "serve"},  # the web recorder: the session of play.record behind a page
+    "serve": {"core", "log", "lang", "record", "serve"},  # the web recorder: the session of record behind a page
     "site": {"core", "log", "lang", "report", "db", "view", "club", "site"},  # the club's static site: db's figures drawn as pages
-    "cli": {"core", "log", "lang", "play", "report", "db", "view", "serve", "site", "club", "cli", ""},
-    "": {"core", "log", "lang", "play", "report", "db", "view", "serve", "site", "club", "cli", ""},  # the package's __init__ and __main__
+    "cli": {"core", "log", "lang", "bots", "coach", "record", "report", "db", "view", "serve", "site", "club", "cli", ""},
+    "": {"core", "log", "lang", "bots", "coach", "record", "report", "db", "view", "serve", "site", "club", "cli", ""},  # the package's __init__ and __main__
 }
 
 #: The layers in which each third-party package may be imported.
@@ -53,7 +55,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "babel": {"lang"},
     "jinja2": {"site"},  # the site's pages are drawn from templates
     "markupsafe": {"site"},  # jinja2's escaping
-    "numpy": {"play"},
+    "numpy": {"bots"},
 }
 
 
@@ -188,7 +190,7 @@ def test_no_import_cycle() -> None:
     [
         (["coloretto_log.core"] + [f"coloretto_log.core.{p.stem}" for p in sorted((PACKAGE / "core").glob("[a-z]*.py"))],
          ["pydantic", "duckdb", "pyarrow", "typer", "click", "rich", "numpy"]),
-        (["coloretto_log.play.bots", "coloretto_log.play.simulate", "coloretto_log.report.scorecard"],
+        (["coloretto_log.bots.players", "coloretto_log.bots.simulate", "coloretto_log.report.scorecard"],
          ["pydantic", "duckdb", "pyarrow", "typer", "click", "rich", "numpy"]),
         (["coloretto_log.log.load", "coloretto_log.report.timeline", "coloretto_log.view.html"],
          ["duckdb", "pyarrow", "typer", "click", "rich", "numpy"]),

@@ -17,14 +17,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from ..core.cards import KINDS, card_name
-from ..core.errors import one_line
-from ..core.rng import MASK64
-from ..lang import ENGLISH, N_, Translator, from_environment, translator
-from ..log.atomic import output_problem, write_problem
-from ..log.load import LoadedMatch, Unreadable, load
-from ..log.reader import STDIN, expand_paths
-from ..play.analyze import (
+from ..bots.exact import EXACT_SLOTS
+from ..coach.analyze import (
     DEFAULT_MAX_SE,
     DEFAULT_SAMPLES,
     EXTEND,
@@ -41,8 +35,14 @@ from ..play.analyze import (
     usable_cores,
     worker_pool,
 )
-from ..play.exact import EXACT_SLOTS
-from ..play.explain import choice_name, explain_decision, listed, plus_minus, render, top_choices
+from ..coach.explain import choice_name, explain_decision, listed, plus_minus, render, top_choices
+from ..core.cards import KINDS, card_name
+from ..core.errors import one_line
+from ..core.rng import MASK64
+from ..lang import ENGLISH, N_, Translator, from_environment, translator
+from ..log.atomic import output_problem, write_problem
+from ..log.load import LoadedMatch, Unreadable, load
+from ..log.reader import STDIN, expand_paths
 from ..report.timeline import MatchTimeline, from_loaded
 from ..view.html import PageTooLarge, write_html
 from ..view.safe_text import TerminalSafe

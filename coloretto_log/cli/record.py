@@ -1,6 +1,6 @@
 """``coloretto-log record``: keep the log of a match played with real cards.
 
-The session is ``play.record.Recorder``; this module reads lines (from a
+The session is ``record.Recorder``; this module reads lines (from a
 terminal with prompts and a rich table view, or piped in with neither),
 shows the recorder's events, saves after every change and turns Ctrl-C,
 SIGTERM and SIGHUP into a save and a one-line message.
@@ -29,7 +29,7 @@ from ..core.ruleset import EDITIONS, TABLES, RuleSet
 from ..lang import ENGLISH, LANGUAGES, N_, Translator, from_environment, translator
 from ..log.limits import MAX_EVENT_NAME, MAX_EVENT_NUMBER
 from ..log.logfile import LockedError, LogFile, NotALogError
-from ..play.record import (
+from ..record import (
     Caution,
     ClaimVerdicts,
     Event,
@@ -43,8 +43,8 @@ from ..play.record import (
     ResumeError,
     parse_players,
 )
-from ..play.record.events import card_word, rules_words
-from ..play.record.text import deck_text, event_lines
+from ..record.events import card_word, rules_words
+from ..record.text import deck_text, event_lines
 from ..view.terminal import CARD_STYLES, cards_text, collection_text
 from .app import app
 from .common import ExitCode, fail

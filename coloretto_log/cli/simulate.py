@@ -17,12 +17,12 @@ if TYPE_CHECKING:  # imported where used: a run without a progress bar or csv ne
     from rich.progress import Progress
     from rich.table import Table
 
+from ..bots.players import BOTS
+from ..bots.simulate import Outcome, Plan, Tally, make_plan, run
 from ..core.editions import edition_choice
 from ..core.errors import UsageError, one_line
 from ..core.rng import MASK64
 from ..log.atomic import MATCH_LOG, atomic_write_lines, output_problem, write_problem
-from ..play.bots import BOTS
-from ..play.simulate import Outcome, Plan, Tally, make_plan, run
 from .app import app
 from .common import (
     ExitCode,

@@ -17,7 +17,7 @@ Every state change goes through ``Table``, a game in progress as mutable
 lists: ``turn_over`` and ``place`` (a draw), ``take`` (and the end of a
 round). ``apply`` is one step on a table made from the state;
 ``fast_forward`` (replay's trusted path) and the bots' game loop
-(``play.bots.play_to_end``) run many steps on one table. ``View`` is what a
+(``bots.players.play_to_end``) run many steps on one table. ``View`` is what a
 player reads: a ``GameState`` or a ``Table``.
 
 The engine knows the deck's order only in a seeded game. In a recorded game
@@ -158,7 +158,7 @@ class Table:
     ``place`` (the card goes to a row: the rest of a draw), ``take`` (a row,
     and the golden joker's extra card, go to a player) and the end of a round
     inside ``take``. ``apply``, ``fast_forward``, the bots' view of a card
-    just turned over and every playout (``play.bots``) go through them.
+    just turned over and every playout (``bots.players``) go through them.
 
     It holds the same fields as ``GameState``, with ``rows``, ``taken``,
     ``done``, ``collections`` and ``remaining`` as lists changed in place;

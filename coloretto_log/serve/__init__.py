@@ -5,7 +5,7 @@ session), the JSON view of the table a page draws (``snapshot``), the QR code
 of the address (``qr``), the printable page of tonight's tables with a QR
 code a table (``table_cards``, for ``coloretto-log tables --html``) and the page itself (``assets/page.html``: HTML, CSS
 and JavaScript in one file, nothing loaded from elsewhere). The session is
-``play.record``'s and the log file ``log.logfile``'s, as for ``record``.
+``record``'s and the log file ``log.logfile``'s, as for ``record``.
 
 May import: the standard library, starlette, uvicorn, segno, ``core``,
 ``log`` and ``play``.

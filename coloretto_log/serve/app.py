@@ -66,9 +66,9 @@ from ..core.errors import UnreadableFileError, one_line
 from ..lang import LANGUAGES, N_, Translator, negotiate, translator
 from ..log.logfile import LogFile
 from ..log.reader import parse_json
-from ..play.record import Recorder, Refused
-from ..play.record.events import Help, Reply
-from ..play.record.text import event_lines
+from ..record import Recorder, Refused
+from ..record.events import Help, Reply
+from ..record.text import event_lines
 from .page import page_html
 from .snapshot import snapshot
 

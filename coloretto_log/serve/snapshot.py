@@ -18,9 +18,9 @@ from ..core.cards import GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2, card_name
 from ..core.errors import one_line
 from ..core.ruleset import LAYOUTS
 from ..lang import ENGLISH, Translator
-from ..play.record import Phase, Recorder
-from ..play.record.events import card_word, rules_words
-from ..play.record.text import deck_text
+from ..record import Phase, Recorder
+from ..record.events import card_word, rules_words
+from ..record.text import deck_text
 
 
 def label(card: str, tr: Translator = ENGLISH) -> str:

@@ -182,7 +182,7 @@ def _words(langs: tuple[str, ...], said: tuple[str | tuple[str, str], ...] = ())
 
 
 def _said(analysis: Analysis | None) -> tuple[str | tuple[str, str], ...]:
-    """The messages of the analysis' explanations (``explanation_parts``: play.explain), a counted one as its
+    """The messages of the analysis' explanations (``explanation_parts``: coach.explain), a counted one as its
     pair, for the page to say them in its languages; whatever is not such a part is left out (it shows the
     English ``explanation``)."""
     found: set[str | tuple[str, str]] = set()

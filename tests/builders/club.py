@@ -1,7 +1,7 @@
 """A simulated club for the ratings tests and benchmark: named players, each a bot, at changing tables.
 
 Every match draws its table (2 to 5 players, or a fixed size) from the
-roster with its own generator, plays it with ``play.simulate`` (seeded, so
+roster with its own generator, plays it with ``bots.simulate`` (seeded, so
 the same arguments give the same logs) and names the seats after the
 players, so a player meets many opponents, as at a club. Dates run one
 match after another over ``days`` days from ``start``.
@@ -14,8 +14,8 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from coloretto_log.bots.simulate import make_plan, play_match
 from coloretto_log.log.writer import match_json, move_json, setup_json
-from coloretto_log.play.simulate import make_plan, play_match
 
 #: A small club: three of each bot.
 ROSTER: dict[str, str] = {

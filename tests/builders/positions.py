@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from coloretto_log.bots import players
 from coloretto_log.core import engine
 from coloretto_log.core.cards import LAST_ROUND
 from coloretto_log.core.engine import GameState
 from coloretto_log.core.rng import SplitMix64
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.setup import seeded_setup
-from coloretto_log.play import bots
 
 
 def last_round_position() -> GameState:
@@ -18,12 +18,12 @@ def last_round_position() -> GameState:
     for seed in range(40):
         s = seeded_setup(rules, 4, seed, 0)
         state = engine.new_game(rules, 4, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
-        bot, rng = bots.make_bot("greedy"), SplitMix64(seed)
+        bot, rng = players.make_bot("greedy"), SplitMix64(seed)
         while not state.over:
             free = sum(lim - len(r) for lim, r, t in zip(state.limits, state.rows, state.taken) if not t)
             if state.last_round and free == 4 and len(engine.legal_actions(state)) > 3:
                 return state
-            state = engine.apply(state, bots.turn(bot, state, rng))
+            state = engine.apply(state, players.turn(bot, state, rng))
     raise AssertionError("no such position")
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from coloretto_log.bots.simulate import make_plan, play_match
 from coloretto_log.log.writer import match_json, move_json, setup_json
-from coloretto_log.play.simulate import make_plan, play_match
 
 #: Twelve players, strongest bots first: their hidden strength is the order of this list.
 ROSTER: dict[str, str] = {

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import analyze as cli_analyze
 from coloretto_log.cli import app
-from coloretto_log.play.analyze import MatchAnalysis, analyze_match
+from coloretto_log.coach.analyze import MatchAnalysis, analyze_match
 
 runner = CliRunner()
 #: Cheap settings: one sample a decision, one player's decisions of short two-player games.

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from coloretto_log.cli.analyze import lost_text
-from coloretto_log.play.marks import mark_for
+from coloretto_log.coach.marks import mark_for
 
 
 def test_whole_per_cent_unless_rounding_crosses_a_line() -> None:

@@ -55,7 +55,7 @@ def test_rotate_seats_seats_each_bot_in_turn(tmp_path: Path) -> None:
 
 def test_the_tally_counts_each_bot_wherever_it_sat() -> None:
     """The strength report of a rotated run adds each bot's results up by bot, whichever seat it held."""
-    from coloretto_log.play.simulate import Tally, make_plan, run
+    from coloretto_log.bots.simulate import Tally, make_plan, run
 
     plan = make_plan(players=3, bots=["strong", "greedy", "random"], games=1, rotate=True)
     outcomes = list(run(plan, 3))

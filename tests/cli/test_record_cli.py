@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 from coloretto_log.cli import app
 from coloretto_log.log.replay import check_match
 from coloretto_log.log.writer import dumps_pretty
-from coloretto_log.play.record import Recorder
+from coloretto_log.record import Recorder
 
 from ..builders.record import DATE, FOUR, Script, match_script
 from ..conftest import ROOT

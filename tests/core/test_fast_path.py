@@ -17,13 +17,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from coloretto_log.bots.players import final_scores, make_bot, play_to_end, playout, turn
 from coloretto_log.core import engine
 from coloretto_log.core.engine import Draw
 from coloretto_log.core.rng import SplitMix64
 from coloretto_log.core.ruleset import RuleSet
 from coloretto_log.core.setup import seeded_setup
 from coloretto_log.log.replay import check_match
-from coloretto_log.play.bots import final_scores, make_bot, play_to_end, playout, turn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from _logs import random_match

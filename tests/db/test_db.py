@@ -16,6 +16,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
+from coloretto_log.bots.simulate import make_plan, match_log, play_match
 from coloretto_log.cli import app
 from coloretto_log.core.cards import ALL_COLOURS, GOLDEN_JOKER, JOKER, KIND_INDEX, PLUS2
 from coloretto_log.db.errors import DatabaseError
@@ -27,7 +28,6 @@ from coloretto_log.db.store import MatchStore
 from coloretto_log.log.load import LoadedMatch, load
 from coloretto_log.log.reader import content_hash
 from coloretto_log.log.writer import dumps_line
-from coloretto_log.play.simulate import make_plan, match_log, play_match
 from coloretto_log.report.scorecard import MatchScore, score_match
 
 from ..conftest import GENEROUS, ROOT

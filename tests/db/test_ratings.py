@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 from typer.testing import CliRunner
 
+from coloretto_log.bots.simulate import make_plan, match_log, play_match
 from coloretto_log.cli import app
 from coloretto_log.core.scoring import ranks as score_ranks
 from coloretto_log.db.ratings import report as rating_report
@@ -43,7 +44,6 @@ from coloretto_log.db.ratings.stored import freshness, refresh, stored_history
 from coloretto_log.db.store import MatchStore
 from coloretto_log.log.load import load
 from coloretto_log.log.writer import dumps_line
-from coloretto_log.play.simulate import make_plan, match_log, play_match
 
 from ..builders.club import club_matches
 from ..conftest import SAMPLES

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from coloretto_log.cli import app
 from coloretto_log.lang import LANGUAGES, NATIVE_NAMES, translator
-from coloretto_log.play.record.events import card_word
+from coloretto_log.record.events import card_word
 from coloretto_log.serve.page import MESSAGES
 
 from ..builders.server import Server

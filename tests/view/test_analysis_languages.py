@@ -1,5 +1,5 @@
 """The analysis page says its explanations and choices in the reader's language: the page written with
-``--lang ru,ja,ko,en`` shows, at every move, each decision's explanation as ``play.explain.render`` says it in
+``--lang ru,ja,ko,en`` shows, at every move, each decision's explanation as ``coach.explain.render`` says it in
 that language (the same parts, so the same numbers, rows and cards), the choices by their names in it, and fits
 a 390 px phone with the longest Russian words. In English it shows the ``explanation`` of the JSON, byte for byte.
 The screenshots go to test-artifacts/analysis-LANG-390.png (docs/languages.md's: tests/builders/screenshots.py)."""
@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from coloretto_log.cli import app
+from coloretto_log.coach.explain import choice_name, render
 from coloretto_log.lang import translator
-from coloretto_log.play.explain import choice_name, render
 
 from ..builders.browser import Browser
 from ..conftest import SAMPLES

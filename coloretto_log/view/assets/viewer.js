@@ -401,7 +401,7 @@
   function num(x, digits) { return typeof x === 'number' && isFinite(x) ? I18N.decimal(x.toFixed(digits)) : ''; }
   function signed(x) { return typeof x === 'number' && isFinite(x) ? (x > 0 ? '+' : x < 0 ? '\u2212' : '') + I18N.decimal(Math.abs(x).toFixed(1)) : ''; }
   function pct(x) { return typeof x === 'number' && isFinite(x) ? Math.round(100 * x) + '%' : ''; }
-  // A choice as analyze labels it (draw, take row 2, row 3) in the page's language (play.explain.choice_name).
+  // A choice as analyze labels it (draw, take row 2, row 3) in the page's language (coach.explain.choice_name).
   function choiceName(label) {
     if (label === 'draw') return t('draw');
     var m = /^take row (\d+)$/.exec(label);
@@ -409,7 +409,7 @@
     m = /^row (\d+)$/.exec(label);
     return m ? t('row {row}', {row: m[1]}) : String(label);
   }
-  // The explanation in the page's language, from its parts (play.explain.render: the same messages, the same
+  // The explanation in the page's language, from its parts (coach.explain.render: the same messages, the same
   // values); the English text of the data when it has no parts (an analysis written before they existed).
   function joined(items) {
     var out = items[0];

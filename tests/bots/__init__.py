@@ -1,0 +1,1 @@
+"""Tests of coloretto_log.bots."""

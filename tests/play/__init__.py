@@ -1,1 +1,0 @@
-"""Tests of coloretto_log.play."""
