@@ -4,7 +4,7 @@
 through the engine's one copy of the rules (``engine.Table``: the card
 turned over, the row, the take, the golden joker's extra card, the end of a
 round, the leftover rows of two players, the last round) and the bots' one
-loop (``bots.play_out``) with ``bots.GreedyBot`` in every seat: no rule and
+loop (``players.play_out``) with ``players.GreedyBot`` in every seat: no rule and
 no policy is written here again.
 
 A ``Start`` is the public position of one decision: the game as every

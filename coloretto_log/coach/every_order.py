@@ -10,7 +10,7 @@ a few hundred card sequences. ``values`` walks that whole tree instead,
 each card coming with its probability (its count over the cards unseen:
 every order of the unseen cards, weighted alike; the last-round card where
 the rules put it, as ``Start.deal`` puts it), every seat playing as the
-playouts do (``bots.GreedyBot``, through ``engine.Table``), and gives each
+playouts do (``players.GreedyBot``, through ``engine.Table``), and gives each
 choice's value as the weighted mean over the leaves: the number the sampler
 converges to, with no sampling error, the same whatever the seed.
 

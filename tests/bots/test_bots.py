@@ -409,7 +409,7 @@ def test_a_copied_table_changes_apart_from_its_original() -> None:
 
 class _SlowGreedy(GreedyBot):
     """``GreedyBot`` by another type: the bots' loop then asks it move by move, as any bot
-    (``bots._play``), instead of running its own greedy loop (``bots._play_greedy``)."""
+    (``bots._play``), instead of running its own greedy loop (``players._play_greedy``)."""
 
 
 @settings(max_examples=40, deadline=None)

@@ -1,4 +1,4 @@
-"""The bots' score memos (``bots.Scores``): shared by games with as many colours in play, equal to the optimiser."""
+"""The bots' score memos (``players.Scores``): shared by games with as many colours in play, equal to the optimiser."""
 
 from __future__ import annotations
 

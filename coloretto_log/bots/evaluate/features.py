@@ -76,7 +76,7 @@ def features_many(views: Sequence[View]) -> Array:
     memos: list[dict[int, int]] = []
     packed: list[list[int]] = []
     scores: list[int] = []
-    blobs: list[bytes] = []  # every seat's collection, a byte a kind (as ``bots.pack`` packs it)
+    blobs: list[bytes] = []  # every seat's collection, a byte a kind (as ``players.pack`` packs it)
     left: list[bytes] = []  # the unseen cards, a byte a kind
     done_blobs: list[bytes] = []
     ints: list[tuple[int, ...]] = []  # per position, the numbers below (``_INTS``)
