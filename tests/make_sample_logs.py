@@ -633,12 +633,17 @@ def main() -> None:
     INVALID.mkdir(parents=True, exist_ok=True)
     for name, raw in generated.items():
         (ROOT / name).write_bytes(raw)
+    # the copy the package ships (`coloretto-log samples`): the same bytes, the hand-written README among them
+    shipped = ROOT / "coloretto_log" / "log" / "sample_logs"
+    for path in sorted(SAMPLES.iterdir()):
+        if path.is_file():
+            (shipped / path.name).write_bytes(path.read_bytes())
     known = set(generated) | {"sample_logs/README.md"}
     on_disk = [p for folder in (SAMPLES, INVALID) for p in folder.rglob("*") if p.is_file()]
     for path in on_disk:
         if path.relative_to(ROOT).as_posix() not in known:
             print(f"not generated (remove it?): {path}", file=sys.stderr)
-    print(f"wrote {len(generated)} files under {SAMPLES} and {INVALID}")
+    print(f"wrote {len(generated)} files under {SAMPLES} and {INVALID}, and the samples again under {shipped}")
 
 
 if __name__ == "__main__":

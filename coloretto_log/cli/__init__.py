@@ -35,6 +35,7 @@ COMMANDS.update({
     "site": "site",
     "tables": "tables",
     "tournament": "tournament",
+    "samples": "samples",
 })
 
 __all__ = ["COMMANDS", "app", "main"]

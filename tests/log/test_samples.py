@@ -213,3 +213,17 @@ def test_the_generator_writes_exactly_the_committed_files() -> None:
     assert sorted(generated) == sorted(on_disk)
     for name, raw in generated.items():
         assert raw == on_disk[name], f"{name} differs from what tests/make_sample_logs.py writes"
+
+
+# --------------------------------------------------------------------------- the copy shipped in the package
+
+
+def test_the_package_ships_the_samples_byte_for_byte() -> None:
+    """``coloretto-log samples`` writes what a clone has in sample_logs/ (tests/make_sample_logs.py writes both)."""
+    from coloretto_log.log.samples import sample_files
+
+    shipped = sample_files()
+    on_disk = {p.name: p.read_bytes() for p in sorted(SAMPLES.iterdir()) if p.is_file()}
+    assert sorted(shipped) == sorted(on_disk) and "README.md" in shipped
+    for name, raw in on_disk.items():
+        assert shipped[name] == raw, f"coloretto_log/log/sample_logs/{name} differs from sample_logs/{name}"
