@@ -16,6 +16,7 @@ from coloretto_log.core.engine import Draw
 from coloretto_log.core.rng import SplitMix64, game_generator
 from coloretto_log.core.ruleset import RuleSet
 
+from .builders.docs import worked_example
 from .conftest import ROOT
 
 DOCS = ROOT / "docs"
@@ -28,14 +29,6 @@ def read(path: Path) -> str:
 
 
 # --------------------------------------------------------------------------- the worked example (docs/format.md §6)
-
-
-def worked_example() -> str:
-    text = read(FORMAT)
-    marker = text.index("<!-- worked-example")
-    block = re.search(r"```json\n(.*?)\n```", text[marker:], flags=re.DOTALL)
-    assert block is not None, "the worked example's JSON block follows its marker"
-    return block.group(1)
 
 
 def test_the_worked_example_is_a_complete_valid_log_with_no_finding() -> None:
@@ -162,7 +155,8 @@ def test_nothing_points_outside_the_repository() -> None:
 
 
 def markdown_pages() -> list[Path]:
-    return [ROOT / "README.md", ROOT / "sample_logs" / "README.md", *sorted(DOCS.glob("*.md"))]
+    """Every page a reader follows links in: the README, the samples' list and everything under docs/."""
+    return [ROOT / "README.md", ROOT / "sample_logs" / "README.md", *sorted(DOCS.rglob("*.md"))]
 
 
 def github_anchor(heading: str) -> str:

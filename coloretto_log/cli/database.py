@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from ..db.paths import default_db_path
+from ..view.console import TrimmedConsole
 from .common import ExitCode, fail
 
 DbOption = Annotated[
@@ -44,11 +45,11 @@ def check_output(out: Path | None, db: Path, *, force: bool, code: ExitCode = Ex
 
 def err_console() -> Console:
     """Standard error for messages and progress: no highlighting, long lines kept whole."""
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return TrimmedConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 def out_console(*, wrap: bool = False) -> Console:
     """Standard output for tables: no highlighting, long lines kept whole (``wrap``: text between the tables
     wrapped at the width, 80 columns piped or COLUMNS, as people read it)."""
-    return Console(highlight=False, soft_wrap=not wrap)
+    return TrimmedConsole(highlight=False, soft_wrap=not wrap)
 

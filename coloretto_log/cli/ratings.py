@@ -41,6 +41,7 @@ from ..db.ratings.report import backtest, plot_series, predict_table, rating_his
 from ..db.store import DatabaseError, MatchStore, default_db_path
 from ..lang import DEFAULT, N_, Translator
 from ..log.atomic import atomic_write_bytes, write_problem
+from ..view.console import TrimmedConsole
 from ..view.ratings_plot import PlotUnavailable, Series, ratings_png
 from .app import app
 from .common import (
@@ -107,11 +108,11 @@ def _rating(rating: float, provisional: bool) -> str:
 
 def _out() -> Console:
     """Standard output: footnotes wrapped at the width (80 columns piped, or COLUMNS), never one long line."""
-    return Console(highlight=False, soft_wrap=False)
+    return TrimmedConsole(highlight=False, soft_wrap=False)
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return TrimmedConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _day(value: _dt.datetime | None) -> _dt.date | None:

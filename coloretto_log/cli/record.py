@@ -18,7 +18,7 @@ from types import FrameType
 from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console, Group
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -45,6 +45,7 @@ from ..record import (
 )
 from ..record.events import card_word, rules_words
 from ..record.text import deck_text, event_lines
+from ..view.console import TrimmedConsole
 from ..view.terminal import CARD_STYLES, cards_text, collection_text
 from .app import app
 from .common import ExitCode, fail
@@ -142,7 +143,7 @@ class _Terminal:
             import readline  # noqa: F401 - line editing and history for input()
         except ImportError:  # pragma: no cover - not on every platform
             pass
-        self.console = Console(highlight=False)
+        self.console = TrimmedConsole(highlight=False)
         self.refused = 0
         self._events: list[Event] = []
         self._mid_line = False  # the cursor is after a prompt: a message first ends that line

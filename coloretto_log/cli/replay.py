@@ -38,6 +38,7 @@ from ..log.load import Unreadable, load
 from ..log.reader import STDIN, expand_paths
 from ..report.scorecard import card_kinds
 from ..report.timeline import GameTimeline, MatchTimeline, Step, from_loaded
+from ..view.console import TrimmedConsole
 from ..view.html import BadAnalysis, PageTooLarge, read_analysis, write_html
 from ..view.json_stream import JsonList
 from ..view.narrative import scores_told, told
@@ -339,7 +340,7 @@ def _progress(path: str, show: bool) -> Any:
 # --------------------------------------------------------------------------- output
 
 
-class _Console(Console):
+class _Console(TrimmedConsole):
     """A rich console that reports a closed pipe as ``BrokenPipeError`` instead of exiting 1."""
 
     def on_broken_pipe(self) -> None:

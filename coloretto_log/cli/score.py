@@ -60,15 +60,15 @@ def _printer() -> Callable[[Text], None]:
     Rich's console is loaded only for a terminal (or when FORCE_COLOR and the like ask for colours).
     """
     if sys.stdout.isatty() or any(os.environ.get(v) for v in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")):
-        from rich.console import Console
+        from ..view.console import TrimmedConsole
 
-        console = Console(highlight=False, soft_wrap=True)
+        console = TrimmedConsole(highlight=False, soft_wrap=True)
         if console.color_system is not None or console.is_terminal:
             return console.print
     write = sys.stdout.write
 
-    def plain(line: Text) -> None:
-        write(line.plain + "\n")
+    def plain(line: Text) -> None:  # as TrimmedConsole prints it: no blanks at a line's end
+        write("\n".join(part.rstrip(" \t") for part in line.plain.split("\n")) + "\n")
 
     return plain
 

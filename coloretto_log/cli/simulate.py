@@ -23,6 +23,7 @@ from ..core.editions import edition_choice
 from ..core.errors import UsageError, one_line
 from ..core.rng import MASK64
 from ..log.atomic import MATCH_LOG, atomic_write_lines, output_problem, write_problem
+from ..view.console import TrimmedConsole
 from .app import app
 from .common import (
     ExitCode,
@@ -261,7 +262,7 @@ def simulate(
 
     # markup and emoji off: a path is printed as written ("x[bold]y/:smile:.jsonl" lost its "[bold]" and
     # became an emoji), and rich's emoji table is never loaded
-    err = Console(stderr=True, highlight=False, markup=False, emoji=False)
+    err = TrimmedConsole(stderr=True, highlight=False, markup=False, emoji=False)
     show = err.is_terminal if progress is None else progress
     bar = _progress_bar(err) if show else None
     tally = Tally(plan)
@@ -278,7 +279,7 @@ def simulate(
             except OSError as e:
                 fail(write_problem(out, e), ExitCode.UNREADABLE)
 
-    console = Console(highlight=False, markup=False, emoji=False) if out is not None else err
+    console = TrimmedConsole(highlight=False, markup=False, emoji=False) if out is not None else err
     if chosen is Format.json:
         emit_json(tally.summary_json(), file=sys.stdout if out is not None else sys.stderr)
         return

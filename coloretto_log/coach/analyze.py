@@ -388,6 +388,7 @@ class Progress:
     total: int
     elapsed: float
     left: float | None  # seconds, None until a first estimate
+    game: int = 0  # the game (from 1) of the decision just valued; 0: none yet
 
 
 def usable_cores() -> int:
@@ -430,7 +431,7 @@ def analyze(
             return
         elapsed = time.monotonic() - started
         left = elapsed * (total_weight - done_weight) / done_weight if done_weight > 0 else None
-        progress(Progress(k, len(tasks), elapsed, left))
+        progress(Progress(k, len(tasks), elapsed, left, tasks[k - 1].game if k else 0))
 
     if pool is None and jobs > 1 and len(tasks) > 1:
         with worker_pool(jobs) as own:

@@ -72,3 +72,4 @@ def collection_text(
     """
     parts = collection_parts(counts, colours, label=label)
     return Text(" ").join(parts) if parts else Text(empty, style="dim")
+

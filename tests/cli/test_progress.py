@@ -1,4 +1,4 @@
-"""Progress on standard error while validate and score read large inputs: only on a terminal (issue 12 §4).
+"""Progress on standard error while validate and score read large inputs, and while analyze works: only on a terminal.
 
 Under a pseudo-terminal (pexpect) the bar shows its label, bytes and a rate;
 with standard error a pipe, nothing is added. ``ReadProgress`` advances
@@ -75,3 +75,40 @@ def test_a_bar_with_bytes_and_rate_under_a_terminal(command: str, label: str, bi
     assert re.search(r"[0-9.]+/[0-9.]+ [kM]B", shown), shown[-500:]  # bytes read of the total
     assert re.search(r"[0-9.]+ [kM]B/s", shown), shown[-500:]  # the rate
     assert out.read_text(encoding="utf-8").splitlines()[-1].startswith("520 matches in 1 file")
+
+
+@pytest.fixture(scope="module")
+def short_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The one-round game of docs/format.md §6: a few decisions, analysed in a moment."""
+    from ..builders.docs import worked_example
+
+    path = tmp_path_factory.mktemp("analyze-progress") / "worked-example.json"
+    path.write_text(worked_example(), encoding="utf-8")
+    return path
+
+
+def _analyze_on_a_terminal(path: Path, out: Path, *options: str) -> str:
+    """What a terminal shows on standard error while ``analyze`` writes standard output to ``out``."""
+    shell = f'"{sys.executable}" -m coloretto_log analyze "{path}" --samples 4 --max-se 9 {" ".join(options)} > "{out}"'
+    env = dict(os.environ, COLUMNS="120", TERM="xterm")
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn("bash", ["-c", shell], env=env, encoding="utf-8", timeout=600, dimensions=(24, 120))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    return _ANSI.sub("", child.before or "")
+
+
+def test_analyze_shows_the_game_and_the_decisions_on_a_terminal(short_game: Path, tmp_path: Path) -> None:
+    shown = _analyze_on_a_terminal(short_game, tmp_path / "out.txt")
+    decisions = (tmp_path / "out.txt").read_text(encoding="utf-8")
+    assert re.search(r"analysing \S*worked-example\.json · game 1 +\d+/\d+ decisions", shown), shown[-500:]
+    done = re.findall(r"(\d+)/(\d+) decisions", shown)
+    assert done and done[-1][0] == done[-1][1]  # it ends on every decision done
+    assert "analysing" not in decisions and "Aiko" in decisions  # standard output holds the analysis alone
+
+
+def test_analyze_json_shows_no_progress_even_on_a_terminal(short_game: Path, tmp_path: Path) -> None:
+    shown = _analyze_on_a_terminal(short_game, tmp_path / "out.json", "--json")
+    assert shown.strip() == ""
+    assert '"decisions"' in (tmp_path / "out.json").read_text(encoding="utf-8")
