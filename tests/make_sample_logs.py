@@ -602,7 +602,7 @@ def valid_samples() -> dict[str, str]:
         "anniversary-3p-golden-joker-after-last-round-card.json": dumps_sample(anniversary_golden_joker_last_round()),
         "alternative-table-4p-deck-seeded-game.json": dumps_sample(alternative_table_game()),
         "5p-seeded-games.jsonl": "".join(dumps_line(m) + "\n" for m in five_player_lines()),
-        # what a scorekeeper types into `record` for the 2-player game (the README's piped example)
+        # what a scorekeeper types into `record` for the 2-player game (the README's first game, piped)
         "classic-2p-recorded-game.typed.txt": "".join(f"{line}\n" for line in typed_lines(classic_2p_game())),
     }
     return out

@@ -16,6 +16,7 @@ import coloretto_log
 from .conftest import ROOT, SAMPLES
 
 README = ROOT / "README.md"
+API_PAGE = ROOT / "docs" / "api.md"
 
 
 def test_the_docstring_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -146,10 +147,11 @@ def test_an_illegal_move_names_its_rule() -> None:
 
 
 def readme_library_snippet() -> str:
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## Using it as a library", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)\n```", section, flags=re.DOTALL)
-    assert len(blocks) == 1, "the README's library section has one Python example"
+    """The example of docs/api.md (the README links it: "Programs can import the library")."""
+    assert "(docs/api.md)" in README.read_text(encoding="utf-8")
+    text = API_PAGE.read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)\n```", text, flags=re.DOTALL)
+    assert len(blocks) == 1, "docs/api.md has one Python example"
     return blocks[0]
 
 

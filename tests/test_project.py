@@ -11,7 +11,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from coloretto_log.cli import app, main
+from coloretto_log.cli import COMMANDS, app, main
 from coloretto_log.log.models import json_schema_text
 
 from .conftest import ROOT
@@ -53,6 +53,27 @@ def test_every_command_is_documented_in_the_readme_and_has_an_example() -> None:
         result = runner.invoke(app, [name, "--help"])
         assert result.exit_code == 0, name
         assert "Example:" in result.stdout, f"{name} --help has no example"
+
+
+def test_the_readme_is_a_landing_page() -> None:
+    """At most 10 KB (issue 44): the quick start, a first game recorded, then one line, one example and a page in
+    docs/ per command; what moved out is on those pages (tests/cli/test_examples.py runs their examples)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.encode("utf-8")) <= 10 * 1024
+    first = readme[readme.index("## Record your first game"):readme.index("## Commands")]
+    for move in ("`d red 2`", "`t 3`", "`u`", "`j` joker", "`gj` golden joker", "`+2`"):
+        assert move in first, move
+    for then in ("record first.json", "validate first.json", "score first.json", "replay first.json"):
+        assert f"coloretto-log {then}" in first, then
+    assert "pip install 'coloretto-log[serve]'" in readme and "pip install -q -e '.[serve]'" in readme
+    commands = readme[readme.index("## Commands"):readme.index("## More")]
+    items = re.split(r"\n(?=- `)", commands)[1:]
+    names = sorted(COMMANDS)
+    assert sorted(re.match(r"- `([a-z]+)`", item).group(1) for item in items) == names  # type: ignore[union-attr]
+    for item in items:
+        name = re.match(r"- `([a-z]+)`", item).group(1)  # type: ignore[union-attr]
+        assert re.search(r"\]\(docs/[a-z-]+\.md(#[a-z0-9-]+)?\)", item), f"{name}: no page in docs/"
+        assert f"`coloretto-log {name} " in item or name == "record", f"{name}: no example"
 
 
 def test_core_is_pure() -> None:

@@ -43,7 +43,7 @@ LogPath = Annotated[
 
 
 class ExitCode(enum.IntEnum):
-    """The exit codes of every command (README, "Exit codes")."""
+    """The exit codes of every command (docs/options.md, "Exit codes")."""
 
     OK = 0
     INVALID = 1  # a log breaks the format or the rules
@@ -144,7 +144,7 @@ def json_write(file: TextIO | None = None) -> Callable[[str], object]:
     return TerminalSafe(file).write
 
 
-#: Each short option and the one long option it stands for, in every command that has it (README, "Short options").
+#: Each short option and the one long option it stands for, in every command that has it (docs/options.md, "Short options").
 SHORT_OPTIONS = {
     "-h": "--help",
     "-f": "--format",

@@ -1,5 +1,6 @@
 """Every example runs as written: each ``Example:`` of every command's --help, and each ``coloretto-log``
-command line in the README and in docs/, run on a copy of the shipped files, exits as its text says.
+command line in the README and in docs/, run on a copy of the shipped files, exits as its text says (one
+that the README and a page of docs/ both show runs once, on the page).
 
 The expected exit code is 0 unless the example's comment or sentence says otherwise ("exits 1",
 "exit 3"). Examples of one text run in order in one folder (a copy of ``sample_logs/`` and of
@@ -141,10 +142,19 @@ def examples_in_help() -> list[Example]:
     return found
 
 
+def readme_and_docs_examples() -> tuple[list[Example], list[Example]]:
+    """The README's examples and those of the pages in docs/."""
+    pages = [e for path in sorted((ROOT / "docs").glob("*.md")) for e in examples_in_markdown(path)]
+    return examples_in_markdown(ROOT / "README.md"), pages
+
+
 def all_examples() -> list[Example]:
-    texts = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-    found = [e for path in texts for e in examples_in_markdown(path)]
-    return found + examples_in_help()
+    """Every example to run. The README shows one example a command, each also on the command's page in docs/
+    (the README is a landing page, issue 44): an example of the README that a page runs, with the same exit
+    code, runs there, once, not twice."""
+    readme, pages = readme_and_docs_examples()
+    on_pages = {(e.command, e.exit_code) for e in pages}
+    return [e for e in readme if (e.command, e.exit_code) not in on_pages] + pages + examples_in_help()
 
 
 EXAMPLES = all_examples()
@@ -182,7 +192,10 @@ def _workdir(workdirs: dict[str, Path], source: str, base: Path) -> Path:
 
 def test_examples_are_found() -> None:
     sources = {e.source for e in EXAMPLES}
-    assert "README.md" in sources
+    readme, _ = readme_and_docs_examples()
+    assert len(readme) >= len(COMMANDS), "the README has an example a command"
+    assert "README.md" in sources  # those that no page runs run from the README
+    assert {e.command for e in readme} <= {e.command for e in EXAMPLES}  # each runs, there or on a page
     assert {f"help: {name}" for name in ("validate", "score", "deal", "simulate", "schema")} <= sources
     assert all(e.command.split()[0].endswith("coloretto-log") for e in EXAMPLES)
 

@@ -3,7 +3,7 @@
 Every command's click parameters are walked: a short option that is shown
 in help means the same long option in every command (``SHORT_OPTIONS``), and
 the hidden old spellings are exactly those listed in ``OLD_SHORT_OPTIONS``
-(and the README). Every command with ``--format`` lists in its help the
+(and docs/options.md). Every command with ``--format`` lists in its help the
 formats it accepts, and each of them is run: table, json that parses, csv
 with a header and rows; a format it does not list is refused (exit 2).
 """
@@ -76,9 +76,9 @@ def test_each_short_option_has_one_meaning_across_commands() -> None:
     assert meanings["-n"] == {("--matches", "simulate")}
 
 
-def test_the_readme_lists_every_short_option_and_old_spelling() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Short options"):]
+def test_the_options_page_lists_every_short_option_and_old_spelling() -> None:
+    page = (ROOT / "docs" / "options.md").read_text(encoding="utf-8")
+    section = page[page.index("## Short options"):]
     section = section[: section.index("\n#", 1)]
     for short, long in SHORT_OPTIONS.items():
         assert f"| `{short}` | `{long}` |" in section, short
