@@ -54,6 +54,7 @@ from ..lang import ENGLISH, N_, NATIVE_NAMES, Translator
 from ..lang.chips import chip_label
 from ..lang.games import edition_word, table_word
 from . import svg
+from .sandbox import FolderLoader, Sandbox, bounded
 
 __all__ = ["CSS", "DEFAULT_TITLE", "INACTIVE_AFTER", "Site", "TemplateProblem", "environment", "event_slug", "match_slug",
            "name", "page_file", "player_slug", "stylesheet"]
@@ -109,8 +110,9 @@ def _isolate(text: str) -> str:
 
 def environment(templates: Path | None = None) -> jinja2.Environment:
     """The templates' environment: the package's templates, each replaced by a file of the same name in
-    ``templates`` when there is one; autoescaping on; names undefined in a template are an error. The package's
-    is made once a process; one with a club's folder is made afresh (its files are read again)."""
+    ``templates`` when there is one (never one outside it: ``sandbox.FolderLoader``); Jinja2's immutable
+    sandbox with our bounds (``sandbox``); autoescaping on; names undefined in a template are an error. The
+    package's is made once a process; one with a club's folder is made afresh (its files are read again)."""
     return _package_environment() if templates is None else _environment(templates)
 
 
@@ -122,9 +124,9 @@ def _package_environment() -> jinja2.Environment:
 def _environment(templates: Path | None) -> jinja2.Environment:
     loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("coloretto_log.site", "templates")]
     if templates is not None:
-        loaders.insert(0, jinja2.FileSystemLoader(templates))
-    env = jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=True, extensions=[_Compact],
-                             undefined=jinja2.StrictUndefined, auto_reload=False)
+        loaders.insert(0, FolderLoader(templates))
+    env = Sandbox(loader=jinja2.ChoiceLoader(loaders), autoescape=True, extensions=[_Compact],
+                  undefined=jinja2.StrictUndefined, auto_reload=False)
     env.filters["one_line"] = lambda text: one_line(str(text))
     env.filters["isolate"] = _isolate
     env.globals.update(player_slug=player_slug, match_slug=match_slug, event_slug=event_slug, page_file=page_file, native=NATIVE_NAMES,
@@ -195,7 +197,12 @@ def page_file(rel: str, lang: str, first: str) -> str:
     return f"{stem}.{lang}.{ext}"
 
 
-def _where(error: jinja2.TemplateError, template: str) -> str:
+#: What drawing a template can raise besides a template error: a sandbox's ``range`` too big (OverflowError), a
+#: macro calling itself without end, a value of the wrong type or a key not there in a club's template.
+DRAW_ERRORS = (jinja2.TemplateError, ArithmeticError, RecursionError, MemoryError, TypeError, ValueError, LookupError)
+
+
+def _where(error: BaseException, template: str) -> str:
     """The template error in one line: the template's file and line (from the error, or the innermost template
     frame of its traceback), then what is wrong."""
     file, line = getattr(error, "filename", None), getattr(error, "lineno", None)
@@ -206,7 +213,15 @@ def _where(error: jinja2.TemplateError, template: str) -> str:
                 file, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
             tb = tb.tb_next
     where = one_line(str(file or template)) + (f" line {line}" if line else "")
-    return f"{where}: {one_line(error.message or type(error).__name__)}"
+    said: str | None
+    if isinstance(error, jinja2.TemplateNotFound):
+        said = (f"no template {error.name} in the templates' folder or the package's (a name outside the folder is "
+                "never read)")
+    elif isinstance(error, RecursionError):
+        said = "a macro that calls itself without end"
+    else:
+        said = error.message if isinstance(error, jinja2.TemplateError) else str(error)
+    return f"{where}: {one_line(said or type(error).__name__)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,17 +451,11 @@ class Site:
         return repr((_code_digest(), self.lang, self.langs, self.title))
 
     def check(self) -> None:
-        """Draw one page of each kind and throw it away: a template that cannot be drawn (a club's own, given as
-        ``templates``) is refused before anything is written (:class:`TemplateProblem`)."""
-        self.index()
-        self.matches()
-        for player in self.data.players[:1]:
-            self.player(player)
-        for m in self.data.matches[:1]:
-            self.match(m)
-            self.evening(m.date)
-        for tour, table in self.data.events[:1]:
-            self.event(tour, table)
+        """Draw every page and throw it away: a template that cannot be drawn (a club's own, given as
+        ``templates``, for any of the club's players, matches or events) is refused before anything is written
+        (:class:`TemplateProblem`)."""
+        for _rel, _key, draw in self.drafts():
+            draw()
 
     # ---- the frame
 
@@ -458,9 +467,9 @@ class Site:
         """Page ``rel`` (its path in the folder) from ``template``, titled ``title``."""
         up = "../" * rel.count("/")
         try:
-            return self.env.get_template(template).render(title=title, up=up, here=rel.rsplit("/", 1)[-1],
-                                                          **self.context, **values)
-        except jinja2.TemplateError as e:
+            return bounded(self.env.get_template(template),
+                           {"title": title, "up": up, "here": rel.rsplit("/", 1)[-1], **self.context, **values})
+        except DRAW_ERRORS as e:
             raise TemplateProblem(_where(e, template)) from None
 
 
