@@ -803,7 +803,7 @@ class Site:
                 })  # fmt: skip
             rounds.append((r, rows))
         sizes = [(n, " – ".join(self.points(x) for x in tour.points[n])) for n in sorted(tour.points) if n in tour.sizes]
-        played = {row["match"].date for _, rows in rounds for row in rows if row["match"] is not None}
+        played = {m.date for _, rows in rounds for row in rows if isinstance(m := row["match"], MatchRow)}
         return self.render(
             "event.html", f"events/{event_slug(tour.name)}.html", f"{one_line(tour.name)} · {self.title}",
             tour=tour, standings=table, rounds=rounds, sizes=sizes,
