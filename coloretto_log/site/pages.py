@@ -408,7 +408,7 @@ class Site:
         for day in self.evenings:
             yield evening_file(day), functools.partial(self._evening, day)
         for player in self.data.players:
-            yield f"players/{player_slug(player)}.html", functools.partial(self.player, player)
+            yield f"players/{player_slug(player)}.html", functools.partial(self._player, player)
         for m in self.data.matches:
             yield f"matches/{match_slug(m.match_id)}.html", functools.partial(self._match, m)
         for tour, table in self.data.events:
@@ -425,7 +425,7 @@ class Site:
 
     def drafts(self) -> Iterator[tuple[str, str, Callable[[], str]]]:
         """Every page of the site in this language, not drawn yet: (its path in the first language, its key,
-        what draws it). A page with a key (a match's, an evening's) is the same page as long as its key is: the
+        what draws it). A page with a key (a match's, an evening's, a player's) is the same page as long as its key is: the
         key is a digest of what the page is drawn from (its data, the language, the title, the templates and the
         code that fills them); "" for the others (drawn every time), and for every page drawn from a club's own
         templates (which may show anything)."""
@@ -627,6 +627,9 @@ class Site:
     # ---- a player
 
     def player(self, player: str) -> str:
+        return self.draw(self._player(player))
+
+    def _player(self, player: str) -> Draft:
         r = self.rating.get(player)
         mine = self.player_games.get(player, [])
         dated = self._dated(self.data.history.get(player, []))
@@ -636,17 +639,17 @@ class Site:
         best, worst = self._best_worst(mine)
         form = next((f for f in self.data.stats.get("form", []) if f["player"] == player), None)
         rivals = next((f for f in self.data.stats.get("rivals", []) if f["player"] == player), None)
-        return self.render(
-            "player.html", f"players/{player_slug(player)}.html", f"{one_line(player)} · {self.title}",
-            player=player, r=r, rated=len(self.data.ratings), dated=dated, rating_chart=chart,
-            band={"scale": f"{SCALE:g}", "band": f"{BAND:g}"}, by_seat=self._by_seat(mine),
-            colours=self._colours(mine), opponents=self._head_to_head(mine), regular=REGULAR, best=best, worst=worst,
-            analysed=self._analysis_rows(player), match_months=self._by_month(self.player_matches.get(player, [])),
-            open_months=OPEN_MONTHS, form=form, form_svg=None if form is None else self._form_svg(form),
-            rivals=rivals, seat_chart=self._seat_chart(mine), score_trend=self._score_trend(player),
-            score_bins=self._score_bins(player), inactive=self.is_inactive(player),
-            active_rank={r.player: i for i, r in enumerate(self.active, 1)}.get(player), active=len(self.active),
-        )
+        return Draft("player.html", f"players/{player_slug(player)}.html", f"{one_line(player)} · {self.title}", {
+            "player": player, "r": r, "rated": len(self.data.ratings), "dated": dated, "rating_chart": chart,
+            "band": {"scale": f"{SCALE:g}", "band": f"{BAND:g}"}, "by_seat": self._by_seat(mine),
+            "colours": self._colours(mine), "opponents": self._head_to_head(mine), "regular": REGULAR, "best": best, "worst": worst,
+            "analysed": self._analysis_rows(player), "match_months": self._by_month(self.player_matches.get(player, [])),
+            "open_months": OPEN_MONTHS, "form": form, "form_svg": None if form is None else self._form_svg(form),
+            "rivals": rivals, "seat_chart": self._seat_chart(mine), "score_trend": self._score_trend(player),
+            "score_bins": self._score_bins(player), "inactive": self.is_inactive(player),
+            "active_rank": {r.player: i for i, r in enumerate(self.active, 1)}.get(player), "active": len(self.active),
+            "events_shown": self.player_events.get(player, []),  # read through the context (player_events): in the key
+        })
 
     @staticmethod
     def _by_month(ms: list[MatchRow]) -> list[tuple[str, list[MatchRow]]]:
