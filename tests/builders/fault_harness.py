@@ -21,7 +21,7 @@ from coloretto_log.cli import app
 from coloretto_log.log.replay import check_match
 
 from ..conftest import SAMPLES
-from .faults import Faults
+from .faults import CODES, Faults, injected
 
 runner = CliRunner()
 ADVICE = re.compile(r"free some space|check (it|the)|permissions|write (it )?elsewhere|run the command again")
@@ -135,3 +135,19 @@ def check_after_fault(writer: Writer, k: int, result: Any, before: dict[str, Any
         else:
             assert value == clean.get(name), f"{where}: {name} is new and not the clean run's"
 
+
+def every_point_fails_in_turn(writer: Writer, w: Path, start: Path, before: dict[str, Any], clean: dict[str, Any]) -> None:
+    """Run ``writer`` from ``start`` once per fault point (``writer.points``, counted by a clean run), that point
+    failing (ENOSPC, EIO, EACCES in turn); :func:`check_after_fault` after each, then the rerun without the fault
+    must give the clean run's state."""
+    for k in range(1, len(writer.points) + 1):
+        start_from(w, start)
+        with injected(Faults(fail_at=k, code=CODES[k % len(CODES)])) as faults:
+            result = run(writer, w)
+        assert faults.failed is not None, f"{writer.name}: point {k} not reached (the run took another way)"
+        check_after_fault(writer, k, result, before, state(w), clean, faults, w)
+        if result.exit_code == 0:
+            continue  # passed over (a folder's fsync): the result is the clean run's already
+        again = runner.invoke(app, writer.args(w), input=writer.rerun_stdin(w) if writer.rerun_stdin else writer.stdin)
+        assert again.exit_code == 0, f"{writer.name}: point {k}: the rerun: {again.output}"
+        assert state(w) == clean, f"{writer.name}: point {k}: the rerun differs from a run that never failed"

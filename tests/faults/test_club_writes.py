@@ -31,15 +31,15 @@ from coloretto_log.cli import app
 
 from ..builders.fault_harness import (
     Writer,
-    check_after_fault,
     database,
+    every_point_fails_in_turn,
     fresh,
     run,
     runner,
     start_from,
     state,
 )
-from ..builders.faults import CODES, Faults, injected
+from ..builders.faults import Faults, injected
 from ..builders.tournament import table_match
 
 pytestmark = pytest.mark.faults
@@ -112,17 +112,7 @@ def started(same_tokens: None, request: pytest.FixtureRequest, tmp_path_factory:
 def test_every_fault_point_of_a_club_writer(started: tuple[Writer, Path, Any, Any]) -> None:
     writer, start, before, clean = started
     w = start.parent / "work"
-    for k in range(1, len(writer.points) + 1):
-        start_from(w, start)
-        with injected(Faults(fail_at=k, code=CODES[k % len(CODES)])) as faults:
-            result = run(writer, w)
-        assert faults.failed is not None, f"{writer.name}: point {k} not reached"
-        check_after_fault(writer, k, result, before, state(w), clean, faults, w)
-        if result.exit_code == 0:
-            continue
-        again = run(writer, w)
-        assert again.exit_code == 0, f"{writer.name}: point {k}: the rerun: {again.output}"
-        assert state(w) == clean, f"{writer.name}: point {k}: the rerun differs from a run that never failed"
+    every_point_fails_in_turn(writer, w, start, before, clean)
     print(json.dumps({writer.name: len(writer.points)}))
 
 

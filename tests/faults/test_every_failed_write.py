@@ -30,8 +30,8 @@ from coloretto_log.cli import app
 
 from ..builders.fault_harness import (
     Writer,
-    check_after_fault,
     database,
+    every_point_fails_in_turn,
     fresh,
     logs,
     run,
@@ -39,7 +39,7 @@ from ..builders.fault_harness import (
     start_from,
     state,
 )
-from ..builders.faults import CODES, Faults, injected
+from ..builders.faults import Faults, injected
 from ..builders.record import DATE, FOUR
 from ..conftest import SAMPLES
 
@@ -126,15 +126,5 @@ def test_every_fault_point_of_a_writer(tmp_path: Path, writer: Writer) -> None:
     clean = state(w)
     writer.points = counted.points
     assert writer.points, f"{writer.name}: no fault point"
-    for k in range(1, len(writer.points) + 1):
-        start_from(w, start)
-        with injected(Faults(fail_at=k, code=CODES[k % len(CODES)])) as faults:
-            result = run(writer, w)
-        assert faults.failed is not None, f"{writer.name}: point {k} not reached (the run took another way)"
-        check_after_fault(writer, k, result, before, state(w), clean, faults, w)
-        if result.exit_code == 0:
-            continue  # passed over (a folder's fsync): the result is the clean run's already
-        again = runner.invoke(app, writer.args(w), input=writer.rerun_stdin(w) if writer.rerun_stdin else writer.stdin)
-        assert again.exit_code == 0, f"{writer.name}: point {k}: the rerun: {again.output}"
-        assert state(w) == clean, f"{writer.name}: point {k}: the rerun differs from a run that never failed"
+    every_point_fails_in_turn(writer, w, start, before, clean)
     print(json.dumps({writer.name: len(writer.points)}))
