@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import importlib
+import os
+import re
 import shlex
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,7 +18,7 @@ from ..club.split import pair_key
 from ..core.errors import UsageError, one_line
 from ..db.club.history import Tonight, tonight_tables
 from ..db.errors import DatabaseError
-from ..log.atomic import atomic_write_text
+from ..log.atomic import atomic_write_text, write_problem
 from ..log.limits import MAX_EVENT_NAME
 from .app import app
 from .common import (
@@ -172,5 +174,14 @@ def write_cards(html: Path, tonight: Tonight, title: str, logs: Path, host: str 
             ])  # fmt: skip
             made.append(cards.table_card(i, table, log, command, where, port + i - 1))
         atomic_write_text(html, cards.cards_page(title, f"{len(tonight.tables)} tables; seed {tonight.seed}", made))
-    except OSError as e:
-        fail(one_line(f"{html}: cannot write the page: {e.strerror or e}"), ExitCode.UNREADABLE)
+    except OSError as e:  # the page, or a table's serve token beside the logs: the page named, and the file
+        failed = _target(e.filename) if e.filename and _target(e.filename) != html.name else None
+        fail(write_problem(html, e, "write the page" + (f" (a table's serve token, {one_line(failed)})" if failed else "")),
+             ExitCode.UNREADABLE)
+
+
+def _target(filename: str | bytes | int) -> str:
+    """The file an atomic write was writing: its name without the temporary file's dot and suffix."""
+    name = Path(os.fsdecode(filename) if not isinstance(filename, int) else str(filename)).name
+    found = re.fullmatch(r"\.(.+)\.tmp-[0-9a-f]{16}", name)
+    return found.group(1) if found else name

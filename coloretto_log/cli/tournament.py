@@ -31,6 +31,10 @@ from .common import (
 from .database import DbOption, db_path, out_console
 from .tables import parse_people, parse_sizes
 
+#: Seconds a writing action waits for another command on the database to finish (two tables' results typed in
+#: at once take their turns); past it, the database is refused as in use.
+WAIT = 30.0
+
 
 class Action(str, enum.Enum):
     new = "new"
@@ -100,20 +104,20 @@ def tournament(
         if not path.exists():
             raise DatabaseError(f"{path}: no such database (make the tournament with: tournament new)")
         if action is Action.pair:
-            with MatchStore.open(path) as store:
+            with MatchStore.open(path, wait=WAIT) as store:
                 number, tables = tour_db.pair_next(store, name, round_)
             show_round(name, number, tables, chosen)
         elif action is Action.result:
             if round_ is None or at_table is None or scores is None:
                 raise UsageError("result needs --round, --at-table and --scores")
             totals = parse_scores(scores)
-            with MatchStore.open(path) as store:
+            with MatchStore.open(path, wait=WAIT) as store:
                 tour_db.enter_result(store, name, round_, at_table, totals)
             out_console().print(Text(one_line(f"{name}: round {round_}, table {at_table}: result stored.")))
         elif action is Action.add:
             if not files:
                 raise UsageError("add needs the log files")
-            with MatchStore.open(path) as store:
+            with MatchStore.open(path, wait=WAIT) as store:
                 found = tour_db.add_logs(store, name, files)
             for r, t, match_id in found:
                 out_console().print(Text(one_line(f"{name}: round {r}, table {t}: {match_id}")))

@@ -9,4 +9,7 @@ choice looks at (who met whom, who started, ratings, results) is read by
   rating), and each table's starting player.
 - ``swiss``: a tournament's placing points, standings with their
   tie-breaks, and the pairing of a round by standing.
+- ``names``: one person, one name: names too long, or two that look alike
+  (the same once normalized, case folded and what shows nothing dropped),
+  refused with a line saying why.
 """

@@ -19,6 +19,7 @@ turns it into exit code 3.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -95,12 +96,27 @@ class MatchStore:
     # ---- opening
 
     @classmethod
-    def open(cls, path: str | Path | None = None, *, read_only: bool = False, create: bool = True) -> MatchStore:
+    def open(cls, path: str | Path | None = None, *, read_only: bool = False, create: bool = True,
+             wait: float = 0.0) -> MatchStore:
         """Open the database at ``path`` (default :func:`default_db_path`), creating it if allowed.
 
         Raises :class:`DatabaseError` for a locked, damaged, foreign or
-        missing file.
+        missing file. ``wait``: seconds to wait for another process's lock to
+        be let go (tried again every few hundredths of a second) before a
+        locked file is refused: two commands that each write one small
+        change (``tournament result``) then take their turns.
         """
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                return cls._open(path, read_only=read_only, create=create)
+            except DatabaseLocked:
+                if time.monotonic() >= deadline:
+                    raise
+            time.sleep(0.05)
+
+    @classmethod
+    def _open(cls, path: str | Path | None, *, read_only: bool, create: bool) -> MatchStore:
         db = Path(path) if path is not None else default_db_path()
         if (read_only or not create) and not db.exists():
             raise no_database(db)

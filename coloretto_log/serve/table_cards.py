@@ -16,6 +16,7 @@ from pathlib import Path
 
 import segno
 
+from ..core.errors import one_line
 from .run import saved_token
 
 __all__ = ["TableCard", "cards_page", "table_card"]
@@ -53,25 +54,31 @@ p.sub { margin: 0 0 1em; color: #444; }
 """
 
 
+def _text(text: str) -> str:
+    """Text from a name for the page: control and bidi characters shown as escapes (``\\u202e``: a name cannot
+    turn the text around it, nor the serve command it is in), markup escaped. A name is put in ``<bdi>`` too."""
+    return html.escape(one_line(text))
+
+
 def cards_page(title: str, subtitle: str, cards: Sequence[TableCard]) -> str:
     """The whole page: ``title`` (the evening or round), ``subtitle`` (what the split weighed), the cards."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>{html.escape(title)}</h1>",
-        f'<p class="sub">{html.escape(subtitle)}</p>',
+        f"<title>{_text(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1><bdi>{_text(title)}</bdi></h1>",
+        f'<p class="sub">{_text(subtitle)}</p>',
         '<div class="cards">',
     ]
     for card in cards:
         qr = segno.make(card.url, error="m").svg_inline(scale=4, title=f"Table {card.number}")
         players = "".join(
-            f"<li>{html.escape(p)}{' (starts)' if i == 0 else ''}</li>" for i, p in enumerate(card.players)
+            f"<li><bdi>{_text(p)}</bdi>{' (starts)' if i == 0 else ''}</li>" for i, p in enumerate(card.players)
         )
         parts.append(
             f'<section class="card"><h2>Table {card.number}</h2><ol>{players}</ol>{qr}'
-            f'<p class="url">{html.escape(card.url)}</p><code>{html.escape(card.command)}</code></section>'
+            f'<p class="url">{html.escape(card.url)}</p><code dir="ltr">{_text(card.command)}</code></section>'
         )
     parts.append("</div></body></html>\n")
     return "\n".join(parts)

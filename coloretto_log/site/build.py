@@ -47,7 +47,16 @@ from ..log.atomic import atomic_write_bytes, sync_folder
 from ..log.load import LoadedMatch
 from ..report.timeline import from_loaded
 from ..view.html import Analysis, page_chunks
-from .pages import INACTIVE_AFTER, Site, event_slug, match_slug, page_file, player_slug, stylesheet
+from .pages import (
+    INACTIVE_AFTER,
+    Site,
+    evening_file,
+    event_slug,
+    match_slug,
+    page_file,
+    player_slug,
+    stylesheet,
+)
 
 __all__ = ["MANIFEST", "Built", "SiteError", "build_site"]
 
@@ -392,7 +401,9 @@ def _replays(
         shown, method = _analysis_of(None if entry is None else entry[1])
         slug = match_slug(m.match_id)
         heading = {"date": None if m.date is None else m.date.isoformat(), "players": list(m.players),
-                   "match": f"../matches/{slug}", "index": "../index"}
+                   "match": f"../matches/{slug}", "index": "../index",
+                   "evening": "../" + evening_file(m.date).removesuffix(".html"),
+                   "player_pages": [f"../players/{player_slug(p)}" for p in m.players]}
         chunks = page_chunks([from_loaded(item)], title=f"{m.date or 'undated'} · {', '.join(m.players)}",
                              analysis=shown, method=method, langs=langs, heading=heading)
         writer.put(f"replay/{slug}.html", "".join(chunks).encode("utf-8", "surrogatepass"), keys[m.match_id])

@@ -54,6 +54,7 @@ from ..lang import ENGLISH, N_, NATIVE_NAMES, Translator
 from ..lang.chips import chip_label
 from ..lang.games import edition_word, table_word
 from . import svg
+from .sandbox import FolderLoader, Sandbox, bounded
 
 __all__ = ["CSS", "DEFAULT_TITLE", "INACTIVE_AFTER", "Site", "TemplateProblem", "environment", "event_slug", "match_slug",
            "name", "page_file", "player_slug", "stylesheet"]
@@ -109,8 +110,9 @@ def _isolate(text: str) -> str:
 
 def environment(templates: Path | None = None) -> jinja2.Environment:
     """The templates' environment: the package's templates, each replaced by a file of the same name in
-    ``templates`` when there is one; autoescaping on; names undefined in a template are an error. The package's
-    is made once a process; one with a club's folder is made afresh (its files are read again)."""
+    ``templates`` when there is one (never one outside it: ``sandbox.FolderLoader``); Jinja2's immutable
+    sandbox with our bounds (``sandbox``); autoescaping on; names undefined in a template are an error. The
+    package's is made once a process; one with a club's folder is made afresh (its files are read again)."""
     return _package_environment() if templates is None else _environment(templates)
 
 
@@ -122,9 +124,9 @@ def _package_environment() -> jinja2.Environment:
 def _environment(templates: Path | None) -> jinja2.Environment:
     loaders: list[jinja2.BaseLoader] = [jinja2.PackageLoader("coloretto_log.site", "templates")]
     if templates is not None:
-        loaders.insert(0, jinja2.FileSystemLoader(templates))
-    env = jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=True, extensions=[_Compact],
-                             undefined=jinja2.StrictUndefined, auto_reload=False)
+        loaders.insert(0, FolderLoader(templates))
+    env = Sandbox(loader=jinja2.ChoiceLoader(loaders), autoescape=True, extensions=[_Compact],
+                  undefined=jinja2.StrictUndefined, auto_reload=False)
     env.filters["one_line"] = lambda text: one_line(str(text))
     env.filters["isolate"] = _isolate
     env.globals.update(player_slug=player_slug, match_slug=match_slug, event_slug=event_slug, page_file=page_file, native=NATIVE_NAMES,
@@ -195,7 +197,12 @@ def page_file(rel: str, lang: str, first: str) -> str:
     return f"{stem}.{lang}.{ext}"
 
 
-def _where(error: jinja2.TemplateError, template: str) -> str:
+#: What drawing a template can raise besides a template error: a sandbox's ``range`` too big (OverflowError), a
+#: macro calling itself without end, a value of the wrong type or a key not there in a club's template.
+DRAW_ERRORS = (jinja2.TemplateError, ArithmeticError, RecursionError, MemoryError, TypeError, ValueError, LookupError)
+
+
+def _where(error: BaseException, template: str) -> str:
     """The template error in one line: the template's file and line (from the error, or the innermost template
     frame of its traceback), then what is wrong."""
     file, line = getattr(error, "filename", None), getattr(error, "lineno", None)
@@ -206,7 +213,15 @@ def _where(error: jinja2.TemplateError, template: str) -> str:
                 file, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
             tb = tb.tb_next
     where = one_line(str(file or template)) + (f" line {line}" if line else "")
-    return f"{where}: {one_line(error.message or type(error).__name__)}"
+    said: str | None
+    if isinstance(error, jinja2.TemplateNotFound):
+        said = (f"no template {error.name} in the templates' folder or the package's (a name outside the folder is "
+                "never read)")
+    elif isinstance(error, RecursionError):
+        said = "a macro that calls itself without end"
+    else:
+        said = error.message if isinstance(error, jinja2.TemplateError) else str(error)
+    return f"{where}: {one_line(said or type(error).__name__)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,7 +408,7 @@ class Site:
         for day in self.evenings:
             yield evening_file(day), functools.partial(self._evening, day)
         for player in self.data.players:
-            yield f"players/{player_slug(player)}.html", functools.partial(self.player, player)
+            yield f"players/{player_slug(player)}.html", functools.partial(self._player, player)
         for m in self.data.matches:
             yield f"matches/{match_slug(m.match_id)}.html", functools.partial(self._match, m)
         for tour, table in self.data.events:
@@ -410,7 +425,7 @@ class Site:
 
     def drafts(self) -> Iterator[tuple[str, str, Callable[[], str]]]:
         """Every page of the site in this language, not drawn yet: (its path in the first language, its key,
-        what draws it). A page with a key (a match's, an evening's) is the same page as long as its key is: the
+        what draws it). A page with a key (a match's, an evening's, a player's) is the same page as long as its key is: the
         key is a digest of what the page is drawn from (its data, the language, the title, the templates and the
         code that fills them); "" for the others (drawn every time), and for every page drawn from a club's own
         templates (which may show anything)."""
@@ -436,17 +451,11 @@ class Site:
         return repr((_code_digest(), self.lang, self.langs, self.title))
 
     def check(self) -> None:
-        """Draw one page of each kind and throw it away: a template that cannot be drawn (a club's own, given as
-        ``templates``) is refused before anything is written (:class:`TemplateProblem`)."""
-        self.index()
-        self.matches()
-        for player in self.data.players[:1]:
-            self.player(player)
-        for m in self.data.matches[:1]:
-            self.match(m)
-            self.evening(m.date)
-        for tour, table in self.data.events[:1]:
-            self.event(tour, table)
+        """Draw every page and throw it away: a template that cannot be drawn (a club's own, given as
+        ``templates``, for any of the club's players, matches or events) is refused before anything is written
+        (:class:`TemplateProblem`)."""
+        for _rel, _key, draw in self.drafts():
+            draw()
 
     # ---- the frame
 
@@ -458,9 +467,9 @@ class Site:
         """Page ``rel`` (its path in the folder) from ``template``, titled ``title``."""
         up = "../" * rel.count("/")
         try:
-            return self.env.get_template(template).render(title=title, up=up, here=rel.rsplit("/", 1)[-1],
-                                                          **self.context, **values)
-        except jinja2.TemplateError as e:
+            return bounded(self.env.get_template(template),
+                           {"title": title, "up": up, "here": rel.rsplit("/", 1)[-1], **self.context, **values})
+        except DRAW_ERRORS as e:
             raise TemplateProblem(_where(e, template)) from None
 
 
@@ -618,6 +627,9 @@ class Site:
     # ---- a player
 
     def player(self, player: str) -> str:
+        return self.draw(self._player(player))
+
+    def _player(self, player: str) -> Draft:
         r = self.rating.get(player)
         mine = self.player_games.get(player, [])
         dated = self._dated(self.data.history.get(player, []))
@@ -627,17 +639,17 @@ class Site:
         best, worst = self._best_worst(mine)
         form = next((f for f in self.data.stats.get("form", []) if f["player"] == player), None)
         rivals = next((f for f in self.data.stats.get("rivals", []) if f["player"] == player), None)
-        return self.render(
-            "player.html", f"players/{player_slug(player)}.html", f"{one_line(player)} · {self.title}",
-            player=player, r=r, rated=len(self.data.ratings), dated=dated, rating_chart=chart,
-            band={"scale": f"{SCALE:g}", "band": f"{BAND:g}"}, by_seat=self._by_seat(mine),
-            colours=self._colours(mine), opponents=self._head_to_head(mine), regular=REGULAR, best=best, worst=worst,
-            analysed=self._analysis_rows(player), match_months=self._by_month(self.player_matches.get(player, [])),
-            open_months=OPEN_MONTHS, form=form, form_svg=None if form is None else self._form_svg(form),
-            rivals=rivals, seat_chart=self._seat_chart(mine), score_trend=self._score_trend(player),
-            score_bins=self._score_bins(player), inactive=self.is_inactive(player),
-            active_rank={r.player: i for i, r in enumerate(self.active, 1)}.get(player), active=len(self.active),
-        )
+        return Draft("player.html", f"players/{player_slug(player)}.html", f"{one_line(player)} · {self.title}", {
+            "player": player, "r": r, "rated": len(self.data.ratings), "dated": dated, "rating_chart": chart,
+            "band": {"scale": f"{SCALE:g}", "band": f"{BAND:g}"}, "by_seat": self._by_seat(mine),
+            "colours": self._colours(mine), "opponents": self._head_to_head(mine), "regular": REGULAR, "best": best, "worst": worst,
+            "analysed": self._analysis_rows(player), "match_months": self._by_month(self.player_matches.get(player, [])),
+            "open_months": OPEN_MONTHS, "form": form, "form_svg": None if form is None else self._form_svg(form),
+            "rivals": rivals, "seat_chart": self._seat_chart(mine), "score_trend": self._score_trend(player),
+            "score_bins": self._score_bins(player), "inactive": self.is_inactive(player),
+            "active_rank": {r.player: i for i, r in enumerate(self.active, 1)}.get(player), "active": len(self.active),
+            "events_shown": self.player_events.get(player, []),  # read through the context (player_events): in the key
+        })
 
     @staticmethod
     def _by_month(ms: list[MatchRow]) -> list[tuple[str, list[MatchRow]]]:
@@ -794,7 +806,9 @@ class Site:
                 })  # fmt: skip
             rounds.append((r, rows))
         sizes = [(n, " – ".join(self.points(x) for x in tour.points[n])) for n in sorted(tour.points) if n in tour.sizes]
+        played = {m.date for _, rows in rounds for row in rows if isinstance(m := row["match"], MatchRow)}
         return self.render(
             "event.html", f"events/{event_slug(tour.name)}.html", f"{one_line(tour.name)} · {self.title}",
             tour=tour, standings=table, rounds=rounds, sizes=sizes,
+            days=sorted(d for d in played if d is not None),  # the evenings its recorded tables were played on
         )

@@ -121,8 +121,8 @@ VIEWER_MESSAGES: tuple[str | tuple[str, str], ...] = (
     N_("up to {n} sampled orders of the unseen cards a decision"), N_("exact in the {part}"),
     N_("marks by the winning chance lost: {marks}"), N_("seed {seed}"), N_("How: {parts}."),
     N_("about equal"), N_("chance lost"), N_("start"), N_("others"),
-    # a club site's replay: the link back to the site's index (``heading``)
-    N_("Standings"),
+    # a club site's replay: the links back to the site's index and the match's evening (``heading``)
+    N_("Standings"), N_("Evening of {date}"), N_("Undated matches"),
     # the choices' names, and the pieces of an explanation's lists (its sentences come with the data: _said)
     N_("draw"), N_("take row {row}"), N_("nothing"), N_("{list}, {item}"),
     # the marks, and the cards' names (translated where the page shows them)
@@ -232,6 +232,7 @@ def _frame(
         "CARD_CSS": _card_css(),
         "JS": _asset("viewer.js"),
         "LANG_JS": _asset("i18n.js") + "\n" + _asset("narrative.js") + "\n" + _asset("states.js"),
+        "NAV": "" if heading is None else _back_links(heading),
     }
     # The data object, written a match at a time: {"title", "start", "labels", "method", "langs", "phrases",
     # "matches": [...], "i18n"}.
@@ -243,6 +244,27 @@ def _frame(
     opening = embed_json(data)
     head = head.replace('<html lang="en">', f'<html lang="{html.escape(langs[0])}">', 1)
     return fill(head, parts) + opening[:-1] + ',"matches":[', fill(tail, parts)
+
+
+def _back_links(heading: Mapping[str, Any]) -> str:
+    """A club site's replay: the links back, in the page itself (a page without scripts has them too): the site's
+    index, the match's evening and its players' pages, in the site's first language (the script points them to
+    the language shown: ``data-page`` is the address without ``.html``)."""
+
+    def link(kind: str, page: str, text: str, word: str = "") -> str:
+        said = f' data-t="{html.escape(word)}"' if word else ""
+        return (f'<a data-link="{kind}" data-page="{html.escape(page)}" href="{html.escape(page)}.html">'
+                f"<span{said}>{text}</span></a>")
+
+    parts = [link("index", str(heading["index"]), "Standings", "Standings")]
+    evening = heading.get("evening")
+    if evening:
+        date = heading.get("date")
+        text = f"Evening of {html.escape(str(date))}" if date else "Undated matches"
+        parts.append(link("evening", str(evening), text).replace("<a ", f'<a data-date="{html.escape(str(date or ""))}" ', 1))
+    for player, page in zip(heading.get("players", ()), heading.get("player_pages", ()), strict=False):
+        parts.append(link("player", str(page), f"<bdi>{html.escape(one_line(str(player)))}</bdi>"))
+    return '<nav id="back" class="back" aria-label="site">\u2190 ' + " \u00b7 ".join(parts) + "</nav>"
 
 
 def _words_end(langs: tuple[str, ...], said: Iterable[str | tuple[str, str]]) -> str:
@@ -367,9 +389,11 @@ def page_chunks(
     ``timelines`` is consumed lazily, one match at a time. ``analysed``: the page is an analysis (by default,
     when ``analysis`` is given and not empty; a caller filling ``analysis`` as the matches come says so).
     ``heading`` (a club site's replay of one match): ``{"date": "2026-03-01" or None, "players": [...],
-    "match": "../matches/NAME", "index": "../index"}``: the page's heading is the date and the players (each
-    isolated), a link to the match's page, with a link to the site's index above it; the pages' addresses
-    without ``.html``, which the page adds with the language shown (``NAME.ja.html``).
+    "match": "../matches/NAME", "index": "../index", "evening": "../evenings/2026-03-01", "player_pages":
+    ["../players/NAME", ...]}``: the page's heading is the date and the players (each isolated), a link to
+    the match's page, with links above it (in the page itself) to the site's index, the evening and each
+    player's page; the pages' addresses without ``.html``, which the page adds with the language shown
+    (``NAME.ja.html``).
     """
     before, after = _frame(title, start, analysed=bool(analysis) if analysed is None else analysed, method=method,
                            langs=langs, heading=heading)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import duckdb
 
+from ...club.names import NameProblem, check_names
 from ...club.split import (
     best_split,
     choose_starters,
@@ -23,6 +24,7 @@ from ...club.split import (
     table_sizes,
 )
 from ...core.errors import UsageError
+from ...log.limits import MAX_NAME
 from ..errors import DatabaseError, first_line
 from ..store import MatchStore
 
@@ -94,7 +96,8 @@ class Tonight:
 
 
 def seated_sizes(people: Sequence[str], sizes: Sequence[int]) -> tuple[int, ...]:
-    """The table sizes for ``people`` (``club.split.table_sizes``); ``UsageError`` for an empty name, a name twice, a count no size fits."""
+    """The table sizes for ``people`` (``club.split.table_sizes``); ``UsageError`` for an empty name, a name twice,
+    a name too long or two that look alike (``club.names``), a count no size fits."""
     seen: set[str] = set()
     for name in people:
         if not name:
@@ -102,6 +105,10 @@ def seated_sizes(people: Sequence[str], sizes: Sequence[int]) -> tuple[int, ...]
         if name in seen:
             raise UsageError(f"{name!r} is named twice")
         seen.add(name)
+    try:
+        check_names(people, max_length=MAX_NAME)  # a name too long, or two that look alike
+    except NameProblem as e:
+        raise UsageError(str(e)) from None
     try:
         return table_sizes(len(people), sizes)
     except ValueError as e:

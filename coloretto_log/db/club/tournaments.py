@@ -37,7 +37,7 @@ from ...club.swiss import (
 )
 from ...core.errors import UsageError
 from ...log.limits import MAX_EVENT_NAME, MAX_EVENT_NUMBER
-from ..errors import DatabaseError, first_line
+from ..errors import DatabaseError, db_error
 from ..ingest.batches import digest_key
 from ..ingest.rows import match_identity
 from ..results import first_row
@@ -110,7 +110,10 @@ class Tournament:
 
 
 def _fail(store: MatchStore, e: duckdb.Error, action: str) -> DatabaseError:
-    return DatabaseError(f"{store.path}: cannot {action} the tournament: {first_line(e)}")
+    """One line for a failed read or write of the tournament: what the database says of it (a full disk, an
+    input/output error, permissions: what to do), the change not kept (each is one transaction)."""
+    found = db_error(store.path, e, writing=action != "read")
+    return type(found)(f"cannot {action} the tournament: {found}")
 
 
 def _has_tables(store: MatchStore) -> bool:
@@ -407,8 +410,10 @@ def add_logs(store: MatchStore, name: str, paths: Sequence[str | Path]) -> list[
             raise UsageError(f"{label}: its players are not those of round {r}, table {t} ({', '.join(paired)})")
         if not report.complete:
             raise UsageError(f"{label}: the match is not complete")
-        if (r, t) in tour.results or (r, t) in taken:
-            raise UsageError(f"{label}: round {r}, table {t} has a result already")
+        had = tour.results.get((r, t))
+        again = had is not None and report.match_id is not None and had.source == report.match_id
+        if (had is not None and not again) or (r, t) in taken:  # the same match added again is no new result:
+            raise UsageError(f"{label}: round {r}, table {t} has a result already")  # (a rerun after a failure)
         taken.add((r, t))
         items.append(item)
         found.append((r, t, report.match_id or label))

@@ -66,8 +66,9 @@
     return text;
   }
 
-  // A club site's replay: its date and players as the heading, a link to the match's page, and one to the
-  // standings (the site's index), each to the page in the language shown.
+  // A club site's replay: its date and players as the heading, a link to the match's page; the links back
+  // above it (the site's index, the evening, the players: in the page itself, #back), each to the page in the
+  // language shown.
   function heading(h) {
     var first = (DATA.langs || ['en'])[0];
     function page(base) { return base + (I18N.lang === first ? '' : '.' + I18N.lang) + '.html'; }
@@ -78,13 +79,14 @@
     });
     a.dataset.link = 'match';
     $('title').replaceChildren(a);
-    var back = el('a', 'back');
-    back.dataset.link = 'index';
-    $('title').parentNode.insertBefore(back, $('title'));
     function links() {
       a.href = page(h.match);
-      back.href = page(h.index);
-      back.textContent = '\u2190 ' + t('Standings');
+      document.querySelectorAll('#back a[data-page]').forEach(function (b) {
+        b.href = page(b.dataset.page);
+        if (b.dataset.link === 'evening') {
+          b.firstChild.textContent = b.dataset.date ? t('Evening of {date}', {date: b.dataset.date}) : t('Undated matches');
+        }
+      });
     }
     links();
     I18N.onChange(links);
