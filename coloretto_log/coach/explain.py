@@ -35,12 +35,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..bots.players import pack, scores_for
+from ..bots.players import final_scores, pack, scores_for
 from ..bots.playout import Choice, Start, likely_moves
 from ..core.cards import KINDS, card_name, is_colour
 from ..core.engine import GameState
 from ..lang import ENGLISH, N_, NP_, Translator
 from .estimate import ChoiceValue, Evaluation
+from .match import MatchContext
 
 __all__ = ["MESSAGES", "Explanation", "Part", "choice_name", "decimals", "explain", "explain_decision", "listed", "plus_minus", "render",
            "top_choices"]
@@ -106,13 +107,21 @@ _MORE = N_("{n} more {colour}")
 _FEWER = N_("{n} fewer {colour}")
 _LIST = N_("{list}, {item}")  # a list, an item at a time (Japanese: 、)
 _NOTHING = N_("nothing")
+_MATCH_LEADS = N_("{who} leads the match by {lead}: {choice} keeps the lead best, match chance {best_win}% against "
+                  "{played_win}%.")
+_MATCH_TRAILS = N_("{who} trails the match by {lead}: {choice} gives the best chance to catch up, match chance "
+                   "{best_win}% against {played_win}%.")
+_MATCH_LEVEL = N_("The match is level: {choice} gives the best chance of winning it, match chance {best_win}% "
+                  "against {played_win}%.")
+_MATCH_CHANCE = N_("Match chance {win}%, {who} {lead} in the match.")
 #: Every message of an explanation (a counted one as its pair), for a page that says them
 #: (``view.html``): with the choices' and the cards' names, which the page has already.
 MESSAGES: tuple[str | tuple[str, str], ...] = (
     _TOOK_ENDS_GAME, _TOOK_ENDS_ROUND, _TOOK_LEAVING, _TOOK, _DREW_NO_ROW, _DREW, _PUT, _PUT_NEXT, _PUT_FULL,
     _PUT_NEXT_FULL, _WORTH_EXACT, _WORTH, _WAS_BEST, _EXPECT, _MORE, _FEWER, _LIST, _NOTHING,
     _BEST_TOOK_LEAVING, _BEST_TOOK, _BEST_DREW, _BEST_DREW_EMPTY, _BEST_PUT, _BEST_PUT_LAST, _ABOUT_EQUAL, _CHANCE,
-    _CHANCE_LOWER, _CHANCE_NONE, _CHANCE_SURE, _LIKELY, _LIKELY_TAKES, _LIKELY_DRAWS,
+    _CHANCE_LOWER, _CHANCE_NONE, _CHANCE_SURE, _LIKELY, _LIKELY_TAKES, _LIKELY_DRAWS, _MATCH_LEADS,
+    _MATCH_TRAILS, _MATCH_LEVEL, _MATCH_CHANCE,
 )  # fmt: skip
 
 
@@ -124,8 +133,10 @@ class Explanation:
 
 
 def ranked(ev: Evaluation) -> list[int]:
-    """Choice indices, best margin first (ties in choice order)."""
-    return sorted(range(len(ev.choices)), key=lambda k: (-ev.choices[k].margin, k))
+    """Choice indices, the best first (``Evaluation.best``: by the chance of winning what is played, the margin
+    breaking ties within the noise), then by that chance, then by margin (ties in choice order)."""
+    return sorted(range(len(ev.choices)),
+                  key=lambda k: (k != ev.best, -ev.choices[k].chance, -ev.choices[k].margin, k))
 
 
 def top_choices(ev: Evaluation, n: int = TOP) -> tuple[ChoiceValue, ...]:
@@ -376,10 +387,36 @@ def _chance(best_win: float, played_win: float) -> dict[str, Any]:
     return {"list": [part]}
 
 
+def match_lead(state: GameState, seat: int, match: MatchContext) -> int:
+    """``seat``'s lead in the match at ``state``: its total (the games before, and this game's score now) less
+    the best other's (negative: behind)."""
+    now = [round(t) + s for t, s in zip(match.totals, final_scores(state))]
+    return now[seat] - max(x for q, x in enumerate(now) if q != seat)
+
+
+def _match(ev: Evaluation, state: GameState, seat: int, players: tuple[str, ...], match: MatchContext) -> Part:
+    """Where the match stands and what the choice does to it: the lead kept, the chance to catch up."""
+    played, best = ev.choices[ev.played], ev.choices[ev.best]
+    lead = match_lead(state, seat, match)
+    if ev.best == ev.played:
+        return _part(_MATCH_CHANCE, win=_num(f"{100 * played.match_chance:.0f}"), who=players[seat],
+                     lead=_num(f"{lead:+d}"))
+    values: dict[str, str | dict[str, Any]] = {
+        "choice": _choice(best.choice), "best_win": _num(f"{100 * best.match_chance:.0f}"),
+        "played_win": _num(f"{100 * played.match_chance:.0f}")}
+    if lead > 0:
+        return _part(_MATCH_LEADS, who=players[seat], lead=_num(str(lead)), **values)
+    if lead < 0:
+        return _part(_MATCH_TRAILS, who=players[seat], lead=_num(str(-lead)), **values)
+    return _part(_MATCH_LEVEL, **values)
+
+
 def explain(ev: Evaluation, state: GameState, card: str | None, seat: int, players: tuple[str, ...],
-            loss: float, loss_se: float, *, about_equal: bool = False, last_round: bool = False) -> Explanation:
+            loss: float, loss_se: float, *, about_equal: bool = False, last_round: bool = False,
+            match: MatchContext | None = None) -> Explanation:
     """The sentences and the three best choices of one valued (not forced) decision: what the played choice did,
-    and, where another was better, what that one would have done; the likely next moves after each; the cost."""
+    and, where another was better, what that one would have done; the likely next moves after each; the cost;
+    with ``match``, where the match stands and what the choice does to it (``_match``)."""
     played, best = ev.choices[ev.played], ev.choices[ev.best]
     parts = [_what_it_does(state, card, played.choice, seat, players)]
     start = Start(state, card, last_round)
@@ -417,6 +454,8 @@ def explain(ev: Evaluation, state: GameState, card: str | None, seat: int, playe
         parts.append(_counted(_WAS_BEST, f"{lead:.1f}", runner=_choice(runner.choice),
                               played_margin=_num(f"{played.margin:+.1f}"),
                               runner_margin=_num(f"{runner.margin:+.1f}"), win=_num(f"{100 * played.win_prob:.0f}")))
+    if match is not None and not about_equal:
+        parts.append(_match(ev, state, seat, players, match))
     return Explanation(render(parts), top_choices(ev), tuple(parts))
 
 
@@ -439,9 +478,11 @@ class Valued(Protocol):
     def about_equal(self) -> bool: ...
     @property
     def last_round(self) -> bool: ...
+    @property
+    def match(self) -> MatchContext | None: ...
 
 
 def explain_decision(d: Valued, players: tuple[str, ...]) -> Explanation:
     """``explain`` for a valued decision."""
     return explain(d.evaluation, d.state, d.card, d.seat, players, d.loss, d.loss_se, about_equal=d.about_equal,
-                   last_round=d.last_round)
+                   last_round=d.last_round, match=d.match)
