@@ -351,18 +351,17 @@ def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
 
 
 def _rival_unsettled(tally: Tally, played: int) -> bool:
-    """The played choice looks best, but another seed could find its strongest rival ahead with a chance lost
-    that makes a mark: the two choices' winning chances are not ``SETTLE`` standard errors within the lowest
-    line of each other (either way: where the order of their margins may turn, so may the chance's sign), and
-    the played choice is not ``SETTLE`` standard errors ahead of the rival in margin."""
-    rival = tally.rival(played)
-    if rival == played:
+    """The played choice looks best, but another seed could find a rival best with a chance lost that makes a
+    mark: the rival with the highest chance of winning what is played (still in the race) is not ``SETTLE``
+    standard errors short of the played one's chance plus the lowest line. (The best goes by that chance, the
+    margin only breaking ties within its noise: a lead in margin does not settle it.)"""
+    chances = tally.chances()
+    rivals = [c if k != played and tally.active[k] else -math.inf for k, c in enumerate(chances)]
+    if max(rivals) == -math.inf:
         return False
+    rival = _argmax(rivals)
     dw = [a - b for a, b in zip(tally.w[rival], tally.w[played])]
-    if not dw or abs(sum(dw)) / len(dw) + SETTLE * _se(dw) < min(t for _, t in THRESHOLDS):
-        return False
-    dx = [a - b for a, b in zip(tally.x[played], tally.x[rival])]
-    return sum(dx) / len(dx) < SETTLE * _se(dx)
+    return bool(dw) and sum(dw) / len(dw) + SETTLE * _se(dw) >= min(t for _, t in THRESHOLDS)
 
 
 def _value(label: str, tally: Tally, k: int) -> ChoiceValue:

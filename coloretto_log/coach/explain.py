@@ -85,6 +85,11 @@ _WORTH = NP_(
     "{best} was worth {n} ± {se} point more of expected margin ({best_margin} against {played_margin}); {chance}.",
     "{best} was worth {n} ± {se} points more of expected margin ({best_margin} against {played_margin}); "
     "{chance}.")
+_WORTH_LESS = NP_(
+    "{best} was worth {n} point less of expected margin ({best_margin} against {played_margin}), but a better "
+    "chance of winning: {chance}.",
+    "{best} was worth {n} points less of expected margin ({best_margin} against {played_margin}), but a better "
+    "chance of winning: {chance}.")
 _ABOUT_EQUAL = NP_(
     "About equal: {played} and {other} are {n} ± {se} point of expected margin apart, within their noise; "
     "{chance}.",
@@ -102,6 +107,11 @@ _WAS_BEST = NP_(
     "{runner_margin}), win chance {win}%.",
     "It was the best choice: {n} points of expected margin ahead of {runner} ({played_margin} against "
     "{runner_margin}), win chance {win}%.")
+_WAS_BEST_CHANCE = NP_(
+    "It was the best choice for the chance of winning: {n} point of expected margin behind {runner} "
+    "({played_margin} against {runner_margin}), but more often first.",
+    "It was the best choice for the chance of winning: {n} points of expected margin behind {runner} "
+    "({played_margin} against {runner_margin}), but more often first.")
 _EXPECT = N_("By the end they could expect {cards} (colours they collect) than after {best}.")
 _MORE = N_("{n} more {colour}")
 _FEWER = N_("{n} fewer {colour}")
@@ -121,7 +131,7 @@ MESSAGES: tuple[str | tuple[str, str], ...] = (
     _PUT_NEXT_FULL, _WORTH_EXACT, _WORTH, _WAS_BEST, _EXPECT, _MORE, _FEWER, _LIST, _NOTHING,
     _BEST_TOOK_LEAVING, _BEST_TOOK, _BEST_DREW, _BEST_DREW_EMPTY, _BEST_PUT, _BEST_PUT_LAST, _ABOUT_EQUAL, _CHANCE,
     _CHANCE_LOWER, _CHANCE_NONE, _CHANCE_SURE, _LIKELY, _LIKELY_TAKES, _LIKELY_DRAWS, _MATCH_LEADS,
-    _MATCH_TRAILS, _MATCH_LEVEL, _MATCH_CHANCE,
+    _MATCH_TRAILS, _MATCH_LEVEL, _MATCH_CHANCE, _WAS_BEST_CHANCE, _WORTH_LESS,
 )  # fmt: skip
 
 
@@ -137,6 +147,11 @@ def ranked(ev: Evaluation) -> list[int]:
     breaking ties within the noise), then by that chance, then by margin (ties in choice order)."""
     return sorted(range(len(ev.choices)),
                   key=lambda k: (k != ev.best, -ev.choices[k].chance, -ev.choices[k].margin, k))
+
+
+def by_margin(ev: Evaluation) -> list[int]:
+    """Choice indices, best margin first (ties in choice order): the runner-up the sentences in points name."""
+    return sorted(range(len(ev.choices)), key=lambda k: (-ev.choices[k].margin, k))
 
 
 def top_choices(ev: Evaluation, n: int = TOP) -> tuple[ChoiceValue, ...]:
@@ -421,7 +436,7 @@ def explain(ev: Evaluation, state: GameState, card: str | None, seat: int, playe
     parts = [_what_it_does(state, card, played.choice, seat, players)]
     start = Start(state, card, last_round)
     if about_equal:
-        order = ranked(ev)
+        order = by_margin(ev)
         other = best if ev.best != ev.played else ev.choices[order[1] if order[0] == ev.played else order[0]]
         apart = abs(played.margin - other.margin)
         k = decimals(loss_se)
@@ -434,7 +449,10 @@ def explain(ev: Evaluation, state: GameState, card: str | None, seat: int, playe
         margins: dict[str, str | dict[str, Any]] = {
             "best_margin": _num(f"{best.margin:+.1f}"), "played_margin": _num(f"{played.margin:+.1f}"),
             "chance": _chance(best.win_prob, played.win_prob)}
-        if ev.exact:
+        if best.margin < played.margin:  # the best by the chance of winning what is played, with fewer points
+            parts.append(_counted(_WORTH_LESS, f"{played.margin - best.margin:.1f}",
+                                  best=_choice(best.choice, capital=True), **margins))
+        elif ev.exact:
             parts.append(_counted(_WORTH_EXACT, f"{loss:.1f}", best=_choice(best.choice, capital=True), **margins))
         else:
             k = decimals(loss_se)
@@ -448,12 +466,18 @@ def explain(ev: Evaluation, state: GameState, card: str | None, seat: int, playe
         if extra:
             parts.append(extra)
     else:
-        order = ranked(ev)
+        order = by_margin(ev)
         runner = ev.choices[order[1]] if order[0] == ev.played else ev.choices[order[0]]
         lead = played.margin - runner.margin
-        parts.append(_counted(_WAS_BEST, f"{lead:.1f}", runner=_choice(runner.choice),
-                              played_margin=_num(f"{played.margin:+.1f}"),
-                              runner_margin=_num(f"{runner.margin:+.1f}"), win=_num(f"{100 * played.win_prob:.0f}")))
+        if lead >= 0:
+            parts.append(_counted(_WAS_BEST, f"{lead:.1f}", runner=_choice(runner.choice),
+                                  played_margin=_num(f"{played.margin:+.1f}"),
+                                  runner_margin=_num(f"{runner.margin:+.1f}"),
+                                  win=_num(f"{100 * played.win_prob:.0f}")))
+        else:  # the best by the chance of winning what is played, behind in points (``marks.pick``)
+            parts.append(_counted(_WAS_BEST_CHANCE, f"{-lead:.1f}", runner=_choice(runner.choice),
+                                  played_margin=_num(f"{played.margin:+.1f}"),
+                                  runner_margin=_num(f"{runner.margin:+.1f}")))
     if match is not None and not about_equal:
         parts.append(_match(ev, state, seat, players, match))
     return Explanation(render(parts), top_choices(ev), tuple(parts))

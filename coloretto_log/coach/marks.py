@@ -20,8 +20,8 @@ expected margin is within ``Z`` standard errors of 0 or within
 tell them apart, so the analysis names no best and gives no mark.
 
 **Near a line** (``mark_certain``, ``mark_label``): a chance lost within one standard error of a threshold
-is said so, by the marks on either side of it (``inaccuracy–mistake``, or ``mistake?`` where the lower
-side is no mark).
+is said so, by the marks on either side of the nearest one (``inaccuracy–mistake``, or ``inaccuracy?``
+where below it is no mark).
 
 The sampler (``estimate``) goes on sampling while the chance lost lies close
 to a threshold, so that the mark a seed gives is the mark another seed gives.
@@ -84,12 +84,12 @@ def mark_certain(chance_loss: float, chance_se: float) -> bool:
 
 
 def mark_label(chance_loss: float, chance_se: float) -> str | None:
-    """The mark as said: the mark itself where it is certain (``mark_certain``); else the marks one standard
-    error below and above the chance lost, ``inaccuracy–mistake``, or ``mistake?`` where below is no mark."""
-    mark = mark_for(chance_loss)
+    """The mark as said: the mark itself where it is certain (``mark_certain``); else the marks on either side
+    of the threshold nearest the chance lost (the lower one on a tie), ``inaccuracy–mistake``, or
+    ``inaccuracy?`` where below it is no mark."""
     if mark_certain(chance_loss, chance_se):
-        return mark
-    low, high = mark_for(chance_loss - chance_se), mark_for(chance_loss + chance_se)
-    if low == high:
-        return mark
-    return f"{high}?" if low is None else f"{low}\u2013{high}"
+        return mark_for(chance_loss)
+    line = min((t for _, t in reversed(THRESHOLDS)), key=lambda t: abs(chance_loss - t))
+    below = next((kind for kind, t in THRESHOLDS if t < line), None)
+    above = mark_for(line)
+    return f"{above}?" if below is None else f"{below}\u2013{above}"
