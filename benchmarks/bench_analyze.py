@@ -100,6 +100,7 @@ from coloretto_log.bots.playout import Start
 from coloretto_log.bots.simulate import bot_seed, match_seed, moves_with_states, play_game
 from coloretto_log.coach import analyze as A
 from coloretto_log.coach.luck import accuracy_of
+from coloretto_log.coach.match import context_for
 from coloretto_log.core import engine
 from coloretto_log.core.engine import GameState, Move
 from coloretto_log.core.rng import SplitMix64
@@ -463,8 +464,11 @@ def main() -> None:
     print(f"settings: at most {settings.samples} samples, stop at se {settings.max_se}; "
           f"exact in the last round with <= {EXACT_SLOTS} places left; playouts to {A.HORIZON}; "
           f"baseline: the same settings, playouts to the end of the game (the analysis before the evaluator)")
+    # every game valued as the first of the default four-game match (``coach.match``), as the recorded one is
+    first_of_four = context_for(RuleSet.of(), 4, 1, (0, 0, 0, 0))
     games = [("recorded 4p game", recorded_game())] + [
-        (f"simulated game {g + 1}", A.tasks_of_game(simulated_game(g), 1, 1, 0)) for g in range(args.games)]
+        (f"simulated game {g + 1}", A.tasks_of_game(simulated_game(g), 1, 1, 0, context=first_of_four))
+        for g in range(args.games)]
     ratios = []
     for label, tasks in games:
         one, cpu1, d1 = analyse(tasks, settings, 1)

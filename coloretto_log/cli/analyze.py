@@ -287,7 +287,8 @@ def analyze(
 #: ``--format csv``: one row a decision (the table's rows), counted from 1 as the table counts.
 CSV_COLUMNS = (
     "match", "game", "move", "player", "decision", "card", "played", "best", "loss", "loss_se", "mark",
-    "chance_loss", "about_equal", "forced", "exact", "samples", "margin_played", "margin_best", "win_prob_played", "win_prob_best", "explanation",
+    "chance_loss", "about_equal", "forced", "exact", "samples", "margin_played", "margin_best", "win_prob_played", "win_prob_best",
+    "mark_certain", "mark_label", "match_chance_played", "match_chance_best", "explanation",
 )
 
 
@@ -411,14 +412,16 @@ def _print_header(console: Console, settings: Settings, *, short: bool = False) 
         f"play) in the last round with at most {EXACT_SLOTS} places left in the rows · seed {settings.seed}",
         style="dim",
     ))
-    print_wrapped(console, Text(f"marks by the chance of winning the game lost against the best choice: {marks}; none "
-                       f"where the played and the best choice are about equal (within 2 standard errors or 0.1 "
-                       f"point)", style="dim"))
+    print_wrapped(console, Text(f"marks by the chance of winning lost (the match where one is under way, else the "
+                       f"game) against the best choice (the highest chance; within its noise, the best margin): "
+                       f"{marks}; none where the played and the best choice are about equal (within 2 standard "
+                       f"errors or 0.1 point); a chance lost within one standard error of a line says both marks "
+                       f"(inaccuracy–mistake, or mistake? below the first)", style="dim"))
     if not short:
         print_wrapped(console, Text(
             "loss: the best choice's expected margin less the played one's, measured on samples apart from those "
             "that picked the best · win %: the chance of winning the game after the played choice (→ after the "
-            "best one) · chance lost: the best one's chance less the played one's · accuracy: 100 × 2^(−loss/3) a "
+            "best one) · match %: the chance of winning the match, where one is under way · chance lost: the best one's chance less the played one's · accuracy: 100 × 2^(−loss/3) a "
             "decision, averaged · start + luck + skill + others = margin: the expected margin before any card, what "
             "the cards turned over moved, minus the player's losses, what the other players' decisions moved",
             style="dim",
@@ -472,17 +475,19 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
     for number in sorted({d.game for d in r.decisions}):
         console.print(Text(f"game {number}", style="bold"))
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
-        for name, justify in (("move", "right"), ("player", "left"), ("decision", "left"), ("played", "left"),
-                              ("best", "left"), ("loss ± se", "right"), ("win %", "right"), ("lost", "right"),
-                              ("mark", "left")):
-            table.add_column(name, justify=justify, no_wrap=name != "player",  # type: ignore[arg-type]
+        in_match = any(d.match is not None for d in r.decisions if d.game == number)
+        columns = (("move", "right"), ("player", "left"), ("decision", "left"), ("played", "left"),
+                   ("best", "left"), ("loss ± se", "right"), ("win %", "right"),
+                   *((("match %", "right"),) if in_match else ()), ("lost", "right"), ("mark", "left"))
+        for name, justify in columns:
+            table.add_column(name, justify=justify, no_wrap=name != "player",
                              min_width=6 if name == "player" else None)
         explained: list[Decision] = []
         for d in r.decisions:
             if d.game != number:
                 continue
             ev = d.evaluation
-            lost = ""
+            lost = match = ""
             if d.forced:
                 loss, win, note = "0", "", Text("forced", style="dim")
             else:
@@ -490,14 +495,16 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
                 loss = _loss_text(d)
                 win = _pct(played.win_prob) if ev.best == ev.played else (
                     f"{_pct(played.win_prob)}→{_pct(best.win_prob)}")
+                match = _pct(played.match_chance) if ev.best == ev.played else (
+                    f"{_pct(played.match_chance)}→{_pct(best.match_chance)}")
                 lost = lost_text(d.chance_loss) if d.chance_loss > 0 else ""
-                note = Text(d.mark or ("about equal" if d.about_equal else ""),
+                note = Text(d.mark_label or ("about equal" if d.about_equal else ""),
                             style=_MARK_STYLE.get(d.mark or "", "dim"))
                 if d.mark or explain_all:
                     explained.append(d)
             shown_best = "≈" if d.about_equal and d.best != d.played else "" if d.best == d.played else _short(d.best)
             table.add_row(str(d.move), _name(players, d.seat), _decision_words(d), _short(d.played),
-                          shown_best, loss, win, lost, note)
+                          shown_best, loss, win, *((match,) if in_match else ()), lost, note)
         console.print(_fitted(console, table))
         for d in explained:
             _print_why(console, d, players, tr)
@@ -517,8 +524,8 @@ def _print_why(console: Console, d: Decision, players: tuple[str, ...], tr: Tran
     language (English: as it always was)."""
     head = Text(tr.t("move {move}", move=d.move) + ", ", style="bold").append(_name(players, d.seat)).append(
         f", {_decision_words(d, tr)}", style="bold")
-    if d.mark:
-        head.append(f" · {tr.t(d.mark)}", style=_MARK_STYLE[d.mark])
+    if d.mark_label:
+        head.append(f" · {mark_words(d.mark_label, tr)}", style=_MARK_STYLE.get(d.mark or "", "yellow"))
     print_wrapped(console, head, indent=2)
     why = explanation_of(d, players) if tr is ENGLISH else render(explain_decision(d, players).parts, tr)
     print_wrapped(console, Text("  " + one_line(why)), hang=2)
@@ -564,13 +571,21 @@ def _print_summary(console: Console, r: MatchAnalysis) -> None:
 _MARK_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
 
 
+def mark_words(label: str, tr: Translator = ENGLISH) -> str:
+    """A mark as said (``Decision.mark_label``: ``mistake``, ``inaccuracy–mistake``, ``mistake?``) in ``tr``'s
+    language, each mark's own word translated."""
+    unsure = label.endswith("?")
+    words = "\u2013".join(tr.t(kind) for kind in label.rstrip("?").split("\u2013"))
+    return words + ("?" if unsure else "")
+
+
 def _costly_line(d: Decision) -> Text:
     what = "draw or take" if d.card is None else f"the row for {card_name(d.card)}"
     best = "about equal" if d.about_equal else f"best {d.best}"
     text = Text(f"  game {d.game}, move {d.move} ({what}): played {d.played}, {best}: loss {_loss_text(d)}, "
                 f"chance lost {lost_text(d.chance_loss)}")
-    if d.mark:
-        text.append(f" · {d.mark}", style=_MARK_STYLE[d.mark])
+    if d.mark_label:
+        text.append(f" · {d.mark_label}", style=_MARK_STYLE.get(d.mark or "", "yellow"))
     return text
 
 

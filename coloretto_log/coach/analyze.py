@@ -49,9 +49,9 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.pool import Pool
 from typing import Any, Protocol
 
@@ -65,9 +65,10 @@ from ..core.rng import MASK64, nth_output
 from ..log.load import LoadedMatch
 from ..log.replay import MatchReport
 from .estimate import BATCH, EXTEND, MIN_SAMPLES, ChoiceValue, Evaluation, sample
-from .explain import explain_decision
+from .explain import explain_decision, ranked
 from .luck import Standing, final_margins, standings
-from .marks import THRESHOLDS, about_equal, mark_for
+from .marks import EQUAL_CHANCE, THRESHOLDS, about_equal, mark_certain, mark_for, mark_label, pick
+from .match import MatchContext, context_for, share_left
 
 __all__ = [
     "BATCH",
@@ -101,6 +102,9 @@ __all__ = [
     "game_outcomes",
     "judge",
     "mark_for",
+    "match_before",
+    "match_contexts",
+    "match_standing",
     "playouts",
     "settings_json",
     "start_margins",
@@ -159,6 +163,7 @@ class Task:
     last_round: bool  # the row decision: the last-round card came out first
     played: Choice
     seed: int  # this decision's own seed
+    match: MatchContext | None = None  # where a match is under way (``match.context_for``), else None: the game alone
 
     def weight(self) -> float:
         """A rough cost, for the time left: playouts are as long as the cards left."""
@@ -184,6 +189,19 @@ class Decision:
     chance_loss: float = 0.0  # the winning chance lost (0 to 1): 0 when forced, best, or about equal
     about_equal: bool = False  # the played choice and the best (or the runner-up) within their noise
     last_round: bool = False  # the row decision: the last-round card came out first
+    match: MatchContext | None = None  # the match under way (None: the game alone)
+
+    @property
+    def mark_certain(self) -> bool:
+        """No threshold of the marks within one standard error of the chance lost (``marks.mark_certain``)."""
+        return self.chance_loss <= 0 or mark_certain(self.chance_loss, self.evaluation.chance_se)
+
+    @property
+    def mark_label(self) -> str | None:
+        """The mark as said: ``mistake``, or near a line ``inaccuracy–mistake``, ``mistake?``."""
+        if self.chance_loss <= 0:
+            return self.mark
+        return mark_label(self.chance_loss, self.evaluation.chance_se)
 
     @property
     def forced(self) -> bool:
@@ -206,6 +224,7 @@ class PlayerSummary:
     costliest: tuple[Decision, ...]
     standing: Standing | None = None  # error rate, accuracy, luck, skill over the games summarised
     games: tuple[tuple[int, Standing], ...] = ()  # per game: (game number, standing)
+    match: Standing | None = None  # the match's own chain (``match_standing``), where one is played
 
 
 # --------------------------------------------------------------------------- seeds
@@ -245,7 +264,7 @@ def _distinct(state: GameState, choices: list[Choice]) -> tuple[list[Choice], di
 def evaluate(task: Task, settings: Settings) -> Evaluation:
     """Value every choice of ``task``'s decision (see the module's docstring)."""
     start = Start(task.state, task.card, task.last_round)
-    return _evaluate(start, task.played, task.seed, settings)[0]
+    return _evaluate(start, task.played, task.seed, settings, task.match)[0]
 
 
 def best_choice(
@@ -283,28 +302,33 @@ class ValueSource(Protocol):
     ``reps``), with the loss and the chance lost against the best (``estimate.Evaluation``)."""
 
     def __call__(self, start: Start, reps: list[Choice], labels: list[str], played: int, seed: int,
-                 settings: Settings) -> Evaluation: ...
+                 settings: Settings, match: MatchContext | None = None) -> Evaluation: ...
 
 
 def playouts(start: Start, reps: list[Choice], labels: list[str], played: int, seed: int,
-             settings: Settings) -> Evaluation:
+             settings: Settings, match: MatchContext | None = None) -> Evaluation:
     """Today's values: the exact search at the end of a game (``exact``), elsewhere sampled orders of the unseen
-    cards played out greedily (``estimate``)."""
+    cards played out greedily (``estimate``); ``match``: the chance of winning the match beside the game's
+    (for the exact search, from its expected margins with the rest of the game as ``match`` models it)."""
     if settings.exact and exact_search.applies(start):
-        players = start.state.players
-        seat = start.state.current
+        state = start.state
+        players = state.players
+        seat = state.current
         vectors = exact_search.choice_values(start, reps)
-        best = exact_search.best_index(vectors, seat)  # on exact values: ties by the rule, not by rounding
+        share = share_left(state.turned, state.lr_expected_at, state.over)
         values = tuple(
             ChoiceValue(labels[k], float(v[seat]), 0.0, float(v[players + seat]), 0.0,
-                        tuple(float(x) for x in v[:players]))
+                        tuple(float(x) for x in v[:players]), (),
+                        math.nan if match is None else match.chance([float(x) for x in v[:players]], seat, share))
             for k, v in enumerate(vectors)
         )
-        loss = float(vectors[best][seat] - vectors[played][seat])
-        chance = float(vectors[best][players + seat] - vectors[played][players + seat])
-        return Evaluation(values, played, best, loss, 0.0, 0, True, None, chance, 0.0)
+        # on exact values (the margins as fractions): ties by the rule, not by rounding
+        best = pick([v[seat] for v in vectors], [c.chance for c in values], [EQUAL_CHANCE] * len(values), played)
+        loss = float(vectors[best][seat] - vectors[played][seat])  # < 0 where the best by chance has less margin
+        chance = values[best].chance - values[played].chance
+        return Evaluation(values, played, best, max(0.0, loss), 0.0, 0, True, loss, chance, 0.0)
     return sample(start, reps, labels, played, seed, samples=settings.samples, max_se=settings.max_se,
-                  to_round=settings.to_round, count=settings.exact)
+                  to_round=settings.to_round, count=settings.exact, match=match)
 
 
 #: The one source of every value the analysis reads (a decision's choices, luck and skill, the explanations):
@@ -312,7 +336,8 @@ def playouts(start: Start, reps: list[Choice], labels: list[str], played: int, s
 VALUE: ValueSource = playouts
 
 
-def _evaluate(start: Start, played_choice: Choice, seed: int, settings: Settings) -> tuple[Evaluation, list[Choice]]:
+def _evaluate(start: Start, played_choice: Choice, seed: int, settings: Settings,
+              match: MatchContext | None = None) -> tuple[Evaluation, list[Choice]]:
     all_choices = start.choices()
     if played_choice not in all_choices:  # a legal move always is; keep going if the deck is odd
         all_choices.append(played_choice)
@@ -322,17 +347,18 @@ def _evaluate(start: Start, played_choice: Choice, seed: int, settings: Settings
     if len(reps) == 1:
         zero = ChoiceValue(labels[0], math.nan, 0.0, math.nan, 0.0, ())
         return Evaluation((zero,), 0, 0, 0.0, 0.0, 0, False), reps
-    return VALUE(start, reps, labels, played, seed, settings), reps
+    return VALUE(start, reps, labels, played, seed, settings, match), reps
 
 
 # --------------------------------------------------------------------------- a game's decisions
 
 
 def tasks_of_game(
-    states: list[tuple[Move, GameState]], game: int, match: int, seed: int, seats: set[int] | None = None
+    states: list[tuple[Move, GameState]], game: int, match: int, seed: int, seats: set[int] | None = None,
+    context: MatchContext | None = None,
 ) -> list[Task]:
     """The decisions of one game: ``states`` holds each resolved move (numbered from 1) with the
-    state it was played in. ``seats``: only these players' decisions."""
+    state it was played in. ``seats``: only these players' decisions; ``context``: the match under way."""
     out: list[Task] = []
     for number, (move, before) in enumerate(states, start=1):
         if before.over or (seats is not None and move.seat not in seats):
@@ -340,13 +366,13 @@ def tasks_of_game(
         if isinstance(move, Take):
             played: Choice = ("take", move.row - 1)
             out.append(Task(game, number, move.seat, "draw-or-take", before, None, False, played,
-                            decision_seed(seed, match, game, number, 1)))
+                            decision_seed(seed, match, game, number, 1), context))
             continue
         assert isinstance(move, Draw) and move.card is not None
         out.append(Task(game, number, move.seat, "draw-or-take", before, None, False, ("draw", -1),
-                        decision_seed(seed, match, game, number, 1)))
+                        decision_seed(seed, match, game, number, 1), context))
         out.append(Task(game, number, move.seat, "row", before, move.card, bool(move.last_round),
-                        ("row", move.row - 1), decision_seed(seed, match, game, number, 2)))
+                        ("row", move.row - 1), decision_seed(seed, match, game, number, 2), context))
     return out
 
 
@@ -362,7 +388,7 @@ def judge(ev: Evaluation) -> tuple[float, bool, str | None]:
         return chance, equal, mark_for(chance)
     runner = max((k for k in range(len(ev.choices)) if k != ev.played), key=lambda k: (ev.choices[k].margin, -k))
     other = ev.choices[runner]
-    equal = about_equal(played.margin - other.margin, ev.loss_se, played.win_prob - other.win_prob, ev.chance_se)
+    equal = about_equal(played.margin - other.margin, ev.loss_se, played.chance - other.chance, ev.chance_se)
     return 0.0, equal, None
 
 
@@ -372,7 +398,7 @@ def _decision(task: Task, ev: Evaluation) -> Decision:
     return Decision(
         task.game, task.move, task.seat, task.decision, task.state, task.card, played,
         ev.choices[ev.best].choice if ev.best != ev.played else played,
-        ev.loss, ev.loss_se, mark, ev, chance, equal, task.last_round,
+        ev.loss, ev.loss_se, mark, ev, chance, equal, task.last_round, task.match,
     )
 
 
@@ -463,13 +489,31 @@ class GameOutcome:
     start: tuple[float, ...] | None = None  # every seat's expected margin before the first move (None: 0)
 
 
+def match_standing(before: float, games: Sequence[Standing]) -> Standing:
+    """One seat's match as one chain, from its games' standings (in order) and its match margin ``before`` the
+    first of them (0 at game 1): ``start`` the value before the first move of the first game (``before`` and
+    that game's start), ``luck`` the games' luck and the deal of every later game (its start: what its order
+    of play and starting cards are worth), ``skill`` and ``others`` the games'; ``margin`` and ``end`` the
+    match margin after the last (``before`` and the games' margins). So ``start + luck + skill + others = end``
+    for the match as for a game, and ``end`` is the final match margin when every game finished."""
+    first, later = games[0], games[1:]
+    whole = first
+    for st in later:
+        whole = whole + st
+    margin = None if whole.margin is None else before + whole.margin
+    return replace(whole, start=before + first.start, luck=whole.luck + sum(st.start for st in later),
+                   margin=margin, end=before + whole.end)
+
+
 def summarise(
     decisions: list[Decision], players: int, *, costliest: int = 3, games: dict[int, GameOutcome] | None = None,
-    seats: set[int] | None = None,
+    seats: set[int] | None = None, before: Sequence[float] | None = None,
 ) -> list[PlayerSummary]:
     """Per seat: decisions (forced ones apart), mean loss, marks by kind, the costliest decisions; with
     ``games``, each game's error rate, accuracy, start, luck, skill and others (``luck.standings``: they add
-    up to the margin) and their sum; ``seats``: the seats whose decisions were valued (None: all)."""
+    up to the margin) and their sum; ``seats``: the seats whose decisions were valued (None: all); ``before``:
+    where a match is played, every seat's match margin before the first game of ``games``: the match as one
+    chain (``match_standing``)."""
     per_game: dict[int, list[Standing]] = {}
     for number, outcome in sorted((games or {}).items()):
         mine = [d for d in decisions if d.game == number]
@@ -485,9 +529,10 @@ def summarise(
         whole = None
         for _, st in rows:
             whole = st if whole is None else whole + st
+        chain = match_standing(before[seat], [st for _, st in rows]) if before is not None and rows else None
         out.append(PlayerSummary(
             seat, len(real), len(mine) - len(real), total / len(real) if real else 0.0, total, marks,
-            tuple(d for d in worst if d.loss > 0 or d.chance_loss > 0), whole, rows,
+            tuple(d for d in worst if d.loss > 0 or d.chance_loss > 0), whole, rows, chain,
         ))
     return out
 
@@ -521,7 +566,9 @@ def decision_json(d: Decision, players: tuple[str, ...], *, explain_all: bool = 
     ev = d.evaluation
     played, best = ev.choices[ev.played], ev.choices[ev.best]
     why = explanation_of(d, players) if not d.forced and (explain_all or d.mark) else None
-    order = sorted(range(len(ev.choices)), key=lambda k: (-ev.choices[k].margin, k)) if not d.forced else [0]
+    order = ranked(ev) if not d.forced else [0]
+    context = d.match
+    before = None if context is None else context.margin(d.seat)
     return {
         "game": d.game,
         "move": d.move,
@@ -536,6 +583,8 @@ def decision_json(d: Decision, players: tuple[str, ...], *, explain_all: bool = 
         "chance_se": round(ev.chance_se, 3),
         "about_equal": d.about_equal,
         "mark": d.mark,
+        "mark_certain": d.mark_certain,
+        "mark_label": d.mark_label,
         "forced": d.forced,
         "exact": ev.exact,
         "samples": ev.samples,
@@ -543,6 +592,11 @@ def decision_json(d: Decision, players: tuple[str, ...], *, explain_all: bool = 
         "margin_best": _num(best.margin),
         "win_prob_played": _num(played.win_prob),
         "win_prob_best": _num(best.win_prob),
+        "match_chance_played": _num(played.match_chance),
+        "match_chance_best": _num(best.match_chance),
+        "match_margin_played": None if before is None or d.forced else round(before + played.margin, 3),
+        "match_margin_best": None if before is None or d.forced else round(before + best.margin, 3),
+        "match_lead": None if context is None else round(context.lead(d.seat), 3),
         "margins": None if d.forced else {players[s]: round(x, 3) for s, x in enumerate(d.margins)},
         "choices": [
             {
@@ -551,6 +605,7 @@ def decision_json(d: Decision, players: tuple[str, ...], *, explain_all: bool = 
                 "margin_se": round(ev.choices[k].margin_se, 3),
                 "win_prob": _num(ev.choices[k].win_prob),
                 "win_prob_se": round(ev.choices[k].win_prob_se, 3),
+                "match_chance": _num(ev.choices[k].match_chance),
                 "played": k == ev.played,
             }
             for k in order
@@ -598,6 +653,7 @@ def summary_json(s: PlayerSummary, players: tuple[str, ...]) -> dict[str, Any]:
         "margin": whole.get("margin"),
         "end": whole.get("end"),
         "games": [{"game": number, **_standing_json(st)} for number, st in s.games],
+        "match": None if s.match is None else _standing_json(s.match),
         "costliest": [
             {
                 "game": d.game,
@@ -662,14 +718,48 @@ def settings_json(settings: Settings) -> dict[str, Any]:
 def tasks_of_match(
     report: MatchReport, match: int, seed: int, *, game: int | None = None, seats: set[int] | None = None
 ) -> list[Task]:
-    """Every decision of a checked match (of game ``game`` only, of ``seats`` only), up to any error."""
+    """Every decision of a checked match (of game ``game`` only, of ``seats`` only), up to any error; each game
+    of a match under way with its context (``match_contexts``)."""
     out: list[Task] = []
+    contexts = match_contexts(report)
     for record in report.games:
         if game is not None and record.number != game:
             continue
         states = list(record.states())
         pairs = list(zip(record.moves, states))
-        out.extend(tasks_of_game(pairs, record.number, match, seed, seats))
+        out.extend(tasks_of_game(pairs, record.number, match, seed, seats, contexts.get(record.number)))
+    return out
+
+
+def match_before(report: MatchReport, game: int) -> tuple[float, ...] | None:
+    """Every seat's match margin before game ``game`` (the finished games before it), or None where no match is
+    played (one game planned)."""
+    if report.rules is None or report.rules.games <= 1 or len(report.players) < 2:
+        return None
+    totals = [0] * len(report.players)
+    for record in report.games:
+        if record.number >= game or record.final is None or not record.final.over:
+            break
+        totals = [t + s for t, s in zip(totals, final_scores(record.final))]
+    return final_margins(totals)
+
+
+def match_contexts(report: MatchReport) -> dict[int, MatchContext]:
+    """Each game of a match under way (``match.context_for``: more than one game planned; not the last game with
+    level totals) with the totals of the finished games before it; a game after an unfinished one has none."""
+    out: dict[int, MatchContext] = {}
+    players = len(report.players)
+    if report.rules is None or players < 2:
+        return out
+    totals = [0] * players
+    for record in report.games:
+        context = context_for(report.rules, players, record.number, totals)
+        if context is not None:
+            out[record.number] = context
+        final = record.final
+        if final is None or not final.over:
+            break
+        totals = [t + s for t, s in zip(totals, final_scores(final))]
     return out
 
 
@@ -689,9 +779,11 @@ def analyze_match(
     players = report.players
     tasks = tasks_of_match(report, match, settings.seed, game=game, seats=seats)
     decisions = list(analyze(tasks, settings, jobs=jobs, pool=pool, progress=progress))
+    outcomes = game_outcomes(report, game, settings, match)
     return MatchAnalysis(
         item.label, item.file, item.line, match, players, settings, decisions,
-        summarise(decisions, len(players), games=game_outcomes(report, game, settings, match), seats=seats)
+        summarise(decisions, len(players), games=outcomes, seats=seats,
+                  before=match_before(report, min(outcomes)) if outcomes else None)
         if players else [],
         item.findings(), report.valid,
     )

@@ -97,9 +97,10 @@ from ..core.engine import Table
 from ..core.rng import MASK64, nth_output
 from . import every_order, marks
 from .marks import THRESHOLDS
+from .match import MatchContext, share_left
 
 __all__ = ["BATCH", "COUNT_MOST", "COUNT_SMALL", "DROP", "LOOK", "MIN_SAMPLES", "SETTLE", "ChoiceValue", "Evaluation",
-           "Tally", "counted", "sample"]
+           "Tally", "best_exact", "counted", "sample"]
 
 #: Samples are drawn in batches of this many; at least ``MIN_SAMPLES`` before stopping.
 BATCH = 32
@@ -137,6 +138,13 @@ class ChoiceValue:
     win_prob_se: float
     margins: tuple[float, ...]  # every seat's expected final margin after this choice
     cards: tuple[float, ...] = ()  # the decider's expected final collection, by kind (sampled only)
+    match_chance: float = math.nan  # the chance of winning the match (``match``), nan where no match is under way
+    match_chance_se: float = 0.0
+
+    @property
+    def chance(self) -> float:
+        """The chance of winning what is being played: the match where one is under way, else the game."""
+        return self.win_prob if math.isnan(self.match_chance) else self.match_chance
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,10 +180,13 @@ class Tally:
     A choice dropped from the race (``active`` False) keeps the samples it has: every list is a
     prefix of the samples drawn, the same orders for every choice."""
 
-    def __init__(self, choices: int, players: int, kinds: int) -> None:
+    def __init__(self, choices: int, players: int, kinds: int, match: bool = False) -> None:
         self.x: list[list[float]] = [[] for _ in range(choices)]  # the decider's margin, per sample
-        self.wins = [0.0] * choices
-        self.w: list[list[float]] = [[] for _ in range(choices)]  # the decider's win (1 or 0, or a chance), per sample
+        self.wins = [0.0] * choices  # the decider's game wins (or chances), summed
+        # per sample, the decider's chance of winning what is played: the game's (1 or 0, or the evaluator's
+        # chance), or the match's (``match``)
+        self.w: list[list[float]] = [[] for _ in range(choices)]
+        self.match = match
         self.seat_sums = [[0.0] * players for _ in range(choices)]
         self.card_sums = [[0] * kinds for _ in range(choices)]
         self.active = [True] * choices
@@ -192,12 +203,33 @@ class Tally:
             return [sum(xs) / len(xs) for xs in self.x]
         return [sum(xs[fold::2]) / max(1, len(xs[fold::2])) for xs in self.x]
 
+    def chances(self, fold: int | None = None) -> list[float]:
+        """Every choice's mean chance of winning what is played: on all its samples, or on one half."""
+        if fold is None:
+            return [sum(ws) / len(ws) for ws in self.w]
+        return [sum(ws[fold::2]) / max(1, len(ws[fold::2])) for ws in self.w]
+
+    def best(self, played: int | None = None, fold: int | None = None, live: bool = False) -> int:
+        """The best choice (``marks.pick``): the highest chance, the margin breaking ties within ``Z`` standard
+        errors of the paired chance difference (``EQUAL_CHANCE`` at least); on all samples or one half;
+        ``live``: among the choices still in the race."""
+        w = self.w
+        chances = self.chances(fold)
+        if live:
+            chances = [c if self.active[k] else -math.inf for k, c in enumerate(chances)]
+        top = _argmax(chances)
+        lo = 0 if fold is None else fold
+        step = 1 if fold is None else 2
+        n = min(len(w[top]), min(len(ws) for ws in w))
+        widths = [max(marks.EQUAL_CHANCE, marks.Z * _se([a - b for a, b in zip(w[top][lo:n:step], ws[lo:n:step])]))
+                  for ws in w]
+        return marks.pick(self.means(fold), chances, widths, played)
+
     def loss(self, played: int) -> tuple[float, float, int]:
         """The cross-fitted loss of ``played``, its standard error, and the best choice on all samples."""
         x = self.x
-        means = self.means()
-        best = _argmax(means)
-        picks = self.picks()
+        best = self.best(played)
+        picks = self.picks(played)
         mine = x[played]
         d = [x[picks[i & 1]][i] - mine[i] for i in range(len(mine))]
         loss = sum(d) / len(d)
@@ -213,20 +245,19 @@ class Tally:
             rivals = [m if k != played else -math.inf for k, m in enumerate(means)]
         return _argmax(rivals)
 
-    def picks(self) -> tuple[int, int]:
-        """For the even samples, the choice picked (best mean margin) on the odd ones, and the other way round."""
-        live = self.active
-        even, odd = (_argmax([m if live[k] else -math.inf for k, m in enumerate(self.means(1 - f))]) for f in (0, 1))
+    def picks(self, played: int | None = None) -> tuple[int, int]:
+        """For the even samples, the choice picked (``best``) on the odd ones, and the other way round."""
+        even, odd = (self.best(played, 1 - f, live=True) for f in (0, 1))
         return even, odd
 
     def chance(self, played: int) -> tuple[float, float, float]:
         """The winning chance ``played`` lost: cross-fitted on the choices the margins pick (as ``loss``), its
         standard error, and the in-sample one (the best mean margin's chance less the played one's)."""
         w = self.w
-        picks = self.picks()
+        picks = self.picks(played)
         mine = w[played]
         d = [float(w[picks[i & 1]][i] - mine[i]) for i in range(len(mine))]
-        best = _argmax(self.means())
+        best = self.best(played)
         n = len(mine)
         naive = sum(w[best]) / max(1, len(w[best])) - sum(mine) / n
         return sum(d) / n, _se(d), naive
@@ -320,31 +351,32 @@ def _settled(tally: Tally, played: int, max_se: float, cap: int) -> bool:
 
 
 def _rival_unsettled(tally: Tally, played: int) -> bool:
-    """The played choice looks best, but another seed could find its strongest rival ahead with a chance lost
-    that makes a mark: the two choices' winning chances are not ``SETTLE`` standard errors within the lowest
-    line of each other (either way: where the order of their margins may turn, so may the chance's sign), and
-    the played choice is not ``SETTLE`` standard errors ahead of the rival in margin."""
-    rival = tally.rival(played)
-    if rival == played:
+    """The played choice looks best, but another seed could find a rival best with a chance lost that makes a
+    mark: the rival with the highest chance of winning what is played (still in the race) is not ``SETTLE``
+    standard errors short of the played one's chance plus the lowest line. (The best goes by that chance, the
+    margin only breaking ties within its noise: a lead in margin does not settle it.)"""
+    chances = tally.chances()
+    rivals = [c if k != played and tally.active[k] else -math.inf for k, c in enumerate(chances)]
+    if max(rivals) == -math.inf:
         return False
+    rival = _argmax(rivals)
     dw = [a - b for a, b in zip(tally.w[rival], tally.w[played])]
-    if not dw or abs(sum(dw)) / len(dw) + SETTLE * _se(dw) < min(t for _, t in THRESHOLDS):
-        return False
-    dx = [a - b for a, b in zip(tally.x[played], tally.x[rival])]
-    return sum(dx) / len(dx) < SETTLE * _se(dx)
+    return bool(dw) and sum(dw) / len(dw) + SETTLE * _se(dw) >= min(t for _, t in THRESHOLDS)
 
 
 def _value(label: str, tally: Tally, k: int) -> ChoiceValue:
     n = len(tally.x[k])
     p = tally.wins[k] / n
+    ws = tally.w[k]
     return ChoiceValue(
         label, sum(tally.x[k]) / n, _se(tally.x[k]), p, math.sqrt(max(0.0, p * (1 - p) / n)) if n > 1 else 0.0,
         tuple(v / n for v in tally.seat_sums[k]), tuple(v / n for v in tally.card_sums[k]),
+        sum(ws) / n if tally.match else math.nan, _se(ws) if tally.match else 0.0,
     )
 
 
 def sample(start: Start, reps: list[Choice], labels: list[str], played: int, seed: int, *, samples: int,
-           max_se: float, to_round: bool = False, count: bool = True) -> Evaluation:
+           max_se: float, to_round: bool = False, count: bool = True, match: MatchContext | None = None) -> Evaluation:
     """Value ``reps`` at ``start`` for the player to move on sampled orders drawn from ``seed``.
 
     ``to_round``: each playout stops where ``Start.stop_round`` says (the end of the round, or of the game
@@ -352,12 +384,13 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
     in one pass of the model: each sample's margin and chance of winning are then the evaluator's
     expectations instead of one game's outcome (a finished game keeps its real ones). Else every playout
     goes to the end of the game. ``count``: every order counted where they are few (with ``to_round`` and
-    ``max_se`` > 0)."""
+    ``max_se`` > 0). ``match``: where a match is under way, each sample's chance of winning the match
+    (``MatchContext.chance``) is what the chance lost, the marks and the best choice read."""
     seat = start.state.current
     players = start.state.players
     scores = scores_for(start.state)
     kinds = len(start.state.remaining)
-    tally = Tally(len(reps), players, kinds)
+    tally = Tally(len(reps), players, kinds, match is not None)
     stop = start.stop_round() if to_round else 0
     need = start.need(stop)
     offset = nth_output(seed, 0)
@@ -386,7 +419,7 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
         for (c, table), (margins, won) in zip(played_out, outcomes):
             tally.x[c].append(margins[seat])
             tally.wins[c] += won
-            tally.w[c].append(won)
+            tally.w[c].append(won if match is None else match.chance(margins, seat, _share(table)))
             sums = tally.seat_sums[c]
             for p in range(players):
                 sums[p] += margins[p]
@@ -397,7 +430,7 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
         if counting and n == batch and n < look:  # after the first batch: a small tree is counted at once
             found, tried = _count(start, reps, stop, tally, COUNT_SMALL, tried)
             if found is not None:
-                return counted(start, reps, labels, played, found)
+                return counted(start, reps, labels, played, found, match)
         if max_se > 0 and (n >= look or n == limit):
             if _settled(tally, played, max_se, cap):
                 break
@@ -411,7 +444,7 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
                 allow = COUNT_MOST if n == limit and not extend else min(COUNT_MOST, n * len(reps))
                 found, tried = _count(start, reps, stop, tally, allow, tried)
                 if found is not None:
-                    return counted(start, reps, labels, played, found)
+                    return counted(start, reps, labels, played, found, match)
             if extend:  # the played choice against the best
                 limit = EXTEND * cap
                 at_cap = tally.loss(played)[0]
@@ -420,7 +453,7 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
     chance, chance_se = 0.0, 0.0
     if n < 2:
         means = tally.means()
-        best = _argmax(means)
+        best = tally.best(played)
         loss, se = means[best] - means[played], 0.0
     else:
         loss, se, best = tally.loss(played)
@@ -490,7 +523,12 @@ def _count(start: Start, reps: list[Choice], stop: int, tally: Tally, allow: int
     return found, tried if found is not None else allow
 
 
-def counted(start: Start, reps: list[Choice], labels: list[str], played: int, found: every_order.Leaves) -> Evaluation:
+def _share(table: Table) -> float:
+    return share_left(table.turned, table.lr_expected_at, table.over)
+
+
+def counted(start: Start, reps: list[Choice], labels: list[str], played: int, found: every_order.Leaves,
+            match: MatchContext | None = None) -> Evaluation:
     """The values of every choice from every order its playouts can meet (``every_order.leaves``), each table where
     they stop valued as the sampler values it (the evaluator, or the real scores of a finished game), the same
     table once: no sampling error (``exact``, standard errors 0)."""
@@ -504,19 +542,29 @@ def counted(start: Start, reps: list[Choice], labels: list[str], played: int, fo
     for c, tables in enumerate(found):
         margins = [0.0] * players
         win = 0.0
+        match_win = 0.0
         cards = [0.0] * kinds
         for table, p in tables:
             m, w = next(outcomes)
             for q in range(players):
                 margins[q] += p * m[q]
             win += p * w
+            if match is not None:
+                match_win += p * match.chance(m, seat, _share(table))
             for j, count in enumerate(table.collections[seat]):
                 cards[j] += p * count
-        values.append(ChoiceValue(labels[c], margins[seat], 0.0, win, 0.0, tuple(margins), tuple(cards)))
-    best = _argmax([v.margin for v in values])
+        values.append(ChoiceValue(labels[c], margins[seat], 0.0, win, 0.0, tuple(margins), tuple(cards),
+                                  math.nan if match is None else match_win))
+    best = best_exact(values, played)
     loss = values[best].margin - values[played].margin
-    chance = values[best].win_prob - values[played].win_prob
-    return Evaluation(tuple(values), played, best, loss, 0.0, 0, True, loss, chance, 0.0)
+    chance = values[best].chance - values[played].chance
+    return Evaluation(tuple(values), played, best, max(0.0, loss), 0.0, 0, True, loss, chance, 0.0)
+
+
+def best_exact(values: tuple[ChoiceValue, ...] | list[ChoiceValue], played: int) -> int:
+    """The best of values without sampling error (``marks.pick``, ``EQUAL_CHANCE`` the width of a tie)."""
+    return marks.pick([v.margin for v in values], [v.chance for v in values],
+                      [marks.EQUAL_CHANCE] * len(values), played)
 
 
 def _key(table: Table) -> tuple[object, ...]:

@@ -35,12 +35,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..bots.players import pack, scores_for
+from ..bots.players import final_scores, pack, scores_for
 from ..bots.playout import Choice, Start, likely_moves
 from ..core.cards import KINDS, card_name, is_colour
 from ..core.engine import GameState
 from ..lang import ENGLISH, N_, NP_, Translator
 from .estimate import ChoiceValue, Evaluation
+from .match import MatchContext
 
 __all__ = ["MESSAGES", "Explanation", "Part", "choice_name", "decimals", "explain", "explain_decision", "listed", "plus_minus", "render",
            "top_choices"]
@@ -84,6 +85,11 @@ _WORTH = NP_(
     "{best} was worth {n} ± {se} point more of expected margin ({best_margin} against {played_margin}); {chance}.",
     "{best} was worth {n} ± {se} points more of expected margin ({best_margin} against {played_margin}); "
     "{chance}.")
+_WORTH_LESS = NP_(
+    "{best} was worth {n} point less of expected margin ({best_margin} against {played_margin}), but a better "
+    "chance of winning: {chance}.",
+    "{best} was worth {n} points less of expected margin ({best_margin} against {played_margin}), but a better "
+    "chance of winning: {chance}.")
 _ABOUT_EQUAL = NP_(
     "About equal: {played} and {other} are {n} ± {se} point of expected margin apart, within their noise; "
     "{chance}.",
@@ -101,18 +107,31 @@ _WAS_BEST = NP_(
     "{runner_margin}), win chance {win}%.",
     "It was the best choice: {n} points of expected margin ahead of {runner} ({played_margin} against "
     "{runner_margin}), win chance {win}%.")
+_WAS_BEST_CHANCE = NP_(
+    "It was the best choice for the chance of winning: {n} point of expected margin behind {runner} "
+    "({played_margin} against {runner_margin}), but more often first.",
+    "It was the best choice for the chance of winning: {n} points of expected margin behind {runner} "
+    "({played_margin} against {runner_margin}), but more often first.")
 _EXPECT = N_("By the end they could expect {cards} (colours they collect) than after {best}.")
 _MORE = N_("{n} more {colour}")
 _FEWER = N_("{n} fewer {colour}")
 _LIST = N_("{list}, {item}")  # a list, an item at a time (Japanese: 、)
 _NOTHING = N_("nothing")
+_MATCH_LEADS = N_("{who} leads the match by {lead}: {choice} keeps the lead best, match chance {best_win}% against "
+                  "{played_win}%.")
+_MATCH_TRAILS = N_("{who} trails the match by {lead}: {choice} gives the best chance to catch up, match chance "
+                   "{best_win}% against {played_win}%.")
+_MATCH_LEVEL = N_("The match is level: {choice} gives the best chance of winning it, match chance {best_win}% "
+                  "against {played_win}%.")
+_MATCH_CHANCE = N_("Match chance {win}%, {who} {lead} in the match.")
 #: Every message of an explanation (a counted one as its pair), for a page that says them
 #: (``view.html``): with the choices' and the cards' names, which the page has already.
 MESSAGES: tuple[str | tuple[str, str], ...] = (
     _TOOK_ENDS_GAME, _TOOK_ENDS_ROUND, _TOOK_LEAVING, _TOOK, _DREW_NO_ROW, _DREW, _PUT, _PUT_NEXT, _PUT_FULL,
     _PUT_NEXT_FULL, _WORTH_EXACT, _WORTH, _WAS_BEST, _EXPECT, _MORE, _FEWER, _LIST, _NOTHING,
     _BEST_TOOK_LEAVING, _BEST_TOOK, _BEST_DREW, _BEST_DREW_EMPTY, _BEST_PUT, _BEST_PUT_LAST, _ABOUT_EQUAL, _CHANCE,
-    _CHANCE_LOWER, _CHANCE_NONE, _CHANCE_SURE, _LIKELY, _LIKELY_TAKES, _LIKELY_DRAWS,
+    _CHANCE_LOWER, _CHANCE_NONE, _CHANCE_SURE, _LIKELY, _LIKELY_TAKES, _LIKELY_DRAWS, _MATCH_LEADS,
+    _MATCH_TRAILS, _MATCH_LEVEL, _MATCH_CHANCE, _WAS_BEST_CHANCE, _WORTH_LESS,
 )  # fmt: skip
 
 
@@ -124,7 +143,14 @@ class Explanation:
 
 
 def ranked(ev: Evaluation) -> list[int]:
-    """Choice indices, best margin first (ties in choice order)."""
+    """Choice indices, the best first (``Evaluation.best``: by the chance of winning what is played, the margin
+    breaking ties within the noise), then by that chance, then by margin (ties in choice order)."""
+    return sorted(range(len(ev.choices)),
+                  key=lambda k: (k != ev.best, -ev.choices[k].chance, -ev.choices[k].margin, k))
+
+
+def by_margin(ev: Evaluation) -> list[int]:
+    """Choice indices, best margin first (ties in choice order): the runner-up the sentences in points name."""
     return sorted(range(len(ev.choices)), key=lambda k: (-ev.choices[k].margin, k))
 
 
@@ -376,15 +402,41 @@ def _chance(best_win: float, played_win: float) -> dict[str, Any]:
     return {"list": [part]}
 
 
+def match_lead(state: GameState, seat: int, match: MatchContext) -> int:
+    """``seat``'s lead in the match at ``state``: its total (the games before, and this game's score now) less
+    the best other's (negative: behind)."""
+    now = [round(t) + s for t, s in zip(match.totals, final_scores(state))]
+    return now[seat] - max(x for q, x in enumerate(now) if q != seat)
+
+
+def _match(ev: Evaluation, state: GameState, seat: int, players: tuple[str, ...], match: MatchContext) -> Part:
+    """Where the match stands and what the choice does to it: the lead kept, the chance to catch up."""
+    played, best = ev.choices[ev.played], ev.choices[ev.best]
+    lead = match_lead(state, seat, match)
+    if ev.best == ev.played:
+        return _part(_MATCH_CHANCE, win=_num(f"{100 * played.match_chance:.0f}"), who=players[seat],
+                     lead=_num(f"{lead:+d}"))
+    values: dict[str, str | dict[str, Any]] = {
+        "choice": _choice(best.choice), "best_win": _num(f"{100 * best.match_chance:.0f}"),
+        "played_win": _num(f"{100 * played.match_chance:.0f}")}
+    if lead > 0:
+        return _part(_MATCH_LEADS, who=players[seat], lead=_num(str(lead)), **values)
+    if lead < 0:
+        return _part(_MATCH_TRAILS, who=players[seat], lead=_num(str(-lead)), **values)
+    return _part(_MATCH_LEVEL, **values)
+
+
 def explain(ev: Evaluation, state: GameState, card: str | None, seat: int, players: tuple[str, ...],
-            loss: float, loss_se: float, *, about_equal: bool = False, last_round: bool = False) -> Explanation:
+            loss: float, loss_se: float, *, about_equal: bool = False, last_round: bool = False,
+            match: MatchContext | None = None) -> Explanation:
     """The sentences and the three best choices of one valued (not forced) decision: what the played choice did,
-    and, where another was better, what that one would have done; the likely next moves after each; the cost."""
+    and, where another was better, what that one would have done; the likely next moves after each; the cost;
+    with ``match``, where the match stands and what the choice does to it (``_match``)."""
     played, best = ev.choices[ev.played], ev.choices[ev.best]
     parts = [_what_it_does(state, card, played.choice, seat, players)]
     start = Start(state, card, last_round)
     if about_equal:
-        order = ranked(ev)
+        order = by_margin(ev)
         other = best if ev.best != ev.played else ev.choices[order[1] if order[0] == ev.played else order[0]]
         apart = abs(played.margin - other.margin)
         k = decimals(loss_se)
@@ -397,7 +449,10 @@ def explain(ev: Evaluation, state: GameState, card: str | None, seat: int, playe
         margins: dict[str, str | dict[str, Any]] = {
             "best_margin": _num(f"{best.margin:+.1f}"), "played_margin": _num(f"{played.margin:+.1f}"),
             "chance": _chance(best.win_prob, played.win_prob)}
-        if ev.exact:
+        if best.margin < played.margin:  # the best by the chance of winning what is played, with fewer points
+            parts.append(_counted(_WORTH_LESS, f"{played.margin - best.margin:.1f}",
+                                  best=_choice(best.choice, capital=True), **margins))
+        elif ev.exact:
             parts.append(_counted(_WORTH_EXACT, f"{loss:.1f}", best=_choice(best.choice, capital=True), **margins))
         else:
             k = decimals(loss_se)
@@ -411,12 +466,20 @@ def explain(ev: Evaluation, state: GameState, card: str | None, seat: int, playe
         if extra:
             parts.append(extra)
     else:
-        order = ranked(ev)
+        order = by_margin(ev)
         runner = ev.choices[order[1]] if order[0] == ev.played else ev.choices[order[0]]
         lead = played.margin - runner.margin
-        parts.append(_counted(_WAS_BEST, f"{lead:.1f}", runner=_choice(runner.choice),
-                              played_margin=_num(f"{played.margin:+.1f}"),
-                              runner_margin=_num(f"{runner.margin:+.1f}"), win=_num(f"{100 * played.win_prob:.0f}")))
+        if lead >= 0:
+            parts.append(_counted(_WAS_BEST, f"{lead:.1f}", runner=_choice(runner.choice),
+                                  played_margin=_num(f"{played.margin:+.1f}"),
+                                  runner_margin=_num(f"{runner.margin:+.1f}"),
+                                  win=_num(f"{100 * played.win_prob:.0f}")))
+        else:  # the best by the chance of winning what is played, behind in points (``marks.pick``)
+            parts.append(_counted(_WAS_BEST_CHANCE, f"{-lead:.1f}", runner=_choice(runner.choice),
+                                  played_margin=_num(f"{played.margin:+.1f}"),
+                                  runner_margin=_num(f"{runner.margin:+.1f}")))
+    if match is not None and not about_equal:
+        parts.append(_match(ev, state, seat, players, match))
     return Explanation(render(parts), top_choices(ev), tuple(parts))
 
 
@@ -439,9 +502,11 @@ class Valued(Protocol):
     def about_equal(self) -> bool: ...
     @property
     def last_round(self) -> bool: ...
+    @property
+    def match(self) -> MatchContext | None: ...
 
 
 def explain_decision(d: Valued, players: tuple[str, ...]) -> Explanation:
     """``explain`` for a valued decision."""
     return explain(d.evaluation, d.state, d.card, d.seat, players, d.loss, d.loss_se, about_equal=d.about_equal,
-                   last_round=d.last_round)
+                   last_round=d.last_round, match=d.match)

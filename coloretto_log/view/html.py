@@ -120,7 +120,7 @@ VIEWER_MESSAGES: tuple[str | tuple[str, str], ...] = (
        "of the round, where the evaluator values the position (to the end of the game near it)"),
     N_("up to {n} sampled orders of the unseen cards a decision"), N_("exact in the {part}"),
     N_("marks by the winning chance lost: {marks}"), N_("seed {seed}"), N_("How: {parts}."),
-    N_("about equal"), N_("chance lost"), N_("start"), N_("others"),
+    N_("about equal"), N_("chance lost"), N_("start"), N_("others"), N_("match win"),
     # a club site's replay: the links back to the site's index and the match's evening (``heading``)
     N_("Standings"), N_("Evening of {date}"), N_("Undated matches"),
     # the choices' names, and the pieces of an explanation's lists (its sentences come with the data: _said)

@@ -137,7 +137,9 @@ def test_a_real_analysis_read_on_a_phone_and_a_desktop(
         here = [x for x in match["decisions"] if x["move"] == d["move"]]
         assert [p["decision"] for p in panel] == [x["decision"] for x in here]
         shown = panel[[x["decision"] for x in here].index(d["decision"])]
-        assert shown["mark"] == d["mark"] == shown["facts"]["mark"]
+        # the card is classed by the mark; its words say the mark as the analysis does, near a line both marks
+        # (``mark_label``: inaccuracy–mistake)
+        assert shown["mark"] == d["mark"] and shown["facts"]["mark"] == d["mark_label"]
         assert shown["facts"]["played"] == d["played"]
         assert shown["facts"]["best"] == d["best"]
         # the loss as printed, to the precision its standard error gives it (one or two decimals)

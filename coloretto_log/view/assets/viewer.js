@@ -402,6 +402,13 @@
   function has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
   function num(x, digits) { return typeof x === 'number' && isFinite(x) ? I18N.decimal(x.toFixed(digits)) : ''; }
   function signed(x) { return typeof x === 'number' && isFinite(x) ? (x > 0 ? '+' : x < 0 ? '\u2212' : '') + I18N.decimal(Math.abs(x).toFixed(1)) : ''; }
+  // a mark as the analysis says it (``mark_label``): ``mistake``, near a line ``inaccuracy\u2013mistake`` or
+  // ``mistake?``, each mark's word translated
+  function markText(d) {
+    var label = d.mark_label || d.mark || '';
+    var unsure = label.charAt(label.length - 1) === '?';
+    return label.replace(/\?$/, '').split('\u2013').map(function (k) { return t(k); }).join('\u2013') + (unsure ? '?' : '');
+  }
   function pct(x) { return typeof x === 'number' && isFinite(x) ? Math.round(100 * x) + '%' : ''; }
   // A choice as analyze labels it (draw, take row 2, row 3) in the page's language (coach.explain.choice_name).
   function choiceName(label) {
@@ -511,7 +518,7 @@
       var h = el('div', 'dhead');
       h.appendChild(who(d.player));
       h.appendChild(document.createTextNode(' \u00b7 ' + what(d)));
-      if (d.mark) h.appendChild(el('span', 'mbadge', t(d.mark)));
+      if (d.mark_label || d.mark) h.appendChild(el('span', 'mbadge', markText(d)));
       card.appendChild(h);
       var facts = el('div', 'facts');
       facts.appendChild(fact('played', t('played'), choiceName(d.played)));
@@ -524,10 +531,15 @@
         facts.appendChild(fact('win', t('win'), d.best === d.played || typeof d.win_prob_best !== 'number'
           ? pct(d.win_prob_played) : pct(d.win_prob_played) + ' \u2192 ' + pct(d.win_prob_best)));
       }
+      if (!d.forced && typeof d.match_chance_played === 'number') {
+        facts.appendChild(fact('match', t('match win'), d.best === d.played || typeof d.match_chance_best !== 'number'
+          ? pct(d.match_chance_played) : pct(d.match_chance_played) + ' \u2192 ' + pct(d.match_chance_best)));
+      }
       if (!d.forced && typeof d.chance_loss === 'number' && d.chance_loss > 0) {
         facts.appendChild(fact('chance_loss', t('chance lost'), lostPct(d.chance_loss)));
       }
-      facts.appendChild(fact('mark', t('mark'), d.forced ? t('forced: the only choice') : d.mark ? t(d.mark) : t('none')));
+      facts.appendChild(fact('mark', t('mark'), d.forced ? t('forced: the only choice')
+        : d.mark_label || d.mark ? markText(d) : t('none')));
       card.appendChild(facts);
       var at = decisionTable(e, d);
       if (at) card.appendChild(at);
@@ -574,17 +586,20 @@
     return box;
   }
 
-  // The best three choices by margin, and the played one if it is not among them.
+  // The best three choices in the analysis's order (the best first: by the chance of winning what is played,
+  // the margin breaking ties within the noise), and the played one if it is not among them.
   function choicesTable(d) {
     if (d.forced || !Array.isArray(d.choices) || d.choices.length < 2) return null;
     var ranked = d.choices.filter(function (c) { return c && typeof c.margin === 'number'; }).slice();
-    ranked.sort(function (x, y) { return y.margin - x.margin; });
     var shown = ranked.slice(0, 3);
     ranked.slice(3).forEach(function (c) { if (c.choice === d.played) shown.push(c); });
     if (!shown.length) return null;
     var tbl = el('table', 'choices');
     var hr = el('tr');
-    [t('choice'), t('margin'), t('win')].forEach(function (h) { hr.appendChild(el('th', null, h)); });
+    var inMatch = shown.some(function (c) { return typeof c.match_chance === 'number'; });
+    [t('choice'), t('margin'), t('win')].concat(inMatch ? [t('match win')] : []).forEach(function (h) {
+      hr.appendChild(el('th', null, h));
+    });
     tbl.appendChild(hr);
     shown.forEach(function (c) {
       var tr = el('tr', (c.choice === d.played ? 'played' : '') + (c.choice === d.best ? ' best' : ''));
@@ -595,6 +610,7 @@
       tr.appendChild(el('td', 'num', signed(c.margin) + (typeof c.margin_se === 'number' && c.margin_se > 0
         ? ' \u00b1 ' + num(c.margin_se, 1) : '')));
       tr.appendChild(el('td', 'num', pct(c.win_prob)));
+      if (inMatch) tr.appendChild(el('td', 'num', pct(c.match_chance)));
       tbl.appendChild(tr);
     });
     return tbl;
