@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Protocol
 
 from ..core import engine
@@ -250,10 +251,41 @@ def _play_greedy(
     table: Table, cards: Sequence[str], base: int, take_at: int, moves: list[Move] | None, turns: int,
     stop_round: int
 ) -> None:
-    """``_play`` with ``GreedyBot(take_at)`` in every seat: the same moves, decided by the same two
-    functions (``greedy_take``, ``greedy_row``: its open rows, then its pick among them) on collections and
-    rows kept packed from move to move instead of packed again at every decision: most of the time of a
-    playout and of a greedy game. ``moves`` None: the moves are not kept (a playout's).
+    """``_play`` with ``GreedyBot(take_at)`` in every seat: on the compiled kernel (``bots.fastplay``)
+    when it has loaded, more than one turn is asked for and the cards are a list or a tuple (the kernel
+    reads them all at once: a sequence of another kind may be read card by card), else ``play_greedy_pure``;
+    the same moves."""
+    if turns != 1 and type(cards) in _WHOLE:
+        fast = fastplay()
+        if fast.available():
+            played, _, _ = fast.play_tables([table], [cards], [base], take_at, turns=turns, stop_round=stop_round,
+                                         keep=moves is not None)
+            if moves is not None and played is not None:
+                moves.extend(played[0])
+            return
+    play_greedy_pure(table, cards, base, take_at, moves, turns, stop_round)
+
+
+def fastplay() -> ModuleType:
+    """``bots.fastplay``, imported when first asked for (it is built on this module)."""
+    if not _FASTPLAY:
+        _FASTPLAY.append(importlib.import_module(f"{__package__}.fastplay"))
+    return _FASTPLAY[0]
+
+
+_FASTPLAY: list[ModuleType] = []
+_WHOLE = (list, tuple)  # the kinds of card sequences the kernel is handed
+
+
+def play_greedy_pure(
+    table: Table, cards: Sequence[str], base: int, take_at: int, moves: list[Move] | None, turns: int,
+    stop_round: int
+) -> None:
+    """``_play_greedy`` in Python, the definition the kernel is held to: the same moves as ``_play``'s
+    loop, decided by the same two functions (``greedy_take``, ``greedy_row``: its open rows, then its pick
+    among them) on collections and rows kept packed from move to move instead of packed again at every
+    decision: most of the time of a playout and of a greedy game. ``moves`` None: the moves are not kept
+    (a playout's).
 
     The answers need no check: both functions choose among the legal rows only."""
     rows, taken, limits, done = table.rows, table.taken, table.limits, table.done  # changed in place, never replaced
@@ -774,12 +806,13 @@ class StrongBot:
         sim = _Rollouts(view)
         decks = sim.decks(rng, self.samples)
         candidates: list[int] = takes + ([-1] if can_draw else [])
+        starts = [sim.after_take(cand, deck) if cand >= 0 else sim.after_draw(deck)
+                  for cand in candidates for deck in decks]
+        values = sim.finish(starts, decks * len(candidates))
+        m = len(decks)
         best, best_value = candidates[0], None
-        for cand in candidates:
-            if cand >= 0:
-                value = sum(sim.after_take(cand, deck) for deck in decks)
-            else:
-                value = sum(sim.after_draw(deck) for deck in decks)
+        for c, cand in enumerate(candidates):
+            value = sum(values[c * m: c * m + m])
             if best_value is None or value > best_value:
                 best, best_value = cand, value
         return None if best < 0 else Take(seat, best + 1)
@@ -790,9 +823,11 @@ class StrongBot:
             return rows[0] + 1
         sim = _Rollouts(view)
         decks = sim.decks(rng, self.samples)
+        values = sim.finish([sim.after_place(i, card) for i in rows for _ in decks], decks * len(rows))
+        m = len(decks)
         best, best_value = rows[0], None
-        for i in rows:
-            value = sum(sim.after_place(i, card, deck) for deck in decks)
+        for r, i in enumerate(rows):
+            value = sum(values[r * m: r * m + m])
             if best_value is None or value > best_value:
                 best, best_value = i, value
         return best + 1
@@ -801,8 +836,9 @@ class StrongBot:
 class _Rollouts:
     """The rest of a round from ``view``, every player greedy, on copies of one ``engine.Table``.
 
-    The engine's bookkeeping and the bots' loop (``_play`` with ``GreedyBot``
-    in every seat), stopped at the end of the round.
+    The engine's bookkeeping and the bots' greedy loop (``_play_greedy``, or
+    the kernel's, every start of a decision in one call), stopped at the end
+    of the round.
     """
 
     __slots__ = ("need", "pool", "seat", "start")
@@ -832,35 +868,51 @@ class _Rollouts:
             out.append(a[: self.need])
         return out
 
-    def after_take(self, i: int, deck: list[str]) -> float:
+    def after_take(self, i: int, deck: list[str]) -> tuple[Table, int]:
+        """The table after taking row ``i`` (a golden joker's extra card the deck's first), and the place in
+        the game of the deck's first card."""
         table = self.start.copy()
         extra = deck[0] if deck and GOLDEN_JOKER in table.rows[i] else None
         table.take(self.seat, i, extra, False)
-        return self._finish(table, deck, self.start.turned)
+        return table, self.start.turned
 
-    def after_draw(self, deck: list[str]) -> float:
+    def after_draw(self, deck: list[str]) -> tuple[Table, int] | None:
+        """The table after drawing the deck's first card into greedy's row (None: no card to draw)."""
         if not deck:
-            return self._value(self.start)
+            return None
         table = self.start.copy()
         card = deck[0]
         table.turn_over(card, False)
         table.place(self.seat, _GREEDY.place(table, card, _NO_RNG) - 1, card)
-        return self._finish(table, deck, self.start.turned)
+        return table, self.start.turned
 
-    def after_place(self, i: int, card: str, deck: list[str]) -> float:
+    def after_place(self, i: int, card: str) -> tuple[Table, int]:
+        """The table after ``card``, in hand, goes to row ``i``."""
         table = self.start.copy()
         table.place(self.seat, i, card)
-        return self._finish(table, deck, table.turned)
+        return table, table.turned
 
-    def _finish(self, table: Table, deck: list[str], base: int) -> float:
-        """Play greedy to the end of the round (or of the sampled cards); the round's value."""
-        n = table.players
-        _play(table, deck, base, [_GREEDY] * n, [_NO_RNG] * n, None, -1, self.start.round + 1)
-        return self._value(table)
+    def finish(self, starts: Sequence[tuple[Table, int] | None], decks: Sequence[list[str]]) -> list[float]:
+        """Each start played greedy to the end of the round (or of its deck, ``decks``' alike), and its value
+        (a start None: the position itself). On the fast path every start at once (``bots.fastplay``)."""
+        stop = self.start.round + 1
+        played = [(start, deck) for start, deck in zip(starts, decks) if start is not None]
+        fast = fastplay()
+        if played and fast.available():
+            scores = iter(fast.play_tables([t for (t, _), _ in played], [d for _, d in played],
+                                           [b for (_, b), _ in played], _GREEDY.take_at, stop_round=stop,
+                                           write=False)[2])
+            return [self._value(self.start) if start is None else self._margin(next(scores)) for start in starts]
+        for (table, base), deck in played:
+            play_greedy_pure(table, deck, base, _GREEDY.take_at, None, -1, stop)
+        return [self._value(self.start if start is None else start[0]) for start in starts]
 
     def _value(self, table: Table) -> float:
         scores = scores_for(table)
-        s = [scores[c] for c in pack_all(table.collections)]
+        return self._margin([scores[c] for c in pack_all(table.collections)])
+
+    def _margin(self, s: list[int]) -> float:
+        """A position's value from every seat's score: its own less the mean of the others'."""
         mine = s[self.seat]
         return mine - (sum(s) - mine) / (len(s) - 1)
 
