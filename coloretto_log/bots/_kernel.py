@@ -18,8 +18,9 @@ collection by kind, ``done``, ``remaining``, ``discarded``, then eight
 numbers: current, round, last_round, over, turned, total, lr_pending and
 the stop flag this kernel writes (1: the cards given ran out, as
 ``_play_greedy`` returns early);
-- ``cards[B, L]`` with ``ncards[B]`` and ``base[B]``: the card turned over
-  next is ``cards[b, turned - base]``;
+- ``cards[D, L]`` with ``ncards[D]``: the orders of cards, game ``b``
+  turning over ``cards[which[b], turned - base[b]]`` next (many games may
+  share an order);
 - ``moves[B, M]`` and ``nmoves[B]`` (when ``keep``): each move as one
   number (``move_code``).
 
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from numba import njit
 
 CUR, ROUND, LAST, OVER, TURNED, TOTAL, LR_PENDING, STOPPED = range(8)
@@ -62,12 +64,19 @@ def move_code(seat: int, row: int, card: int, last_round: int) -> int:
 
 
 @njit(cache=True)
-def _score(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2: int, st: Any, at: int,
-           rc: int, rl: int, extra: int) -> int:  # pragma: no cover (compiled)
-    """The score of the collection at ``st[at:]`` with the ``rl`` cards at ``st[rc:]`` and ``extra`` (-1: none)."""
+def _key(dig: Any, ncol: int, st: Any, at: int) -> int:  # pragma: no cover (compiled)
+    """The pattern key of the colours of the collection at ``st[at:]`` (``tab``'s second index)."""
     key = 0
     for c in range(ncol):
         key += dig[st[at + c]]
+    return key
+
+
+@njit(cache=True)
+def _score(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2: int, st: Any, at: int,
+           key: int, rc: int, rl: int, extra: int) -> int:  # pragma: no cover (compiled)
+    """The score of the collection at ``st[at:]`` (its colours' pattern key ``key``) with the ``rl`` cards at
+    ``st[rc:]`` and ``extra`` (-1: none)."""
     j = st[at + joker] + st[at + golden]
     q = st[at + p2]
     n = rl + (1 if extra >= 0 else 0)
@@ -87,57 +96,91 @@ def _score(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p
 
 
 @njit(cache=True)
+def _next_seat(st: Any, done: int, cur: int, nseats: int, seat: int) -> None:  # pragma: no cover (compiled)
+    """The next seat clockwise from ``seat`` still in the round moves (``Table.place`` and ``take``)."""
+    s = seat + 1 if seat + 1 < nseats else 0
+    while st[done + s] and s != seat:
+        s = s + 1 if s + 1 < nseats else 0
+    st[cur] = s
+
+
+@njit(cache=True)
+def _place(st: Any, rlen: int, done: int, cur: int, nseats: int, seat: int, row: int,
+           card: int) -> None:  # pragma: no cover (compiled)
+    """``Table.place``: ``card``, turned over, goes to ``row``; the next seat moves."""
+    st[MAX_ROW * row + st[rlen + row]] = card
+    st[rlen + row] += 1
+    _next_seat(st, done, cur, nseats, seat)
+
+
+@njit(cache=True)
 def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2: int, limits: Any,
-         nseats: int, nkinds: int, state: Any, cards: Any, ncards: Any, base: Any, take_at: int, turns: int,
-         stop_round: int, keep: bool, moves: Any, nmoves: Any, scores: Any) -> None:  # pragma: no cover (compiled)
+         nseats: int, nkinds: int, state: Any, cards: Any, ncards: Any, which: Any, base: Any, first: Any,
+         hand: Any, take_at: int, turns: int, stop_round: int, keep: bool, moves: Any, nmoves: Any,
+         scores: Any) -> None:  # pragma: no cover (compiled)
     """Every game ``b`` of the batch played on in place, every seat greedy (``take_at``): ``turns`` turns
-    (-1: to the end of the game), stopping as round ``stop_round`` begins (0: never). ``scores[b, p]``: seat
-    ``p``'s score where game ``b`` stopped."""
+    (-1: to the end of the game), stopping as round ``stop_round`` begins (0: never). Game ``b`` turns its
+    cards over from ``cards[which[b]]`` (``ncards[which[b]]`` of them), the next at ``turned - base[b]``.
+    ``first[b]``: the first decision, if not greedy's (-1): -2 a draw, ``i >= 0`` a take of row ``i``,
+    ``-10 - i`` the card in hand (``hand[b]``, turned over already) put in row ``i``. ``scores[b, p]``:
+    seat ``p``'s score where game ``b`` stopped."""
     lr_card = nkinds
     nrows = limits.shape[0]
     RLEN, TAKEN, COLL, DONE, REM, DISC, SCAL, _ = offsets(nrows, nseats, nkinds)
     cur, rnd, last, over, turned = SCAL + CUR, SCAL + ROUND, SCAL + LAST, SCAL + OVER, SCAL + TURNED
     total, lr_pending, stopped = SCAL + TOTAL, SCAL + LR_PENDING, SCAL + STOPPED
+    keys = np.zeros(nseats, dtype=np.int64)  # each seat's pattern key, kept up to date as it takes rows
     for b in range(state.shape[0]):
         st = state[b]
+        for p in range(nseats):
+            keys[p] = _key(dig, ncol, st, COLL + p * nkinds)
+        d = which[b]
+        n_cards = ncards[d]
         left = turns
         nm = 0
+        force = first[b]
+        if force <= -10:  # the second half of a draw: the card in hand goes to its row
+            _place(st, RLEN, DONE, cur, nseats, st[cur], -10 - force, hand[b])
+            force = -1
         while left != 0 and st[over] == 0 and st[rnd] != stop_round:
             left -= 1
             seat = st[cur]
             me = COLL + seat * nkinds
-            # greedy_take
-            base_score = _score(tab, dig, ncol, plus2, joker, golden, p2, st, me, 0, 0, -1)
-            best = -1
-            best_gain = 0
-            space = False
-            for i in range(nrows):
-                if st[TAKEN + i]:
-                    continue
-                rl = st[RLEN + i]
-                if rl > 0:
-                    gain = _score(tab, dig, ncol, plus2, joker, golden, p2, st, me, MAX_ROW * i, rl, -1) - base_score
-                    if best < 0 or gain > best_gain:
-                        best = i
-                        best_gain = gain
-                    if rl < limits[i]:
+            best = force
+            draw = force == -2
+            if force == -1:  # greedy_take
+                base_score = _score(tab, dig, ncol, plus2, joker, golden, p2, st, me, keys[seat], 0, 0, -1)
+                best_gain = 0
+                space = False
+                for i in range(nrows):
+                    if st[TAKEN + i]:
+                        continue
+                    rl = st[RLEN + i]
+                    if rl > 0:
+                        gain = _score(tab, dig, ncol, plus2, joker, golden, p2, st, me, keys[seat], MAX_ROW * i, rl, -1) - base_score
+                        if best < 0 or gain > best_gain:
+                            best = i
+                            best_gain = gain
+                        if rl < limits[i]:
+                            space = True
+                    else:
                         space = True
-                else:
-                    space = True
-            cards_left = st[total] - st[turned] > st[lr_pending]
-            if not (best >= 0 and (best_gain >= take_at or not (space and cards_left))):
+                cards_left = st[total] - st[turned] > st[lr_pending]
+                draw = not (best >= 0 and (best_gain >= take_at or not (space and cards_left)))
+            force = -1
+            if draw:
                 # a draw: the card turned over
                 t = st[turned] - base[b]
-                if t >= ncards[b]:
+                if t >= n_cards:
                     st[stopped] = 1
                     break
-                card = cards[b, t]
+                card = cards[d, t]
                 lr = card == lr_card
                 if lr:
-                    if t + 1 >= ncards[b]:
+                    if t + 1 >= n_cards:
                         st[stopped] = 1
                         break
-                    card = cards[b, t + 1]
+                    card = cards[d, t + 1]
                 # Table.turn_over
                 if lr:
                     st[turned] += 2
@@ -175,8 +218,8 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
                                 continue
                             seen_empty = True
                         rc = MAX_ROW * i
-                        value = (_score(tab, dig, ncol, plus2, joker, golden, p2, st, me, rc, rl, card)
-                                 - _score(tab, dig, ncol, plus2, joker, golden, p2, st, me, rc, rl, -1))
+                        value = (_score(tab, dig, ncol, plus2, joker, golden, p2, st, me, keys[seat], rc, rl, card)
+                                 - _score(tab, dig, ncol, plus2, joker, golden, p2, st, me, keys[seat], rc, rl, -1))
                         most = -(1 << 62)
                         rivals = False
                         for p in range(nseats):
@@ -184,21 +227,15 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
                                 continue
                             rivals = True
                             other = COLL + p * nkinds
-                            change = (_score(tab, dig, ncol, plus2, joker, golden, p2, st, other, rc, rl, card)
-                                      - _score(tab, dig, ncol, plus2, joker, golden, p2, st, other, rc, rl, -1))
+                            change = (_score(tab, dig, ncol, plus2, joker, golden, p2, st, other, keys[p], rc, rl, card)
+                                      - _score(tab, dig, ncol, plus2, joker, golden, p2, st, other, keys[p], rc, rl, -1))
                             most = max(most, change)
                         if rivals:
                             value -= most
                         if row < 0 or value > best_value:
                             row = i
                             best_value = value
-                # Table.place
-                st[MAX_ROW * row + st[RLEN + row]] = card
-                st[RLEN + row] += 1
-                s = seat + 1 if seat + 1 < nseats else 0
-                while st[DONE + s] and s != seat:
-                    s = s + 1 if s + 1 < nseats else 0
-                st[cur] = s
+                _place(st, RLEN, DONE, cur, nseats, seat, row, card)
                 if keep:
                     moves[b, nm] = move_code(seat, row + 1, card, 1 if lr else 0)
                     nm += 1
@@ -215,16 +252,19 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
                     has_golden = True
             if has_golden:
                 t = st[turned] - base[b]
-                if t < ncards[b]:
-                    c = cards[b, t]
+                if t < n_cards:
+                    c = cards[d, t]
                     if c != lr_card:
                         extra = c
-                    elif t + 1 < ncards[b]:
-                        extra = cards[b, t + 1]
+                    elif t + 1 < n_cards:
+                        extra = cards[d, t + 1]
                         lr = True
             # Table.take
             for a in range(rl):
-                st[me + st[rc + a]] += 1
+                c = st[rc + a]
+                if c < ncol:
+                    keys[seat] += dig[st[me + c] + 1] - dig[st[me + c]]
+                st[me + c] += 1
             if extra >= 0:
                 if lr:
                     st[turned] += 2
@@ -233,6 +273,8 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
                 else:
                     st[turned] += 1
                 st[REM + extra] -= 1
+                if extra < ncol:
+                    keys[seat] += dig[st[me + extra] + 1] - dig[st[me + extra]]
                 st[me + extra] += 1
             st[RLEN + i] = 0
             st[TAKEN + i] = 1
@@ -245,10 +287,7 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
                 if not st[DONE + p]:
                     still = True
             if still:
-                s = seat + 1 if seat + 1 < nseats else 0
-                while st[DONE + s]:
-                    s = s + 1 if s + 1 < nseats else 0
-                st[cur] = s
+                _next_seat(st, DONE, cur, nseats, seat)
                 continue
             # the round ends: rows not taken (2 players) leave the game; the last taker starts the next
             for r in range(nrows):
@@ -265,4 +304,4 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
                 st[rnd] += 1
         nmoves[b] = nm
         for p in range(nseats):
-            scores[b, p] = _score(tab, dig, ncol, plus2, joker, golden, p2, st, COLL + p * nkinds, 0, 0, -1)
+            scores[b, p] = _score(tab, dig, ncol, plus2, joker, golden, p2, st, COLL + p * nkinds, keys[p], 0, 0, -1)

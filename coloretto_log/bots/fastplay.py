@@ -140,6 +140,77 @@ def score_table(view: Table) -> Any:
     return tab
 
 
+def _packed(t: Table) -> list[int]:
+    """A table as the kernel's state row (``_kernel.offsets``)."""
+    row_codes = _ROW_CODES
+    row: list[int] = []
+    add = row.extend
+    for r in t.rows:
+        add(row_codes[r])
+    add(map(len, t.rows))
+    add(t.taken)
+    for c in t.collections:
+        add(c)
+    add(t.done)
+    add(t.remaining)
+    add(t.discarded)
+    add((t.current, t.round, t.last_round, t.over, t.turned, t.total, t.lr_pending, 0))
+    return row
+
+
+def _orders(cards: Sequence[Sequence[str]]) -> tuple[Any, Any]:
+    """Orders of cards as the kernel reads them: one row of kind numbers each (padded), and their lengths."""
+    import numpy as np
+
+    length = max(map(len, cards), default=0) + 1
+    get = _CODE.__getitem__
+    zeros = [0] * length
+    deck = np.array([[*map(get, cs), *zeros[len(cs):]] for cs in cards], dtype=np.int64).reshape(len(cards), length)
+    return deck, np.fromiter(map(len, cards), dtype=np.int64, count=len(cards))
+
+
+def _run(kernel: ModuleType, first: Table, *arrays: Any) -> None:
+    """``_kernel.play`` on the arrays (``play``'s from ``state`` on), for ``first``'s game."""
+    import numpy as np
+
+    kernel.play(score_table(first), _state["dig"], _N_COLOURS, scores_for(first).table.plus2, JOKER_INDEX,
+                GOLDEN_INDEX, PLUS2_INDEX, np.asarray(first.limits, dtype=np.int64), first.players, N_KINDS, *arrays)
+
+
+#: ``playouts``' first decisions: greedy's own, a draw; a take of row ``i`` is ``i``, the card in hand put in
+#: row ``i`` is ``place(i)``.
+GREEDY, DRAW = -1, -2
+
+
+def place(i: int) -> int:
+    """``playouts``' first decision that puts the card in hand in row ``i``."""
+    return -10 - i
+
+
+def playouts(table: Table, firsts: Sequence[int], orders: Sequence[Sequence[str]], base: int, take_at: int, *,
+             stop_round: int = 0, hand: str | None = None) -> list[list[int]]:
+    """Every seat's score after each first decision at ``table`` (``GREEDY``, ``DRAW``, a row ``i`` to take,
+    ``place(i)`` for ``hand``, the card turned over) and greedy play for all on each order of the cards to
+    come (the next at ``table.turned - base``) to the end of the game or as round ``stop_round`` begins: one
+    kernel call for them all, the table packed once. The first decision's ``f``, order ``o``: row
+    ``f * len(orders) + o`` of the answer. The table is left as it was."""
+    import numpy as np
+
+    kernel = _load()
+    assert kernel is not None, "playouts needs the kernel (fastplay.available())"
+    n = len(firsts) * len(orders)
+    state = np.repeat(np.array([_packed(table)], dtype=np.int64), n, axis=0)
+    deck, ncards = _orders(orders)
+    which = np.tile(np.arange(len(orders), dtype=np.int64), len(firsts))
+    first = np.repeat(np.asarray(firsts, dtype=np.int64), len(orders))
+    in_hand = np.full(n, 0 if hand is None else _CODE[hand], dtype=np.int64)
+    final = np.zeros((n, table.players), dtype=np.int64)
+    _run(kernel, table, state, deck, ncards, which, np.full(n, base, dtype=np.int64), first, in_hand, take_at, -1,
+         stop_round, False, np.zeros((1, 1), dtype=np.int64), np.zeros(n, dtype=np.int64), final)
+    scores: list[list[int]] = final.tolist()
+    return scores
+
+
 def play_tables(
     tables: Sequence[Table],
     cards: Sequence[Sequence[str]],
@@ -166,37 +237,16 @@ def play_tables(
     first = tables[0]
     nseats = first.players
     nrows = len(first.limits)
-    row_codes = _ROW_CODES
-    packed: list[list[int]] = []
-    for t in tables:
-        row: list[int] = []
-        add = row.extend
-        for r in t.rows:
-            add(row_codes[r])
-        add(map(len, t.rows))
-        add(t.taken)
-        for c in t.collections:
-            add(c)
-        add(t.done)
-        add(t.remaining)
-        add(t.discarded)
-        add((t.current, t.round, t.last_round, t.over, t.turned, t.total, t.lr_pending, 0))
-        packed.append(row)
-    state = np.array(packed, dtype=np.int64)
-    length = max(map(len, cards)) + 1
-    get = _CODE.__getitem__
-    zeros = [0] * length
-    deck = np.array([[*map(get, cs), *zeros[len(cs):]] for cs in cards], dtype=np.int64)
-    ncards = np.fromiter(map(len, cards), dtype=np.int64, count=len(cards))
-    base = np.asarray(bases, dtype=np.int64)
-    most_moves = 2 * length + 2 * nseats if keep else 1
-    moves = np.zeros((len(tables) if keep else 1, most_moves), dtype=np.int64)
-    nmoves = np.zeros(len(tables), dtype=np.int64)
-    final = np.zeros((len(tables), nseats), dtype=np.int64)
-    scores = scores_for(first)
-    kernel.play(score_table(first), _state["dig"], _N_COLOURS, scores.table.plus2, JOKER_INDEX, GOLDEN_INDEX,
-                PLUS2_INDEX, np.asarray(first.limits, dtype=np.int64), nseats, N_KINDS, state, deck, ncards, base,
-                take_at, turns, stop_round, keep, moves, nmoves, final)
+    state = np.array([_packed(t) for t in tables], dtype=np.int64)
+    deck, ncards = _orders(cards)
+    b = len(tables)
+    length = deck.shape[1]
+    moves = np.zeros((b if keep else 1, 2 * length + 2 * nseats if keep else 1), dtype=np.int64)
+    nmoves = np.zeros(b, dtype=np.int64)
+    final = np.zeros((b, nseats), dtype=np.int64)
+    _run(kernel, first, state, deck, ncards, np.arange(b, dtype=np.int64), np.asarray(bases, dtype=np.int64),
+         np.full(b, -1, dtype=np.int64), np.zeros(b, dtype=np.int64), take_at, turns, stop_round, keep, moves,
+         nmoves, final)
     if not write:
         return None, state[:, -1].astype(bool).tolist(), final.tolist()
     rlen_at, taken_at, coll_at, done_at, rem_at, disc_at, scal_at, _ = kernel.offsets(nrows, nseats, N_KINDS)

@@ -806,9 +806,7 @@ class StrongBot:
         sim = _Rollouts(view)
         decks = sim.decks(rng, self.samples)
         candidates: list[int] = takes + ([-1] if can_draw else [])
-        starts = [sim.after_take(cand, deck) if cand >= 0 else sim.after_draw(deck)
-                  for cand in candidates for deck in decks]
-        values = sim.finish(starts, decks * len(candidates))
+        values = sim.values(candidates, decks)
         m = len(decks)
         best, best_value = candidates[0], None
         for c, cand in enumerate(candidates):
@@ -823,7 +821,7 @@ class StrongBot:
             return rows[0] + 1
         sim = _Rollouts(view)
         decks = sim.decks(rng, self.samples)
-        values = sim.finish([sim.after_place(i, card) for i in rows for _ in decks], decks * len(rows))
+        values = sim.values(rows, decks, card)
         m = len(decks)
         best, best_value = rows[0], None
         for r, i in enumerate(rows):
@@ -892,20 +890,34 @@ class _Rollouts:
         table.place(self.seat, i, card)
         return table, table.turned
 
-    def finish(self, starts: Sequence[tuple[Table, int] | None], decks: Sequence[list[str]]) -> list[float]:
-        """Each start played greedy to the end of the round (or of its deck, ``decks``' alike), and its value
-        (a start None: the position itself). On the fast path every start at once (``bots.fastplay``)."""
+    def values(self, candidates: list[int], decks: list[list[str]], card: str | None = None) -> list[float]:
+        """The value of each candidate on each deck (candidate ``c``, deck ``d``: ``c * len(decks) + d``):
+        a row to take (``i >= 0``) or drawing (-1), or with ``card`` in hand the row to put it in; then greedy
+        play for all to the end of the round. On the fast path all of them in one call of the kernel."""
         stop = self.start.round + 1
-        played = [(start, deck) for start, deck in zip(starts, decks) if start is not None]
         fast = fastplay()
-        if played and fast.available():
-            scores = iter(fast.play_tables([t for (t, _), _ in played], [d for _, d in played],
-                                           [b for (_, b), _ in played], _GREEDY.take_at, stop_round=stop,
-                                           write=False)[2])
-            return [self._value(self.start) if start is None else self._margin(next(scores)) for start in starts]
-        for (table, base), deck in played:
-            play_greedy_pure(table, deck, base, _GREEDY.take_at, None, -1, stop)
-        return [self._value(self.start if start is None else start[0]) for start in starts]
+        if fast.available():
+            if card is None:
+                firsts = [fast.DRAW if c < 0 else c for c in candidates]
+            else:
+                firsts = [fast.place(i) for i in candidates]
+            scores = fast.playouts(self.start, firsts, decks, self.start.turned, _GREEDY.take_at, stop_round=stop,
+                                   hand=card)
+            return [self._margin(s) for s in scores]
+        out = []
+        for c in candidates:
+            for deck in decks:
+                if card is not None:
+                    start: tuple[Table, int] | None = self.after_place(c, card)
+                else:
+                    start = self.after_take(c, deck) if c >= 0 else self.after_draw(deck)
+                if start is None:
+                    out.append(self._value(self.start))
+                    continue
+                table, base = start
+                play_greedy_pure(table, deck, base, _GREEDY.take_at, None, -1, stop)
+                out.append(self._value(table))
+        return out
 
     def _value(self, table: Table) -> float:
         scores = scores_for(table)
