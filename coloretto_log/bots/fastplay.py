@@ -9,10 +9,11 @@ reads (``score_table``: ``Scores.memo``'s own scores, so scoring keeps its
 one definition in ``core.scoring``), runs it and writes the result back into
 the tables, and the moves as the pure loop makes them.
 
-numba is imported when a playout first needs it, never at import. If it is
-not installed or fails to load, everything runs on the pure path and says so
-once (a ``RuntimeWarning``); ``COLORETTO_PURE=1`` in the environment chooses
-the pure path without a word (the tests run both paths with it).
+numba is imported when a process first has enough playing to do to pay for
+its load (``ready``, ``WARM_UP``), never at import. If it is not installed
+or fails to load, everything runs on the pure path and says so once (a
+``RuntimeWarning``); ``COLORETTO_PURE=1`` in the environment chooses the
+pure path without a word (the tests run both paths with it).
 """
 
 from __future__ import annotations
@@ -43,7 +44,24 @@ from ..core.ruleset import RuleSet
 from ..core.setup import seeded_setup
 from .players import TAKE_AT, pack, play_greedy_pure, scores_for
 
-__all__ = ["ENV_PURE", "Agreement", "agreement", "available", "play_tables", "reason", "score_table", "starts"]
+__all__ = [
+    "DRAW",
+    "ENV_PURE",
+    "GREEDY",
+    "WARM_UP",
+    "Agreement",
+    "agreement",
+    "available",
+    "off",
+    "place",
+    "play_tables",
+    "playouts",
+    "ready",
+    "reason",
+    "score_table",
+    "starts",
+    "used",
+]
 
 #: Set to 1 to play on the pure path (``players``' own loop) even where the kernel loads.
 ENV_PURE = "COLORETTO_PURE"
@@ -81,6 +99,36 @@ def _load() -> ModuleType | None:
             _state["dig"] = _digits()
         _state["kernel"] = kernel
     return _state["kernel"]  # type: ignore[no-any-return]
+
+
+#: Cards of greedy play (cards still to turn over, a playout's) the pure path plays before the kernel is loaded:
+#: numba's import and the kernel's load from its cache cost about 0.7 s of CPU, some 150,000 cards of the pure
+#: loop's play (a four-player game is about 80), which a short run would spend for nothing.
+WARM_UP = 150_000
+
+_played = [0]  # cards of play offered to ``ready`` so far
+
+
+def ready(cards: int) -> bool:
+    """Whether play of ``cards`` more cards should run on the kernel: it has loaded, or the pure path has played
+    ``WARM_UP`` cards already (then it loads it). Results never depend on the answer: both paths play alike."""
+    if _state.get("kernel") is not None and not _pure():
+        return True
+    _played[0] += cards
+    return _played[0] > WARM_UP and available()
+
+
+def used() -> bool:
+    """True once the kernel has loaded in this process (and is not switched off by ``COLORETTO_PURE``)."""
+    return _state.get("kernel") is not None and not _pure()
+
+
+def off() -> str | None:
+    """Why the kernel is off, as far as is known without loading it: ``COLORETTO_PURE``, or a load that failed
+    (None: it is on, or has not been tried)."""
+    if _pure():
+        return f"{ENV_PURE} is set"
+    return _state.get("why") if _state.get("kernel", True) is None else None
 
 
 def available() -> bool:

@@ -252,12 +252,12 @@ def _play_greedy(
     stop_round: int
 ) -> None:
     """``_play`` with ``GreedyBot(take_at)`` in every seat: on the compiled kernel (``bots.fastplay``)
-    when it has loaded, more than one turn is asked for and the cards are a list or a tuple (the kernel
+    when it is ready (loaded, or this process has played enough to load it), more than one turn is asked for and the cards are a list or a tuple (the kernel
     reads them all at once: a sequence of another kind may be read card by card), else ``play_greedy_pure``;
     the same moves."""
     if turns != 1 and type(cards) in _WHOLE:
         fast = fastplay()
-        if fast.available():
+        if fast.ready(table.total - table.turned):
             played, _, _ = fast.play_tables([table], [cards], [base], take_at, turns=turns, stop_round=stop_round,
                                          keep=moves is not None)
             if moves is not None and played is not None:
@@ -896,7 +896,7 @@ class _Rollouts:
         play for all to the end of the round. On the fast path all of them in one call of the kernel."""
         stop = self.start.round + 1
         fast = fastplay()
-        if fast.available():
+        if fast.ready(len(candidates) * len(decks) * self.need):
             if card is None:
                 firsts = [fast.DRAW if c < 0 else c for c in candidates]
             else:

@@ -65,7 +65,9 @@ def _greedy_game(seed: int, players: int = 4) -> tuple[engine.GameState, list[en
 
 @needs_kernel
 def test_play_to_end_runs_on_the_kernel_and_replays_through_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fastplay, "WARM_UP", 0)  # no warm-up on the pure path first
     start, fast, end = _greedy_game(5)
+    assert fastplay.used()
     state = start
     for move in fast:
         state, _ = engine.play(state, move)  # every move checked by the engine
@@ -81,6 +83,7 @@ def test_the_strong_bot_chooses_the_same_on_both_paths(monkeypatch: pytest.Monke
     s = seeded_setup(rules, 3, 11, 0)
     state = engine.new_game(rules, 3, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
     seats = [StrongBot(samples=4), GreedyBot(), StrongBot(samples=4)]
+    monkeypatch.setattr(fastplay, "WARM_UP", 0)
 
     def game() -> list[engine.Move]:
         moves: list[engine.Move] = []
@@ -92,13 +95,27 @@ def test_the_strong_bot_chooses_the_same_on_both_paths(monkeypatch: pytest.Monke
     assert game() == fast
 
 
+def test_the_kernel_waits_until_a_process_has_played_enough_to_pay_for_its_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(fastplay.ENV_PURE, raising=False)
+    monkeypatch.setattr(fastplay, "_state", {})  # not loaded yet
+    monkeypatch.setattr(fastplay, "_played", [0])
+    monkeypatch.setattr(fastplay, "WARM_UP", 100)
+    assert not fastplay.ready(60) and not fastplay.used()
+    assert fastplay.ready(60) is fastplay.available()  # 120 cards: past the warm-up, the kernel loads
+    assert fastplay.used() is fastplay.available()
+    monkeypatch.setenv(fastplay.ENV_PURE, "1")
+    assert not fastplay.ready(1) and not fastplay.used() and fastplay.off() == "COLORETTO_PURE is set"
+
+
 def test_without_numba_everything_plays_on_the_pure_path_and_says_so_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(fastplay.ENV_PURE, raising=False)
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba fails
     monkeypatch.delitem(sys.modules, "coloretto_log.bots._kernel", raising=False)
     monkeypatch.setattr(fastplay, "_state", {})
+    assert fastplay.off() is None  # not tried yet
     with pytest.warns(RuntimeWarning, match="fast playout path is off, numba did not load"):
         assert not fastplay.available()
+    assert (fastplay.off() or "").startswith("numba did not load (")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a second warning would fail here
         assert not fastplay.available()
