@@ -406,11 +406,12 @@ def agreement(rules: RuleSet, players: int, seeds: Sequence[int], take_at: int =
               batch: int = 2000) -> Agreement:
     """The kernel against the pure path on ``starts(rules, players, seeds)``: move for move, the table
     where play stopped and every seat's score, ``batch`` playouts a kernel call."""
-    todo = starts(rules, players, seeds)
-    equal = 0
+    equal = total = 0
     first: str | None = None
-    for at in range(0, len(todo), batch):
-        part = todo[at: at + batch]
+    per = max(1, batch // 3)
+    for at in range(0, len(seeds), per):  # a batch's starts at a time: memory stays flat over many seeds
+        part = starts(rules, players, seeds[at: at + per])
+        total += len(part)
         fast = [Table(state) for state, _, _ in part]
         for t in fast:
             t.deck = None
@@ -438,6 +439,6 @@ def agreement(rules: RuleSet, players: int, seeds: Sequence[int], take_at: int =
             if same:
                 equal += 1
             elif first is None:
-                seed = seeds[(at + k) // 3]
-                first = f"{rules.edition.name} {rules.table.name} {players} players seed {seed}, playout {(at + k) % 3}"
-    return Agreement(len(todo), equal, first)
+                seed = seeds[at + k // 3]
+                first = f"{rules.edition.name} {rules.table.name} {players} players seed {seed}, playout {k % 3}"
+    return Agreement(total, equal, first)
