@@ -56,6 +56,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "jinja2": {"site"},  # the site's pages are drawn from templates
     "markupsafe": {"site"},  # jinja2's escaping
     "numpy": {"bots"},
+    "numba": {"bots"},  # the fast playout path's kernel (bots._kernel), imported when a playout first needs it
 }
 
 
@@ -189,9 +190,10 @@ def test_no_import_cycle() -> None:
     ("modules_", "absent"),
     [
         (["coloretto_log.core"] + [f"coloretto_log.core.{p.stem}" for p in sorted((PACKAGE / "core").glob("[a-z]*.py"))],
-         ["pydantic", "duckdb", "pyarrow", "typer", "click", "rich", "numpy"]),
-        (["coloretto_log.bots.players", "coloretto_log.bots.simulate", "coloretto_log.report.scorecard"],
-         ["pydantic", "duckdb", "pyarrow", "typer", "click", "rich", "numpy"]),
+         ["pydantic", "duckdb", "pyarrow", "typer", "click", "rich", "numpy", "numba"]),
+        (["coloretto_log.bots.players", "coloretto_log.bots.simulate", "coloretto_log.bots.fastplay",
+          "coloretto_log.report.scorecard"],
+         ["pydantic", "duckdb", "pyarrow", "typer", "click", "rich", "numpy", "numba"]),
         (["coloretto_log.log.load", "coloretto_log.report.timeline", "coloretto_log.view.html"],
          ["duckdb", "pyarrow", "typer", "click", "rich", "numpy"]),
     ],

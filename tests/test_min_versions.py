@@ -73,7 +73,7 @@ def test_the_floor_reader_takes_the_version_after_greater_or_equal() -> None:
 
 def test_every_runtime_dependency_is_tried_at_its_floor() -> None:
     floors, pins = runtime_floors(), pinned()
-    assert {"duckdb", "pydantic", "typer", "rich", "pyarrow", "openskill", "babel", "jinja2", "numpy",
+    assert {"duckdb", "pydantic", "typer", "rich", "pyarrow", "openskill", "babel", "jinja2", "numpy", "numba",
             "starlette", "uvicorn"} <= set(floors)
     assert sorted(pins) == sorted(floors), "min-versions.txt and pyproject.toml name different packages"
     differ = {name: (str(floors[name]), str(pins[name])) for name in floors if pins[name] != floors[name]}

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Protocol
 
 from ..core import engine
@@ -250,10 +251,41 @@ def _play_greedy(
     table: Table, cards: Sequence[str], base: int, take_at: int, moves: list[Move] | None, turns: int,
     stop_round: int
 ) -> None:
-    """``_play`` with ``GreedyBot(take_at)`` in every seat: the same moves, decided by the same two
-    functions (``greedy_take``, ``greedy_row``: its open rows, then its pick among them) on collections and
-    rows kept packed from move to move instead of packed again at every decision: most of the time of a
-    playout and of a greedy game. ``moves`` None: the moves are not kept (a playout's).
+    """``_play`` with ``GreedyBot(take_at)`` in every seat: on the compiled kernel (``bots.fastplay``)
+    when it is ready (loaded, or this process has played enough to load it), more than one turn is asked for and the cards are a list or a tuple (the kernel
+    reads them all at once: a sequence of another kind may be read card by card), else ``play_greedy_pure``;
+    the same moves."""
+    if turns != 1 and type(cards) in _WHOLE:
+        fast = fastplay()
+        if fast.ready(table.total - table.turned):
+            played, _, _ = fast.play_tables([table], [cards], [base], take_at, turns=turns, stop_round=stop_round,
+                                         keep=moves is not None)
+            if moves is not None and played is not None:
+                moves.extend(played[0])
+            return
+    play_greedy_pure(table, cards, base, take_at, moves, turns, stop_round)
+
+
+def fastplay() -> ModuleType:
+    """``bots.fastplay``, imported when first asked for (it is built on this module)."""
+    if not _FASTPLAY:
+        _FASTPLAY.append(importlib.import_module(f"{__package__}.fastplay"))
+    return _FASTPLAY[0]
+
+
+_FASTPLAY: list[ModuleType] = []
+_WHOLE = (list, tuple)  # the kinds of card sequences the kernel is handed
+
+
+def play_greedy_pure(
+    table: Table, cards: Sequence[str], base: int, take_at: int, moves: list[Move] | None, turns: int,
+    stop_round: int
+) -> None:
+    """``_play_greedy`` in Python, the definition the kernel is held to: the same moves as ``_play``'s
+    loop, decided by the same two functions (``greedy_take``, ``greedy_row``: its open rows, then its pick
+    among them) on collections and rows kept packed from move to move instead of packed again at every
+    decision: most of the time of a playout and of a greedy game. ``moves`` None: the moves are not kept
+    (a playout's).
 
     The answers need no check: both functions choose among the legal rows only."""
     rows, taken, limits, done = table.rows, table.taken, table.limits, table.done  # changed in place, never replaced
@@ -774,12 +806,11 @@ class StrongBot:
         sim = _Rollouts(view)
         decks = sim.decks(rng, self.samples)
         candidates: list[int] = takes + ([-1] if can_draw else [])
+        values = sim.values(candidates, decks)
+        m = len(decks)
         best, best_value = candidates[0], None
-        for cand in candidates:
-            if cand >= 0:
-                value = sum(sim.after_take(cand, deck) for deck in decks)
-            else:
-                value = sum(sim.after_draw(deck) for deck in decks)
+        for c, cand in enumerate(candidates):
+            value = sum(values[c * m: c * m + m])
             if best_value is None or value > best_value:
                 best, best_value = cand, value
         return None if best < 0 else Take(seat, best + 1)
@@ -790,9 +821,11 @@ class StrongBot:
             return rows[0] + 1
         sim = _Rollouts(view)
         decks = sim.decks(rng, self.samples)
+        values = sim.values(rows, decks, card)
+        m = len(decks)
         best, best_value = rows[0], None
-        for i in rows:
-            value = sum(sim.after_place(i, card, deck) for deck in decks)
+        for r, i in enumerate(rows):
+            value = sum(values[r * m: r * m + m])
             if best_value is None or value > best_value:
                 best, best_value = i, value
         return best + 1
@@ -801,8 +834,9 @@ class StrongBot:
 class _Rollouts:
     """The rest of a round from ``view``, every player greedy, on copies of one ``engine.Table``.
 
-    The engine's bookkeeping and the bots' loop (``_play`` with ``GreedyBot``
-    in every seat), stopped at the end of the round.
+    The engine's bookkeeping and the bots' greedy loop (``_play_greedy``, or
+    the kernel's, every start of a decision in one call), stopped at the end
+    of the round.
     """
 
     __slots__ = ("need", "pool", "seat", "start")
@@ -832,35 +866,65 @@ class _Rollouts:
             out.append(a[: self.need])
         return out
 
-    def after_take(self, i: int, deck: list[str]) -> float:
+    def after_take(self, i: int, deck: list[str]) -> tuple[Table, int]:
+        """The table after taking row ``i`` (a golden joker's extra card the deck's first), and the place in
+        the game of the deck's first card."""
         table = self.start.copy()
         extra = deck[0] if deck and GOLDEN_JOKER in table.rows[i] else None
         table.take(self.seat, i, extra, False)
-        return self._finish(table, deck, self.start.turned)
+        return table, self.start.turned
 
-    def after_draw(self, deck: list[str]) -> float:
+    def after_draw(self, deck: list[str]) -> tuple[Table, int] | None:
+        """The table after drawing the deck's first card into greedy's row (None: no card to draw)."""
         if not deck:
-            return self._value(self.start)
+            return None
         table = self.start.copy()
         card = deck[0]
         table.turn_over(card, False)
         table.place(self.seat, _GREEDY.place(table, card, _NO_RNG) - 1, card)
-        return self._finish(table, deck, self.start.turned)
+        return table, self.start.turned
 
-    def after_place(self, i: int, card: str, deck: list[str]) -> float:
+    def after_place(self, i: int, card: str) -> tuple[Table, int]:
+        """The table after ``card``, in hand, goes to row ``i``."""
         table = self.start.copy()
         table.place(self.seat, i, card)
-        return self._finish(table, deck, table.turned)
+        return table, table.turned
 
-    def _finish(self, table: Table, deck: list[str], base: int) -> float:
-        """Play greedy to the end of the round (or of the sampled cards); the round's value."""
-        n = table.players
-        _play(table, deck, base, [_GREEDY] * n, [_NO_RNG] * n, None, -1, self.start.round + 1)
-        return self._value(table)
+    def values(self, candidates: list[int], decks: list[list[str]], card: str | None = None) -> list[float]:
+        """The value of each candidate on each deck (candidate ``c``, deck ``d``: ``c * len(decks) + d``):
+        a row to take (``i >= 0``) or drawing (-1), or with ``card`` in hand the row to put it in; then greedy
+        play for all to the end of the round. On the fast path all of them in one call of the kernel."""
+        stop = self.start.round + 1
+        fast = fastplay()
+        if fast.ready(len(candidates) * len(decks) * self.need):
+            if card is None:
+                firsts = [fast.DRAW if c < 0 else c for c in candidates]
+            else:
+                firsts = [fast.place(i) for i in candidates]
+            scores = fast.playouts(self.start, firsts, decks, self.start.turned, _GREEDY.take_at, stop_round=stop,
+                                   hand=card)
+            return [self._margin(s) for s in scores]
+        out = []
+        for c in candidates:
+            for deck in decks:
+                if card is not None:
+                    start: tuple[Table, int] | None = self.after_place(c, card)
+                else:
+                    start = self.after_take(c, deck) if c >= 0 else self.after_draw(deck)
+                if start is None:
+                    out.append(self._value(self.start))
+                    continue
+                table, base = start
+                play_greedy_pure(table, deck, base, _GREEDY.take_at, None, -1, stop)
+                out.append(self._value(table))
+        return out
 
     def _value(self, table: Table) -> float:
         scores = scores_for(table)
-        s = [scores[c] for c in pack_all(table.collections)]
+        return self._margin([scores[c] for c in pack_all(table.collections)])
+
+    def _margin(self, s: list[int]) -> float:
+        """A position's value from every seat's score: its own less the mean of the others'."""
         mine = s[self.seat]
         return mine - (sum(s) - mine) / (len(s) - 1)
 

@@ -41,7 +41,7 @@ from ..core.scoring import winners as best_seats
 from ..core.setup import Setup, seeded_setup
 from ..log.atomic import SIMULATED_NOTE
 from ..log.writer import dumps_line, match_json, move_json, setup_json
-from .players import BOTS, Bot, final_scores, make_bot, play_to_end
+from .players import BOTS, Bot, fastplay, final_scores, make_bot, play_to_end
 
 __all__ = [
     "BOT_SALT",
@@ -61,7 +61,9 @@ __all__ = [
     "outcome",
     "play_game",
     "play_match",
+    "playout_path",
     "run",
+    "speed_json",
     "wilson",
 ]
 
@@ -360,6 +362,37 @@ def run(plan: Plan, matches: int, *, jobs: int = 1, start: int = 0) -> Iterator[
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     with context.Pool(jobs) as pool:
         yield from pool.imap(partial(outcome, plan), indices, chunksize=chunk)
+
+
+#: The bots whose thinking is greedy playouts (``players._play_greedy``): the fast path's (``bots.fastplay``).
+PLAYOUT_BOTS = frozenset({"strong", "expert", "expert-mc"})
+
+
+def playout_path(plan: Plan) -> str | None:
+    """Where this process's greedy play ran: ``"fast"`` (the kernel loaded: ``fastplay.used``), ``"pure"``, or
+    None when no seat plays greedy playouts (a greedy seat plays on the fast path only when every seat is
+    greedy; ``strong``, ``expert`` and ``expert-mc`` think in playouts)."""
+    if not (PLAYOUT_BOTS & set(plan.bots) or set(plan.bots) == {"greedy"}):
+        return None
+    return "fast" if fastplay().used() else "pure"
+
+
+def speed_json(plan: Plan, games: int, seconds: float) -> dict[str, Any]:
+    """How fast a run went: its games a second of wall-clock time, and where its greedy play ran."""
+    path = playout_path(plan)
+    return {
+        "seconds": round(seconds, 3),
+        "games_per_second": round(games / seconds, 1) if seconds > 0 else None,
+        "playouts": path,
+        "pure_because": _pure_because() if path == "pure" else None,
+    }
+
+
+def _pure_because() -> str:
+    """Why greedy play ran on the pure path: the kernel is off (``fastplay.reason``), or the run was too short to
+    pay for its load."""
+    fast = fastplay()
+    return fast.off() or f"a short run (the kernel loads after {fast.WARM_UP:,} cards of play)"
 
 
 # --------------------------------------------------------------------------- strength report

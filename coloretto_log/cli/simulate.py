@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import time
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -18,7 +19,7 @@ if TYPE_CHECKING:  # imported where used: a run without a progress bar or csv ne
     from rich.table import Table
 
 from ..bots.players import BOTS
-from ..bots.simulate import Outcome, Plan, Tally, make_plan, run
+from ..bots.simulate import Outcome, Plan, Tally, make_plan, run, speed_json
 from ..core.editions import edition_choice
 from ..core.errors import UsageError, one_line
 from ..core.rng import MASK64
@@ -78,6 +79,16 @@ def write_csv(tally: Tally, file: TextIO) -> None:
     for b, _ in tally.ranking():
         out.writerow((b.bot, b.seats, b.entries, b.wins, b.shared, f"{b.rate:.4f}", f"{b.low:.4f}", f"{b.high:.4f}",
                       f"{b.mean_match:.2f}", f"{b.mean_game:.3f}"))
+
+
+def speed_line(speed: dict[str, object]) -> str:
+    """``1,905 games a second (0.84 s; greedy play on the fast path)``, from ``bots.simulate.speed_json``."""
+    rate = speed["games_per_second"]
+    said = "too quick to time" if rate is None else f"{rate:,.0f} games a second"
+    path = speed["playouts"]
+    where = "" if path is None else (
+        "; greedy play on the fast path" if path == "fast" else f"; greedy play on the pure path: {speed['pure_because']}")
+    return f"{said} ({speed['seconds']:.2f} s of wall-clock time{where})."
 
 
 def ranking_lines(tally: Tally) -> list[str]:
@@ -266,6 +277,7 @@ def simulate(
     show = err.is_terminal if progress is None else progress
     bar = _progress_bar(err) if show else None
     tally = Tally(plan)
+    started = time.perf_counter()
     with bar if bar is not None else contextlib.nullcontext():
         lines = _lines(run(plan, matches, jobs=n_jobs, start=first_match - 1), tally, bar, matches)
         if out is None:
@@ -278,10 +290,11 @@ def simulate(
                 atomic_write_lines(out, lines)
             except OSError as e:
                 fail(write_problem(out, e), ExitCode.UNREADABLE)
+    speed = speed_json(plan, tally.games, time.perf_counter() - started)
 
     console = TrimmedConsole(highlight=False, markup=False, emoji=False) if out is not None else err
     if chosen is Format.json:
-        emit_json(tally.summary_json(), file=sys.stdout if out is not None else sys.stderr)
+        emit_json(dict(tally.summary_json(), speed=speed), file=sys.stdout if out is not None else sys.stderr)
         return
     if chosen is Format.csv:
         write_csv(tally, sys.stdout if out is not None else sys.stderr)
@@ -291,6 +304,7 @@ def simulate(
         f"Simulated {plural(tally.matches, 'match', 'matches')} ({plural(tally.games, 'game')}), "
         f"{plan.form} form, seed {seed}{where}; {plural(tally.shared_matches, 'match', 'matches')} with a shared win."
     ), keep=[str(out)] if out is not None else ())
+    print_wrapped(console, Text(speed_line(speed)))
     console.print(summary_table(tally))
     for line in ranking_lines(tally):
         console.print(line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -272,6 +273,20 @@ def test_cli_out_file_json_summary(tmp_path: Path) -> None:
     assert summary["matches"] == 3 and summary["seed"] == 9 and summary["bots"][0]["entries"] == 12
     assert len(out.read_text(encoding="utf-8").splitlines()) == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sims.jsonl"]  # no temporary file left
+    speed = summary["speed"]  # after the strength report: wall-clock time, and where greedy play ran
+    assert list(summary)[-1] == "speed" and list(speed) == ["seconds", "games_per_second", "playouts", "pure_because"]
+    assert speed["seconds"] > 0 and speed["games_per_second"] == pytest.approx(3 / speed["seconds"], rel=0.05)
+    assert speed["playouts"] in ("fast", "pure") and (speed["pure_because"] is None) == (speed["playouts"] == "fast")
+
+
+def test_the_summary_says_games_a_second_and_where_greedy_play_ran(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLORETTO_PURE", "1")
+    result = runner.invoke(app, ["simulate", "-n", "1", "--games", "1", "--bots", "greedy"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"\d[\d,]* games a second \(\d+\.\d\d s of wall-clock time; greedy play on the pure path: "
+                     r"COLORETTO_PURE is set\)\.", " ".join(result.stderr.split())), result.stderr
+    result = runner.invoke(app, ["simulate", "-n", "1", "--games", "1", "--bots", "random"])
+    assert "games a second" in result.stderr and "greedy play" not in result.stderr  # no greedy play to speak of
 
 
 def test_cli_leaves_no_file_when_writing_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
