@@ -18,7 +18,8 @@ field is played twice, each time with the same rules of ranking:
 
 After the R rounds, a final table (``--finals``: each size in turn) seats the
 Swiss's top 3, 4 or 5 and plays one more match; the result is then ranked by
-``club.swiss.final_standings`` (the final's result, then the Swiss standing).
+``club.swiss.final_standings`` under each rule: the final ``decides`` (its
+result, then the Swiss standing) or ``adds`` its placing points to the Swiss ones.
 
 Modes:
 
@@ -65,6 +66,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from coloretto_log.club.split import meetings_of, pair_key, table_sizes
 from coloretto_log.club.swiss import (
+    FINAL_RULES,
     RANKINGS,
     Standing,
     TableResult,
@@ -81,7 +83,7 @@ POINTS = parse_points(None)
 BOT_ORDER = ("expert", "strong", "greedy", "random")
 #: The luck of one match against the bots' skill, as ``calibrate --matches 400 --games 1`` measured it
 #: (docs/design/tournament-pairing.md): the default of ``synthetic --skill``.
-CALIBRATED_SKILL = 0.55
+CALIBRATED_SKILL = 1.31
 
 
 # --------------------------------------------------------------------------- statistics
@@ -254,7 +256,7 @@ class Outcome:
     top3: float
     top4: float
     tau: float
-    final_top1: dict[int, float]  # final size -> the strongest won after the final
+    final_top1: dict[tuple[int, str], float]  # (final size, rule) -> the strongest won after the final
 
 
 def measure(field: Field, order: Sequence[Standing]) -> tuple[float, float, float, float]:
@@ -273,8 +275,10 @@ def tournament(field: Field, rounds: int, seed: int, rules: Rules, *, swiss: boo
     final_top1 = {}
     for size in finals if swiss else ():
         seats = final_seats(order, size)
-        after = final_standings(order, field.play(seats, rounds + 1, 100 + size, "final"))
-        final_top1[size] = float(top_hit([s.player for s in after], field.strength, 1))
+        totals = field.play(seats, rounds + 1, 100 + size, "final")
+        for rule in FINAL_RULES:
+            after = final_standings(order, totals, rule=rule, points=POINTS)
+            final_top1[size, rule] = float(top_hit([s.player for s in after], field.strength, 1))
     return Outcome(top1, top3, top4, tau, final_top1)
 
 
@@ -286,7 +290,7 @@ def compare(args: argparse.Namespace, make_field: Callable[[int, int, int], Fiel
     head = (f"{'N':>3} {'R':>2} {'ranking':<9} | {'top-1 swiss':>17} {'random':>17} {'swiss-random':>22} |"
             f" {'top-3 swiss':>17} {'random':>17} {'swiss-random':>22} | {'top-4 swiss':>17} {'random':>17} |"
             f" {'tau swiss':>21} {'random':>21} {'swiss-random':>22}")  # fmt: skip
-    head += "".join(f" | {f'final {k}: top-1':>17} {'gain':>22}" for k in finals)
+    head += "".join(f" | {f'final {k} {rule}: top-1':>17} {'gain':>22}" for k in finals for rule in FINAL_RULES)
     print(head, flush=True)
     for n in [int(x) for x in args.sizes.split(",")]:
         for rounds in [int(x) for x in args.rounds.split(",")]:
@@ -308,8 +312,8 @@ def compare(args: argparse.Namespace, make_field: Callable[[int, int, int], Fiel
                 (ma, la, ha), (mb, lb, hb) = mean_ci(ta), mean_ci(tb)
                 cols.append(f"{ma:.3f} [{la:.3f},{ha:.3f}] {mb:.3f} [{lb:.3f},{hb:.3f}] {diff_text(ta, tb):>22}")
                 line = f"{n:>3} {rounds:>2} {ranking:<9} | " + " | ".join(cols)
-                for k in finals:
-                    fk = [o.final_top1[k] for o in s_out]
+                for k, rule in [(k, rule) for k in finals for rule in FINAL_RULES]:
+                    fk = [o.final_top1[k, rule] for o in s_out]
                     line += f" | {share_text(fk):>17} {diff_text(fk, [o.top1 for o in s_out]):>22}"
                 print(line, flush=True)
 

@@ -15,6 +15,7 @@ from .split import best_split, choose_starters, seat_tables, starts_penalty, tab
 
 __all__ = [
     "DEFAULT_POINTS",
+    "FINAL_RULES",
     "FINAL_SIZES",
     "RANKINGS",
     "Points",
@@ -48,6 +49,9 @@ RANKINGS: dict[str, tuple[str, ...]] = {
 
 #: How many players a final table seats.
 FINAL_SIZES = (3, 4, 5)
+#: How a final ranks its players: its result ``decides`` (the tournament's rule), or its placing points are
+#: ``adds``-ed to the Swiss ones (measured beside it in docs/design/tournament-pairing.md).
+FINAL_RULES = ("decides", "adds")
 
 
 def scaled_points(four: Sequence[float], n: int) -> tuple[float, ...]:
@@ -220,21 +224,31 @@ def final_seats(order: Sequence[Standing], size: int) -> tuple[str, ...]:
     return tuple(s.player for s in order[:size])
 
 
-def final_standings(order: Sequence[Standing], final: Mapping[str, int]) -> list[Standing]:
-    """The tournament's result after its final table: the finalists by their final's match total (ties by the
-    Swiss standing ``order``), then everyone else in Swiss order.
+def final_standings(
+    order: Sequence[Standing], final: Mapping[str, int], *, rule: str = "decides", points: Points | None = None
+) -> list[Standing]:
+    """The tournament's result after its final table: the finalists first, then everyone else in Swiss order.
 
     ``order``: the Swiss standings in the order the pairing reads them;
-    ``final``: each finalist's match total. Finalists equal on total and
-    on their Swiss place share a place; below them the Swiss places shift
-    to follow the finalists (a shared Swiss place stays shared).
+    ``final``: each finalist's match total. ``rule`` (:data:`FINAL_RULES`):
+    ``decides`` places the finalists by their final's total, ``adds`` by
+    their Swiss placing points plus the final's (``points``, the
+    tournament's placing points); a tie either way goes to the Swiss
+    standing. Finalists equal on that and on their Swiss place share a
+    place; below them the Swiss places shift to follow the finalists (a
+    shared Swiss place stays shared).
     """
+    if rule not in FINAL_RULES:
+        raise ValueError(f"unknown final rule {rule!r}: one of {', '.join(FINAL_RULES)}")
     swiss_rank = {s.player: i for i, s in enumerate(order)}
-    finalists = sorted((s for s in order if s.player in final), key=lambda s: (-final[s.player], swiss_rank[s.player]))
+    got = placings(final, points or parse_points(None)) if rule == "adds" else {}
+    value = {s.player: float(final[s.player]) if rule == "decides" else round(s.points + got[s.player], 6)
+             for s in order if s.player in final}  # fmt: skip
+    finalists = sorted((s for s in order if s.player in final), key=lambda s: (-value[s.player], swiss_rank[s.player]))
     out: list[Standing] = []
     for i, s in enumerate(finalists):
         prev = finalists[i - 1] if i else None
-        tied = prev is not None and final[prev.player] == final[s.player] and prev.place == s.place
+        tied = prev is not None and value[prev.player] == value[s.player] and prev.place == s.place
         out.append(replace(s, place=out[-1].place if tied else i + 1, final=final[s.player]))
     rest = [s for s in order if s.player not in final]
     for i, s in enumerate(rest):

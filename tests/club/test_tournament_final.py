@@ -43,6 +43,12 @@ def test_the_final_ranks_the_finalists_by_its_totals_then_the_swiss() -> None:
     # a tie at the final between players of different Swiss places goes to the better one
     after = final_standings(order, {"A": 90, "B": 90, "C": 80})
     assert [(s.place, s.player) for s in after[:4]] == [(1, "A"), (2, "B"), (3, "C"), (4, "D")]
+    # the rule the benchmark measures beside it: the final's placing points (4-2-1-0) added to the Swiss ones:
+    # B and C 6 + (4 + 2) / 2 = 9 each, A 8 + 0, D 5 + 1
+    added = final_standings(order, {"A": 90, "B": 100, "C": 100, "D": 95}, rule="adds", points=parse_points(None))
+    assert [(s.place, s.player) for s in added[:4]] == [(1, "B"), (1, "C"), (3, "A"), (4, "D")]
+    with pytest.raises(ValueError, match="unknown final rule"):
+        final_standings(order, {"A": 1, "B": 2, "C": 3}, rule="sum")
 
 
 def test_a_final_of_the_wrong_size_is_refused() -> None:
