@@ -12,6 +12,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from ..club.advice import recommend
 from ..club.swiss import Standing, points_text
 from ..core.errors import UsageError, one_line
 from ..db.club import tournaments as tour_db
@@ -49,7 +50,8 @@ def tournament(
     files: Annotated[list[Path] | None, typer.Argument(metavar="[LOGS]...", help="add: the tables' match logs.", show_default=False)] = None,
     db: DbOption = None,
     players: Annotated[str | None, typer.Option(metavar="NAMES", help="new: the players, separated by commas.", show_default=False)] = None,
-    rounds: Annotated[int, typer.Option(metavar="N", help="new: rounds to play.")] = 4,
+    rounds: Annotated[int | None, typer.Option(metavar="N", help="new: rounds to play (default: as --hours advises, else 4).", show_default=False)] = None,
+    hours: Annotated[float | None, typer.Option(metavar="H", help="new: the hours the event has; prints how many rounds and whether to hold a final (docs/tournament.md).", show_default=False)] = None,
     points: Annotated[str | None, typer.Option(metavar="POINTS", help="new: placing points, 4-2-1-0 for a table of four (three and five scaled), or per size: 3:3-1-0,4:4-2-1-0,5:5-3-2-1-0 (default 4-2-1-0).", show_default=False)] = None,
     sizes: Annotated[str, typer.Option(metavar="SIZES", help="new: table sizes allowed, separated by commas (4 preferred).")] = "3,4,5",
     first_round: Annotated[str, typer.Option(metavar="HOW", help="new: round 1 by rating (every table a mix of ratings) or random.")] = "rating",
@@ -63,7 +65,9 @@ def tournament(
 ) -> None:
     """Run a Swiss tournament for tables of 3 to 5: make it, pair rounds, take results, show standings.
 
-    new NAME --players ... --rounds N: store the tournament in the database.
+    new NAME --players ... --rounds N: store the tournament in the database;
+    with --hours H it says how many rounds fit and whether to hold a final
+    (and plays that many rounds unless --rounds says).
     pair NAME: pair the next round (round 1 by rating or at random; later
     rounds by standing, avoiding rematches, balancing who starts). Record each
     table with record/serve --event NAME --round R --at-table T; then
@@ -82,6 +86,7 @@ def tournament(
     or written.
 
     Example: coloretto-log tournament new "Autumn open" --db club.duckdb --players "Aiko,Boris,Chloe,Dae,Emil,Fay,Gus" --rounds 3
+    Example: coloretto-log tournament new "Winter cup" --db club.duckdb --players "Aiko,Boris,Chloe,Dae,Emil,Fay,Gus,Hana" --hours 3
     Example: coloretto-log tournament pair "Autumn open" --db club.duckdb
     Example: coloretto-log tournament final "Autumn open" --db club.duckdb --size 4
     Example: coloretto-log tournament standings "Autumn open" --db club.duckdb --format csv
@@ -95,8 +100,18 @@ def tournament(
             if files:
                 raise UsageError("new takes no log files")
             allowed = parse_sizes(sizes)
-            made = tour_db.create(path, name, parse_people(players), rounds=rounds, points=points, sizes=allowed,
+            people = parse_people(players)
+            advice = None
+            if hours is not None:
+                try:
+                    advice = recommend(len(people), hours)
+                except ValueError as e:
+                    raise UsageError(str(e)) from None
+            chosen_rounds = rounds if rounds is not None else advice.rounds if advice is not None else 4
+            made = tour_db.create(path, name, people, rounds=chosen_rounds, points=points, sizes=allowed,
                                   first_round=first_round, seed=seed)  # fmt: skip
+            if advice is not None:
+                print_wrapped(out_console(), Text(advice.text()))
             print_wrapped(out_console(), Text(one_line(
                 f"Tournament {made.name!r}: {len(made.players)} players, {made.rounds} rounds, placing points "
                 f"{points_text(made.points, made.sizes)}; stored in {path}. Next: tournament pair {made.name!r}"
