@@ -31,9 +31,10 @@ Modes:
   synthetic  the fast model: strengths drawn N(0, 1); a player's match total is
              100 + 10 (skill x strength + luck), luck N(0, 1) drawn once per player
              and round, shared by the two pairings (common random numbers);
-  bots       the real bots play the real games: one ``expert`` (the strongest
-             entrant), three ``strong``, the rest ``greedy`` and ``random`` half
-             and half; slow (an expert's match takes about a second a game);
+  bots       the real bots play the real games: ``--top`` (default one ``expert``,
+             the strongest entrant, and three ``strong``), the rest ``greedy`` and
+             ``random`` half and half; slow with an expert (about a second a game
+             of its seat), fast with ``--top strong,greedy,greedy,greedy``;
   pairing    the pairing's own promises: repeated meetings against a lower bound
              and random tables, starts within one of the share, Kendall's tau
              (the first measurement of docs/design/tournament-pairing.md).
@@ -164,10 +165,14 @@ def synthetic_field(n: int, seed: int, *, skill: float, rating_error: float, rou
     return Field(strength, rating, play)
 
 
-def bot_mix(n: int) -> list[str]:
-    """One expert, three strong, the rest greedy and random half and half (greedy the odd one)."""
-    rest = n - 4
-    return ["expert"] + ["strong"] * 3 + ["greedy"] * (rest - rest // 2) + ["random"] * (rest // 2)
+DEFAULT_TOP = ("expert", "strong", "strong", "strong")
+
+
+def bot_mix(n: int, top: Sequence[str] = DEFAULT_TOP) -> list[str]:
+    """The ``top`` bots (by default one expert and three strong), the rest greedy and random half and half
+    (greedy the odd one)."""
+    rest = n - len(top)
+    return [*top] + ["greedy"] * (rest - rest // 2) + ["random"] * (rest // 2)
 
 
 def bot_totals(bots: Sequence[str], seed: int, games: int) -> list[int]:
@@ -179,9 +184,9 @@ def bot_totals(bots: Sequence[str], seed: int, games: int) -> list[int]:
     return [sum(col) for col in zip(*played.scores, strict=True)]
 
 
-def bots_field(n: int, seed: int, *, games: int, rating_error: float) -> Field:
+def bots_field(n: int, seed: int, *, games: int, rating_error: float, top: Sequence[str] = DEFAULT_TOP) -> Field:
     rng = random.Random(f"bots:{seed}")
-    mix = bot_mix(n)
+    mix = bot_mix(n, top)
     rng.shuffle(mix)
     players = [f"p{i:02d}" for i in range(n)]
     bot = dict(zip(players, mix, strict=True))
@@ -430,6 +435,7 @@ def main() -> None:
     ap.add_argument("--restarts", type=int, default=12)
     ap.add_argument("--matches", type=int, default=400, help="calibrate: bot matches to play")
     ap.add_argument("--games", type=int, default=1, help="games a match (calibrate, bots)")
+    ap.add_argument("--top", default=",".join(DEFAULT_TOP), help="bots: the strongest entrants, the rest greedy and random")
     args = ap.parse_args()
     if args.mode == "calibrate":
         calibrate(args)
@@ -440,9 +446,10 @@ def main() -> None:
               f" grouping {args.grouping}, rating error {args.rating_error}", flush=True)  # fmt: skip
         compare(args, lambda n, seed, rounds: synthetic_field(n, seed, skill=args.skill, rating_error=args.rating_error, rounds=rounds))
     else:
-        print(f"bots: seeds {args.seed}..{args.seed + args.seeds - 1}, {args.games} game(s) a match, mix: one expert,"
-              f" three strong, greedy and random; first round {args.first}, grouping {args.grouping}", flush=True)  # fmt: skip
-        compare(args, lambda n, seed, rounds: bots_field(n, seed, games=args.games, rating_error=args.rating_error))
+        top = tuple(args.top.split(","))
+        print(f"bots: seeds {args.seed}..{args.seed + args.seeds - 1}, {args.games} game(s) a match, mix: {', '.join(top)},"
+              f" the rest greedy and random; first round {args.first}, grouping {args.grouping}", flush=True)  # fmt: skip
+        compare(args, lambda n, seed, rounds: bots_field(n, seed, games=args.games, rating_error=args.rating_error, top=top))
 
 
 if __name__ == "__main__":

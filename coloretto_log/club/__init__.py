@@ -8,5 +8,7 @@ choice looks at (who met whom, who started, ratings, results) is read by
   that least repeats recent meetings (optionally grouped or mixed by
   rating), and each table's starting player.
 - ``swiss``: a tournament's placing points, standings with their
-  tie-breaks, and the pairing of a round by standing.
+  tie-breaks, the pairing of a round by standing, and the final table.
+- ``advice``: how many rounds and whether to hold a final, for N players
+  and the hours, from the benchmark's figures.
 """
