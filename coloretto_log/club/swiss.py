@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from .split import best_split, choose_starters, seat_tables, starts_penalty, table_sizes
 
 __all__ = [
     "DEFAULT_POINTS",
+    "FINAL_RULES",
+    "FINAL_SIZES",
+    "RANKINGS",
     "Points",
     "Standing",
     "TableResult",
+    "final_seats",
+    "final_standings",
     "pair_round",
     "parse_points",
     "placings",
@@ -31,6 +36,22 @@ DEFAULT_POINTS = (4.0, 2.0, 1.0, 0.0)
 
 #: Placing points by table size: the points of 1st, 2nd, ... place.
 Points = dict[int, tuple[float, ...]]
+
+#: The orders ``standings`` knows, each a list of keys, the first deciding (docs/design/tournament-pairing.md
+#: measures them): ``placing`` (the tournament's rule), points ``against`` the table first, the points
+#: ``scored`` (own match totals summed) first, and placing points then the ``opponents``' placing points.
+RANKINGS: dict[str, tuple[str, ...]] = {
+    "placing": ("points", "against", "opponents"),
+    "against": ("against", "points", "opponents"),
+    "scored": ("scored", "points", "against"),
+    "opponents": ("points", "opponents", "against"),
+}
+
+#: How many players a final table seats.
+FINAL_SIZES = (3, 4, 5)
+#: How a final ranks its players: its result ``decides`` (the tournament's rule), or its placing points are
+#: ``adds``-ed to the Swiss ones (measured beside it in docs/design/tournament-pairing.md).
+FINAL_RULES = ("decides", "adds")
 
 
 def scaled_points(four: Sequence[float], n: int) -> tuple[float, ...]:
@@ -149,15 +170,24 @@ class Standing:
     against: float  # Coloretto points against the table: own total less the table's average of the others', summed
     opponents: float  # the placing points of every opponent met (once per meeting), summed
     played: int  # tables with a result
+    scored: float = 0.0  # own match totals, summed
+    final: int | None = None  # the match total at the final table; None: not a finalist, or no final yet
 
 
-def standings(players: Sequence[str], results: Sequence[TableResult], points: Points) -> list[Standing]:
+def standings(
+    players: Sequence[str], results: Sequence[TableResult], points: Points, *, ranking: str = "placing"
+) -> list[Standing]:
     """The standings: placing points, then points against the table, then opponents' placing points.
 
-    Players equal on all three share a place (and are listed by name).
+    ``ranking`` names another order of :data:`RANKINGS` (the benchmark
+    compares them). Players equal on every key share a place (and are
+    listed by name).
     """
+    if ranking not in RANKINGS:
+        raise ValueError(f"unknown ranking {ranking!r}: one of {', '.join(RANKINGS)}")
     pts = dict.fromkeys(players, 0.0)
     against = dict.fromkeys(players, 0.0)
+    scored = dict.fromkeys(players, 0.0)
     played = dict.fromkeys(players, 0)
     met: dict[str, list[str]] = {p: [] for p in players}
     for result in results:
@@ -167,15 +197,63 @@ def standings(players: Sequence[str], results: Sequence[TableResult], points: Po
         for p, total in totals.items():
             others = [totals[q] for q in totals if q != p]
             against[p] = against.get(p, 0.0) + total - (sum(others) / len(others) if others else 0.0)
+            scored[p] = scored.get(p, 0.0) + total
             played[p] = played.get(p, 0) + 1
             met.setdefault(p, []).extend(q for q in totals if q != p)
-    opp = {p: sum(pts.get(q, 0.0) for q in met.get(p, [])) for p in pts}
-    key = {p: (-round(pts[p], 6), -round(against[p], 6), -round(opp[p], 6)) for p in pts}
+    values = {"points": pts, "against": against, "scored": scored,
+              "opponents": {p: sum(pts.get(q, 0.0) for q in met.get(p, [])) for p in pts}}  # fmt: skip
+    keys = RANKINGS[ranking]
+    key = {p: tuple(-round(values[k][p], 6) for k in keys) for p in pts}
     order = sorted(pts, key=lambda p: (key[p], p))
     out: list[Standing] = []
     for i, p in enumerate(order):
         place = out[-1].place if out and key[out[-1].player] == key[p] else i + 1
-        out.append(Standing(place, p, pts[p], round(against[p], 6), opp[p], played[p]))
+        out.append(Standing(place, p, pts[p], round(against[p], 6), values["opponents"][p], played[p], scored[p]))
+    return out
+
+
+def final_seats(order: Sequence[Standing], size: int) -> tuple[str, ...]:
+    """The players of the final table: the first ``size`` of the standings ``order`` (as the pairing reads them).
+
+    ``ValueError`` for a size outside :data:`FINAL_SIZES` or above the field.
+    """
+    if size not in FINAL_SIZES:
+        raise ValueError(f"a final table seats {FINAL_SIZES[0]} to {FINAL_SIZES[-1]} players, not {size}")
+    if size > len(order):
+        raise ValueError(f"a final of {size} needs {size} players; the tournament has {len(order)}")
+    return tuple(s.player for s in order[:size])
+
+
+def final_standings(
+    order: Sequence[Standing], final: Mapping[str, int], *, rule: str = "decides", points: Points | None = None
+) -> list[Standing]:
+    """The tournament's result after its final table: the finalists first, then everyone else in Swiss order.
+
+    ``order``: the Swiss standings in the order the pairing reads them;
+    ``final``: each finalist's match total. ``rule`` (:data:`FINAL_RULES`):
+    ``decides`` places the finalists by their final's total, ``adds`` by
+    their Swiss placing points plus the final's (``points``, the
+    tournament's placing points); a tie either way goes to the Swiss
+    standing. Finalists equal on that and on their Swiss place share a
+    place; below them the Swiss places shift to follow the finalists (a
+    shared Swiss place stays shared).
+    """
+    if rule not in FINAL_RULES:
+        raise ValueError(f"unknown final rule {rule!r}: one of {', '.join(FINAL_RULES)}")
+    swiss_rank = {s.player: i for i, s in enumerate(order)}
+    got = placings(final, points or parse_points(None)) if rule == "adds" else {}
+    value = {s.player: float(final[s.player]) if rule == "decides" else round(s.points + got[s.player], 6)
+             for s in order if s.player in final}  # fmt: skip
+    finalists = sorted((s for s in order if s.player in final), key=lambda s: (-value[s.player], swiss_rank[s.player]))
+    out: list[Standing] = []
+    for i, s in enumerate(finalists):
+        prev = finalists[i - 1] if i else None
+        tied = prev is not None and value[prev.player] == value[s.player] and prev.place == s.place
+        out.append(replace(s, place=out[-1].place if tied else i + 1, final=final[s.player]))
+    rest = [s for s in order if s.player not in final]
+    for i, s in enumerate(rest):
+        shared = i > 0 and rest[i - 1].place == s.place
+        out.append(replace(s, place=out[-1].place if shared else len(finalists) + i + 1))
     return out
 
 

@@ -809,6 +809,17 @@ class Site:
         played = {m.date for _, rows in rounds for row in rows if isinstance(m := row["match"], MatchRow)}
         return self.render(
             "event.html", f"events/{event_slug(tour.name)}.html", f"{one_line(tour.name)} · {self.title}",
-            tour=tour, standings=table, rounds=rounds, sizes=sizes,
+            tour=tour, standings=table, rounds=rounds, sizes=sizes, paths=event_paths(table, rounds),
             days=sorted(d for d in played if d is not None),  # the evenings its recorded tables were played on
         )
+
+
+def event_paths(table: list[Standing], rounds: list[tuple[int, list[dict[str, Any]]]]) -> list[tuple[str, list[Any]]]:
+    """Each player's path through an event, in standing order: round by round (the final last), the table they
+    sat at and the placing points they took there (None: no result yet); None for a round they did not play."""
+    where: dict[tuple[str, int], tuple[int, float | None]] = {}
+    for r, rows in rounds:
+        for row in rows:
+            for p, _total, placing in row["seats"]:
+                where[p, r] = (row["no"], placing)
+    return [(s.player, [where.get((s.player, r)) for r, _ in rounds]) for s in table]

@@ -91,3 +91,16 @@ def test_every_round_seats_all_and_starts_stay_within_one_of_each_share(n: int, 
             results.append(TableResult(r, t, {p: rng.randrange(60, 140) for p in table}))
         history.extend(tables)
         assert all(abs(starts[p] - shares[p]) <= 1 + 1e-9 for p in players)
+
+
+def test_the_other_rankings_the_benchmark_compares_order_by_their_first_key() -> None:
+    points = parse_points(None)
+    results = [TableResult(1, 1, {"A": 50, "B": 40, "C": 30}), TableResult(1, 2, {"D": 45, "E": 44, "F": 10})]
+    players = ["A", "B", "C", "D", "E", "F"]
+    # against the table: D 18, E 16.5, A 15, B 0, C -15, F -34.5
+    assert [s.player for s in standings(players, results, points, ranking="against")] == ["D", "E", "A", "B", "C", "F"]
+    # points scored: A 50, D 45, E 44, B 40, C 30, F 10
+    scored = standings(players, results, points, ranking="scored")
+    assert [(s.player, s.scored) for s in scored] == [("A", 50), ("D", 45), ("E", 44), ("B", 40), ("C", 30), ("F", 10)]
+    with pytest.raises(ValueError, match="unknown ranking"):
+        standings(players, results, points, ranking="elo")

@@ -30,6 +30,8 @@ from ...club.swiss import (
     Points,
     Standing,
     TableResult,
+    final_seats,
+    final_standings,
     pair_round,
     parse_points,
     points_text,
@@ -54,6 +56,7 @@ __all__ = [
     "enter_result",
     "every_tournament",
     "load",
+    "pair_final",
     "pair_next",
     "tournament_standings",
 ]
@@ -105,8 +108,19 @@ class Tournament:
         """The tables of ``round_`` without a result."""
         return [t for t in range(1, len(self.tables.get(round_, [])) + 1) if (round_, t) not in self.results]
 
+    @property
+    def final(self) -> tuple[str, ...] | None:
+        """The final table (round ``rounds + 1``, its one table), in seat order; None before it is seated."""
+        tables = self.tables.get(self.rounds + 1)
+        return tables[0] if tables else None
+
+    @property
+    def final_result(self) -> Result | None:
+        return self.results.get((self.rounds + 1, 1))
+
     def table_results(self) -> list[TableResult]:
-        return [TableResult(r, t, res.totals) for (r, t), res in sorted(self.results.items())]
+        """The Swiss rounds' results (the final's is not one of them: it ranks on its own)."""
+        return [TableResult(r, t, res.totals) for (r, t), res in sorted(self.results.items()) if r <= self.rounds]
 
 
 def _fail(store: MatchStore, e: duckdb.Error, action: str) -> DatabaseError:
@@ -301,22 +315,9 @@ def pair_next(store: MatchStore, name: str, round_: int | None = None) -> tuple[
         raise UsageError(f"{name!r}: round {next_round} comes first")
     if next_round > tour.rounds:
         raise UsageError(f"{name!r}: all {tour.rounds} rounds are paired")
-    if tour.paired:
-        missing = tour.missing(tour.paired)
-        if missing:
-            raise UsageError(
-                f"{name!r}: round {tour.paired} has no result yet at table {', '.join(map(str, missing))} "
-                "(ingest its logs with: tournament add, or enter it with: tournament result)"
-            )
+    _check_results(tour, tour.paired)
     rng = random.Random(f"{tour.seed}:{next_round}")
-    history = [table for r in sorted(tour.tables) for table in tour.tables[r]]
-    met = meetings_of(history)
-    starts: dict[str, float] = {}
-    shares: dict[str, float] = {}
-    for table in history:
-        starts[table[0]] = starts.get(table[0], 0) + 1
-        for p in table:
-            shares[p] = shares.get(p, 0.0) + 1 / len(table)
+    met, starts, shares = _seat_history(tour)
     if next_round == 1:
         if tour.first_round == "random":
             order = list(tour.players)
@@ -328,24 +329,86 @@ def pair_next(store: MatchStore, name: str, round_: int | None = None) -> tuple[
             order = sorted(tour.players, key=lambda p: (-rating.get(p, UNRATED), entry[p]))
             grouping = "mix"
     else:
-        entry = {p: i for i, p in enumerate(tour.players)}
-        order = [s.player for s in sorted(tour_standings(tour), key=lambda s: (s.place, entry[s.player]))]
+        order = [s.player for s in swiss_order(tour)]
         grouping = "group"
     tables = pair_round(order, met, starts, shares, rng, sizes=tour.sizes, grouping=grouping)
+    _store_seats(store, name, next_round, tables)
+    return next_round, tables
+
+
+def pair_final(store: MatchStore, name: str, size: int) -> tuple[int, tuple[str, ...]]:
+    """Seat the final table of ``name``: the top ``size`` of the Swiss standings, as round ``rounds + 1``.
+
+    The starter is the finalist furthest below their share of starts (as in
+    every round), the others clockwise in a seeded order. Refused
+    (``UsageError``, nothing written): a size outside 3 to 5 or above the
+    field, a Swiss round not yet paired or without a result, a final seated
+    already.
+    """
+    tour = load(store, name)
+    if tour.final is not None:
+        raise UsageError(f"{name!r}: the final table is seated already ({', '.join(tour.final)})")
+    if tour.paired < tour.rounds:
+        raise UsageError(f"{name!r}: round {tour.paired + 1} of {tour.rounds} is not paired yet; the final comes after the last")
+    _check_results(tour, tour.rounds)
+    try:
+        seats = final_seats(swiss_order(tour), size)
+    except ValueError as e:
+        raise UsageError(f"{name!r}: {e}") from None
+    met, starts, shares = _seat_history(tour)
+    rng = random.Random(f"{tour.seed}:final")
+    (table,) = pair_round(seats, met, starts, shares, rng, sizes=(size,), grouping="none")
+    _store_seats(store, name, tour.rounds + 1, [table])
+    return tour.rounds + 1, table
+
+
+def _check_results(tour: Tournament, round_: int) -> None:
+    """``UsageError`` when a table of ``round_`` (0: none) has no result yet."""
+    missing = tour.missing(round_) if round_ else []
+    if missing:
+        raise UsageError(
+            f"{tour.name!r}: round {round_} has no result yet at table {', '.join(map(str, missing))} "
+            "(ingest its logs with: tournament add, or enter it with: tournament result)"
+        )
+
+
+def _seat_history(tour: Tournament) -> tuple[dict[tuple[str, str], int], dict[str, float], dict[str, float]]:
+    """Who met whom so far, each player's starts and their share of starts (the sum of 1 / the table's size)."""
+    history = [table for r in sorted(tour.tables) for table in tour.tables[r]]
+    starts: dict[str, float] = {}
+    shares: dict[str, float] = {}
+    for table in history:
+        starts[table[0]] = starts.get(table[0], 0) + 1
+        for p in table:
+            shares[p] = shares.get(p, 0.0) + 1 / len(table)
+    return meetings_of(history), starts, shares
+
+
+def _store_seats(store: MatchStore, name: str, round_: int, tables: Sequence[tuple[str, ...]]) -> None:
     try:
         with store.transaction() as con:
             con.executemany(
                 "INSERT INTO tournament_seats VALUES (?, ?, ?, ?, ?)",
-                [[name, next_round, t, seat, p] for t, table in enumerate(tables, 1) for seat, p in enumerate(table)],
+                [[name, round_, t, seat, p] for t, table in enumerate(tables, 1) for seat, p in enumerate(table)],
             )
     except duckdb.Error as e:
         raise _fail(store, e, "store") from None
-    return next_round, tables
+
+
+def swiss_order(tour: Tournament) -> list[Standing]:
+    """The Swiss standings in the order the pairing reads them: by place, a shared place in the order of entry."""
+    entry = {p: i for i, p in enumerate(tour.players)}
+    swiss = standings(tour.players, tour.table_results(), tour.points)
+    return sorted(swiss, key=lambda s: (s.place, entry[s.player]))
 
 
 def tour_standings(tour: Tournament) -> list[Standing]:
-    """The standings of ``tour`` from the results found (docs/tournament.md, "Standings")."""
-    return standings(tour.players, tour.table_results(), tour.points)
+    """The standings of ``tour`` from the results found (docs/tournament.md, "Standings"); once the final
+    table has its result, the finalists first by it, then the Swiss standing ("The final table")."""
+    result = tour.final_result
+    if result is None:
+        return standings(tour.players, tour.table_results(), tour.points)
+    return final_standings(swiss_order(tour), result.totals)
 
 
 def tournament_standings(store: MatchStore, name: str) -> tuple[Tournament, list[Standing]]:
