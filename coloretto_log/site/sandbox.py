@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from types import BuiltinMethodType, FrameType
+from types import BuiltinMethodType, FrameType, MethodType
 from typing import Any
 
 import jinja2
@@ -67,6 +67,7 @@ WORK_LIMIT = 200_000_000
 _PERCENT = re.compile(r"%[-#0 +(]*(\*|\d+)?(?:\.(\*|\d+))?")  # a printf-style field's width and precision
 _BRACE = re.compile(r"\{[^{}]*:[^{}]*?(\d+)(?:\.(\d+))?[^{}]*\}")  # a str.format field's width and precision
 _NESTED = re.compile(r"\{[^{}]*:[^{}]*\{")  # a str.format field whose width is another field
+_METHODS = (MethodType, BuiltinMethodType)  # what str.format and format_map are
 _MADE = (str, Markup, list, tuple)  # what a call's result is counted as (other values pass as they are)
 _WIDTH_ARGS = ("center", "ljust", "rjust", "zfill", "expandtabs")  # str methods whose first argument is a width
 
@@ -214,6 +215,8 @@ class Sandbox(ImmutableSandboxedEnvironment):
     def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
         """``str.format`` and ``format_map`` (formatted by the sandbox's safe formatter): a field's width bounded,
         the text made counted."""
+        if type(value) not in _METHODS:  # most values a template reads (the fast way out)
+            return None
         wrapped = super().wrap_str_format(value)
         if wrapped is None:
             return None
