@@ -61,6 +61,7 @@ def tournament(
     first_round: Annotated[str, typer.Option(metavar="HOW", help="new: round 1 by rating (every table a mix of ratings) or random.")] = "rating",
     seed: Annotated[int, typer.Option(metavar="N", help="new: the seed of every draw.")] = 0,
     size: Annotated[int | None, typer.Option(metavar="N", help="final: the players at the final table (3 to 5).", show_default=False)] = None,
+    rule: Annotated[str, typer.Option(metavar="RULE", help="final: how it ranks the finalists: decides (its result, then the Swiss standing) or adds (its placing points added to the Swiss ones).")] = "decides",
     round_: Annotated[int | None, typer.Option("--round", metavar="N", help="pair: the round expected (refused when it is paired already); result: the round.", show_default=False)] = None,
     at_table: Annotated[int | None, typer.Option(metavar="N", help="result: the table.", show_default=False)] = None,
     scores: Annotated[str | None, typer.Option(metavar="SCORES", help='result: each player\'s match total: "Aiko=31,Boris=24,Chloe=18".', show_default=False)] = None,
@@ -78,8 +79,9 @@ def tournament(
     add NAME LOGS...: check the logs (this event, a paired table, its
     players, complete) and ingest them; or result NAME --round R --at-table T
     --scores "A=31,B=24,...": a table that did not record. final NAME --size
-    N: after the last round, seat the top N (3 to 5) at a final table, round
-    R+1; its result ranks the finalists, then the Swiss standing the rest.
+    N [--rule decides|adds]: after the last round, seat the top N (3 to 5) at
+    a final table, round R+1; its result ranks the finalists (or its placing
+    points are added to the Swiss ones), the Swiss standing the rest.
     standings NAME: placing points, then points against the table, then
     opponents' placing points (table, json or csv). show NAME: every round's
     tables and results. See docs/tournament.md.
@@ -131,7 +133,7 @@ def tournament(
             if size is None:
                 raise UsageError("final needs --size (3 to 5 players)")
             with MatchStore.open(path) as store:
-                number, table = tour_db.pair_final(store, name, size)
+                number, table = tour_db.pair_final(store, name, size, rule)
             show_round(name, number, [table], chosen, final=True)
         elif action is Action.result:
             if round_ is None or at_table is None or scores is None:
@@ -214,7 +216,7 @@ def show_standings(tour: tour_db.Tournament, lines: list[Standing], chosen: Form
     if chosen is Format.json:
         emit_json({"tournament": tour.name, "rounds": tour.rounds, "paired": tour.paired,
                    "results": len(tour.results), "tie_breaks": ["points", "against", "opponents"],
-                   "final": None if tour.final is None else list(tour.final),
+                   "final": None if tour.final is None else list(tour.final), "final_rule": tour.final_rule,
                    "standings": [standing_json(s) for s in lines], "ignored": tour.ignored})  # fmt: skip
         return
     decided = tour.final_result is not None
@@ -236,7 +238,9 @@ def show_standings(tour: tour_db.Tournament, lines: list[Standing], chosen: Form
         grid.add_row(str(s.place), Text(one_line(s.player)), *final, _num(s.points), _num(s.against), _num(s.opponents), str(s.played))
     console = out_console()
     console.print(grid)
-    if decided:
+    if decided and tour.final_rule == "adds":
+        print_wrapped(console, Text("The finalists first, by their Swiss placing points plus the final's (a tie by the Swiss standing); then the Swiss standing."))
+    elif decided:
         print_wrapped(console, Text("The finalists first, by their final's match total (a tie by the Swiss standing); then the Swiss standing."))
     print_wrapped(console, Text("Tie-breaks: placing points, then points against the table, then opponents' placing points."))
     for why in tour.ignored:
@@ -266,7 +270,7 @@ def show_tournament(tour: tour_db.Tournament, chosen: Format) -> None:
     if chosen is Format.json:
         emit_json({"tournament": tour.name, "players": list(tour.players), "rounds": tour.rounds,
                    "points": points_text(tour.points, tour.sizes), "sizes": list(tour.sizes), "first_round": tour.first_round,
-                   "seed": tour.seed, "paired": rounds, "ignored": tour.ignored})  # fmt: skip
+                   "seed": tour.seed, "final_rule": tour.final_rule, "paired": rounds, "ignored": tour.ignored})  # fmt: skip
         return
     console = out_console()
     print_wrapped(console, Text(one_line(f"{tour.name}: {len(tour.players)} players, {tour.rounds} rounds, "

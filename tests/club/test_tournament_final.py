@@ -114,3 +114,25 @@ def test_a_final_before_the_last_round_is_refused(tmp_path: Path, monkeypatch: p
     assert early.exit_code == 2 and "round 2 of 2 is not paired yet" in early.output
     unsized = runner.invoke(app, ["tournament", "final", "Kitchen cup", "--db", "cup.duckdb"])
     assert unsized.exit_code == 2 and "final needs --size" in unsized.output
+
+
+def test_a_final_that_adds_is_stored_with_its_rule_and_ranks_by_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from coloretto_log.db.club import tournaments as tour_db
+    from coloretto_log.db.store import MatchStore
+
+    monkeypatch.chdir(tmp_path)
+    for cmd in commands("<!-- worked-example:")[:-1]:
+        assert runner.invoke(app, shlex.split(cmd)[1:]).exit_code == 0
+    bad = runner.invoke(app, ["tournament", "final", "Kitchen cup", "--db", "cup.duckdb", "--size", "4", "--rule", "best"])
+    assert bad.exit_code == 2 and "--rule must be decides or adds, not 'best'" in bad.output
+    with MatchStore.open(tmp_path / "cup.duckdb") as store:
+        # Swiss: Emil 6, Boris 5.5, Chloe 5, Hana 5 (docs/tournament.md); the final of four: Chloe 4, Hana 2, Emil 1,
+        # Boris 0. Adding: Chloe 9, Emil 7 and Hana 7 (Emil ahead: 1st in the Swiss, Hana 4th), Boris 5.5; had the
+        # final decided, Hana would be second
+        assert tour_db.pair_final(store, "Kitchen cup", 4, "adds")[1][0] == "Boris"  # the one finalist yet to start
+        tour_db.enter_result(store, "Kitchen cup", 3, 1, {"Chloe": 110, "Hana": 100, "Emil": 90, "Boris": 80})
+        tour, lines = tour_db.tournament_standings(store, "Kitchen cup")
+    assert tour.final_rule == "adds"
+    assert [(s.place, s.player) for s in lines[:5]] == [(1, "Chloe"), (2, "Emil"), (3, "Hana"), (4, "Boris"), (5, "Dae")]
+    shown = runner.invoke(app, ["tournament", "standings", "Kitchen cup", "--db", "cup.duckdb", "--json"])
+    assert '"final_rule": "adds"' in shown.output

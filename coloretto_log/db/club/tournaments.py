@@ -7,7 +7,9 @@ made (like the ratings' tables):
   is paired, the seed;
 * ``tournament_players``: who plays, in the order they were entered;
 * ``tournament_seats``: every round's tables, seat by seat (seat 0 starts);
-* ``tournament_results``: results entered by hand, a match total a player.
+* ``tournament_results``: results entered by hand, a match total a player;
+* ``tournament_finals``: the rule of each final table seated (made with the
+  first final, so a database from before finals reads as it did).
 
 Results recorded with ``record``/``serve --event NAME --round R
 --at-table T`` and ingested are read from the matches themselves
@@ -27,6 +29,7 @@ import duckdb
 
 from ...club.split import meetings_of
 from ...club.swiss import (
+    FINAL_RULES,
     Points,
     Standing,
     TableResult,
@@ -74,6 +77,7 @@ _TABLES = {
     "tournament_results": "name VARCHAR NOT NULL, round INTEGER NOT NULL, table_no INTEGER NOT NULL, "
     "player VARCHAR NOT NULL, total INTEGER NOT NULL",
 }
+_FINALS = "name VARCHAR NOT NULL, rule VARCHAR NOT NULL"
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,7 @@ class Tournament:
     tables: dict[int, list[tuple[str, ...]]]  # round -> its tables in order, each in seat order (starter first)
     results: dict[tuple[int, int], Result] = field(default_factory=dict)  # (round, table) -> result
     ignored: list[str] = field(default_factory=list)  # logs of the event that fit no paired table, and why
+    final_rule: str = "decides"  # how the final table ranks (club.swiss.FINAL_RULES)
 
     @property
     def paired(self) -> int:
@@ -133,6 +138,14 @@ def _fail(store: MatchStore, e: duckdb.Error, action: str) -> DatabaseError:
 def _has_tables(store: MatchStore) -> bool:
     names = {r[0] for r in store.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
     return all(t in names for t in _TABLES)
+
+
+def _final_rules(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """Each tournament's final rule, by name (none before the first final of the database)."""
+    names = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    if "tournament_finals" not in names:
+        return {}
+    return {n: rule for n, rule in con.execute("SELECT name, rule FROM tournament_finals").fetchall()}
 
 
 def create(
@@ -218,9 +231,10 @@ def load(store: MatchStore, name: str) -> Tournament:
             """,
             {"n": name},
         ).fetchall()
+        rule = _final_rules(con).get(name, "decides")
     except duckdb.Error as e:
         raise _fail(store, e, "read") from None
-    return _assemble(name, row, players, seats, hand, logged)
+    return _assemble(name, row, players, seats, hand, logged, rule)
 
 
 def every_tournament(store: MatchStore) -> list[tuple[Tournament, list[Standing]]]:
@@ -243,6 +257,7 @@ def every_tournament(store: MatchStore) -> list[tuple[Tournament, list[Standing]
             WHERE m.event IN (SELECT name FROM tournaments) GROUP BY ALL ORDER BY m.match_id
             """
         ).fetchall()
+        rules = _final_rules(con)
     except duckdb.Error as e:
         raise _fail(store, e, "read") from None
     by_name: dict[str, tuple[list[Any], ...]] = {row[0]: ([], [], [], []) for row in settings}
@@ -252,14 +267,14 @@ def every_tournament(store: MatchStore) -> list[tuple[Tournament, list[Standing]
     found = []
     for name, *row in settings:
         ps, ss, hs, ls = by_name[name]
-        tour = _assemble(name, tuple(row), tuple(ps), ss, hs, ls)
+        tour = _assemble(name, tuple(row), tuple(ps), ss, hs, ls, rules.get(name, "decides"))
         found.append((tour, tour_standings(tour)))
     return found
 
 
 def _assemble(
     name: str, row: Sequence[Any], players: tuple[str, ...], seats: Sequence[tuple[Any, ...]],
-    hand: Sequence[tuple[Any, ...]], logged: Sequence[tuple[Any, ...]],
+    hand: Sequence[tuple[Any, ...]], logged: Sequence[tuple[Any, ...]], final_rule: str = "decides",
 ) -> Tournament:
     """A tournament from its rows: settings, players, seats, results by hand, its event's matches."""
     rounds, points, sizes, first_round, seed = row
@@ -291,7 +306,7 @@ def _assemble(
             results[key] = Result(totals, "by hand")
     return Tournament(
         name, rounds, parse_points(points), tuple(int(s) for s in sizes.split(",")), first_round, int(seed),
-        players, tables, results, ignored,
+        players, tables, results, ignored, final_rule,
     )  # fmt: skip
 
 
@@ -336,8 +351,9 @@ def pair_next(store: MatchStore, name: str, round_: int | None = None) -> tuple[
     return next_round, tables
 
 
-def pair_final(store: MatchStore, name: str, size: int) -> tuple[int, tuple[str, ...]]:
-    """Seat the final table of ``name``: the top ``size`` of the Swiss standings, as round ``rounds + 1``.
+def pair_final(store: MatchStore, name: str, size: int, rule: str = "decides") -> tuple[int, tuple[str, ...]]:
+    """Seat the final table of ``name``: the top ``size`` of the Swiss standings, as round ``rounds + 1``,
+    ranked by ``rule`` once it has its result (``club.swiss.final_standings``).
 
     The starter is the finalist furthest below their share of starts (as in
     every round), the others clockwise in a seeded order. Refused
@@ -345,6 +361,8 @@ def pair_final(store: MatchStore, name: str, size: int) -> tuple[int, tuple[str,
     field, a Swiss round not yet paired or without a result, a final seated
     already.
     """
+    if rule not in FINAL_RULES:
+        raise UsageError(f"--rule must be {' or '.join(FINAL_RULES)}, not {rule!r}")
     tour = load(store, name)
     if tour.final is not None:
         raise UsageError(f"{name!r}: the final table is seated already ({', '.join(tour.final)})")
@@ -358,7 +376,7 @@ def pair_final(store: MatchStore, name: str, size: int) -> tuple[int, tuple[str,
     met, starts, shares = _seat_history(tour)
     rng = random.Random(f"{tour.seed}:final")
     (table,) = pair_round(seats, met, starts, shares, rng, sizes=(size,), grouping="none")
-    _store_seats(store, name, tour.rounds + 1, [table])
+    _store_seats(store, name, tour.rounds + 1, [table], final_rule=rule)
     return tour.rounds + 1, table
 
 
@@ -384,9 +402,15 @@ def _seat_history(tour: Tournament) -> tuple[dict[tuple[str, str], int], dict[st
     return meetings_of(history), starts, shares
 
 
-def _store_seats(store: MatchStore, name: str, round_: int, tables: Sequence[tuple[str, ...]]) -> None:
+def _store_seats(
+    store: MatchStore, name: str, round_: int, tables: Sequence[tuple[str, ...]], *, final_rule: str | None = None
+) -> None:
+    """A round's seats in one transaction; for a final, with its rule."""
     try:
         with store.transaction() as con:
+            if final_rule is not None:
+                con.execute(f"CREATE TABLE IF NOT EXISTS tournament_finals ({_FINALS})")
+                con.execute("INSERT INTO tournament_finals VALUES ($n, $r)", {"n": name, "r": final_rule})
             con.executemany(
                 "INSERT INTO tournament_seats VALUES (?, ?, ?, ?, ?)",
                 [[name, round_, t, seat, p] for t, table in enumerate(tables, 1) for seat, p in enumerate(table)],
@@ -408,7 +432,7 @@ def tour_standings(tour: Tournament) -> list[Standing]:
     result = tour.final_result
     if result is None:
         return standings(tour.players, tour.table_results(), tour.points)
-    return final_standings(swiss_order(tour), result.totals)
+    return final_standings(swiss_order(tour), result.totals, rule=tour.final_rule, points=tour.points)
 
 
 def tournament_standings(store: MatchStore, name: str) -> tuple[Tournament, list[Standing]]:
