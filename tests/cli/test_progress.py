@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -59,18 +60,25 @@ def test_nothing_on_stderr_when_it_is_not_a_terminal(command: str, big: Path) ->
     assert proc.stderr == ""
 
 
-@pytest.mark.parametrize(("command", "label"), [("validate", "checking"), ("score", "scoring")])
-def test_a_bar_with_bytes_and_rate_under_a_terminal(command: str, label: str, big: Path, tmp_path: Path) -> None:
-    """stdout goes to a file, stderr is the pseudo-terminal: all the terminal shows is the bar."""
-    out = tmp_path / "out.txt"
-    shell = f'"{sys.executable}" -m coloretto_log {command} "{big}" > "{out}"'
+def _on_a_terminal(out: Path, *args: str) -> str:
+    """What a terminal shows on standard error (colours left out) while the command writes standard output to
+    ``out``; it must exit 0."""
+    shell = " ".join(shlex.quote(word) for word in (sys.executable, "-m", "coloretto_log", *args))
+    shell += f" > {shlex.quote(str(out))}"
     env = dict(os.environ, COLUMNS="120", TERM="xterm")
     env.pop("NO_COLOR", None)
     child = pexpect.spawn("bash", ["-c", shell], env=env, encoding="utf-8", timeout=600, dimensions=(24, 120))
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    shown = _ANSI.sub("", child.before or "")
+    return _ANSI.sub("", child.before or "")
+
+
+@pytest.mark.parametrize(("command", "label"), [("validate", "checking"), ("score", "scoring")])
+def test_a_bar_with_bytes_and_rate_under_a_terminal(command: str, label: str, big: Path, tmp_path: Path) -> None:
+    """stdout goes to a file, stderr is the pseudo-terminal: all the terminal shows is the bar."""
+    out = tmp_path / "out.txt"
+    shown = _on_a_terminal(out, command, str(big))
     assert label in shown
     assert re.search(r"[0-9.]+/[0-9.]+ [kM]B", shown), shown[-500:]  # bytes read of the total
     assert re.search(r"[0-9.]+ [kM]B/s", shown), shown[-500:]  # the rate
@@ -88,15 +96,7 @@ def short_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _analyze_on_a_terminal(path: Path, out: Path, *options: str) -> str:
-    """What a terminal shows on standard error while ``analyze`` writes standard output to ``out``."""
-    shell = f'"{sys.executable}" -m coloretto_log analyze "{path}" --samples 4 --max-se 9 {" ".join(options)} > "{out}"'
-    env = dict(os.environ, COLUMNS="120", TERM="xterm")
-    env.pop("NO_COLOR", None)
-    child = pexpect.spawn("bash", ["-c", shell], env=env, encoding="utf-8", timeout=600, dimensions=(24, 120))
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
-    return _ANSI.sub("", child.before or "")
+    return _on_a_terminal(out, "analyze", str(path), "--samples", "4", "--max-se", "9", *options)
 
 
 def test_analyze_shows_the_game_and_the_decisions_on_a_terminal(short_game: Path, tmp_path: Path) -> None:
