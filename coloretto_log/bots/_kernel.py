@@ -130,6 +130,7 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
     cur, rnd, last, over, turned = SCAL + CUR, SCAL + ROUND, SCAL + LAST, SCAL + OVER, SCAL + TURNED
     total, lr_pending, stopped = SCAL + TOTAL, SCAL + LR_PENDING, SCAL + STOPPED
     keys = np.zeros(nseats, dtype=np.int64)  # each seat's pattern key, kept up to date as it takes rows
+    open_rows = np.zeros(nrows, dtype=np.int64)  # a draw's open rows (``players._open_rows``)
     for b in range(state.shape[0]):
         st = state[b]
         for p in range(nseats):
@@ -191,7 +192,6 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
                 st[REM + card] -= 1
                 # greedy_row: the open rows (the first empty one standing for every empty one)
                 nopen = 0
-                first_open = -1
                 seen_empty = False
                 for i in range(nrows):
                     rl = st[RLEN + i]
@@ -201,22 +201,15 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
                         if seen_empty:
                             continue
                         seen_empty = True
+                    open_rows[nopen] = i
                     nopen += 1
-                    if first_open < 0:
-                        first_open = i
-                row = first_open
+                row = open_rows[0]
                 if nopen > 1:
                     row = -1
                     best_value = 0
-                    seen_empty = False
-                    for i in range(nrows):
+                    for k in range(nopen):
+                        i = open_rows[k]
                         rl = st[RLEN + i]
-                        if st[TAKEN + i] or rl >= limits[i]:
-                            continue
-                        if rl == 0:
-                            if seen_empty:
-                                continue
-                            seen_empty = True
                         rc = MAX_ROW * i
                         value = (_score(tab, dig, ncol, plus2, joker, golden, p2, st, me, keys[seat], rc, rl, card)
                                  - _score(tab, dig, ncol, plus2, joker, golden, p2, st, me, keys[seat], rc, rl, -1))
