@@ -44,6 +44,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_simulate import best_of_interleaved
+
 from coloretto_log.bots import fastplay, players
 from coloretto_log.core import engine
 from coloretto_log.core.cards import KINDS, LAST_ROUND
@@ -184,13 +186,7 @@ def speed(games: int, repeats: int) -> None:
     print(f"\nspeed: {games:,} seeded games a set, greedy in every seat, best of {repeats} rounds (CPU time)")
     for edition, n in (("classic", 4), ("anniversary", 3)):
         states = _starts(RuleSet.of(edition=edition), n, games)
-        work = workloads(states) | position_workloads(states)
-        best = dict.fromkeys(work, float("inf"))
-        for _ in range(repeats):
-            for name, fn in work.items():
-                t = time.process_time()
-                fn()
-                best[name] = min(best[name], time.process_time() - t)
+        best = best_of_interleaved(repeats, workloads(states) | position_workloads(states))
         print(f"  {edition}, {n} players:")
         for what in ("game", "round", "game+moves"):
             p, f = best[f"pure {what}"], best[f"fast {what}"]

@@ -105,6 +105,18 @@ def _next_seat(st: Any, done: int, cur: int, nseats: int, seat: int) -> None:  #
 
 
 @njit(cache=True)
+def _turn_over(st: Any, scal: int, remaining: int, card: int, last_round: bool) -> None:  # pragma: no cover (compiled)
+    """``Table.turn_over``: ``card`` comes off the deck, the last-round card first if ``last_round``."""
+    if last_round:
+        st[scal + TURNED] += 2
+        st[scal + LR_PENDING] = 0
+        st[scal + LAST] = 1
+    else:
+        st[scal + TURNED] += 1
+    st[remaining + card] -= 1
+
+
+@njit(cache=True)
 def _place(st: Any, rlen: int, done: int, cur: int, nseats: int, seat: int, row: int,
            card: int) -> None:  # pragma: no cover (compiled)
     """``Table.place``: ``card``, turned over, goes to ``row``; the next seat moves."""
@@ -130,6 +142,7 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
     cur, rnd, last, over, turned = SCAL + CUR, SCAL + ROUND, SCAL + LAST, SCAL + OVER, SCAL + TURNED
     total, lr_pending, stopped = SCAL + TOTAL, SCAL + LR_PENDING, SCAL + STOPPED
     keys = np.zeros(nseats, dtype=np.int64)  # each seat's pattern key, kept up to date as it takes rows
+    open_rows = np.zeros(nrows, dtype=np.int64)  # a draw's open rows (``players._open_rows``)
     for b in range(state.shape[0]):
         st = state[b]
         for p in range(nseats):
@@ -181,17 +194,9 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
                         st[stopped] = 1
                         break
                     card = cards[d, t + 1]
-                # Table.turn_over
-                if lr:
-                    st[turned] += 2
-                    st[lr_pending] = 0
-                    st[last] = 1
-                else:
-                    st[turned] += 1
-                st[REM + card] -= 1
+                _turn_over(st, SCAL, REM, card, lr)
                 # greedy_row: the open rows (the first empty one standing for every empty one)
                 nopen = 0
-                first_open = -1
                 seen_empty = False
                 for i in range(nrows):
                     rl = st[RLEN + i]
@@ -201,22 +206,15 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
                         if seen_empty:
                             continue
                         seen_empty = True
+                    open_rows[nopen] = i
                     nopen += 1
-                    if first_open < 0:
-                        first_open = i
-                row = first_open
+                row = open_rows[0]
                 if nopen > 1:
                     row = -1
                     best_value = 0
-                    seen_empty = False
-                    for i in range(nrows):
+                    for k in range(nopen):
+                        i = open_rows[k]
                         rl = st[RLEN + i]
-                        if st[TAKEN + i] or rl >= limits[i]:
-                            continue
-                        if rl == 0:
-                            if seen_empty:
-                                continue
-                            seen_empty = True
                         rc = MAX_ROW * i
                         value = (_score(tab, dig, ncol, plus2, joker, golden, p2, st, me, keys[seat], rc, rl, card)
                                  - _score(tab, dig, ncol, plus2, joker, golden, p2, st, me, keys[seat], rc, rl, -1))
@@ -266,13 +264,7 @@ def play(tab: Any, dig: Any, ncol: int, plus2: int, joker: int, golden: int, p2:
                     keys[seat] += dig[st[me + c] + 1] - dig[st[me + c]]
                 st[me + c] += 1
             if extra >= 0:
-                if lr:
-                    st[turned] += 2
-                    st[lr_pending] = 0
-                    st[last] = 1
-                else:
-                    st[turned] += 1
-                st[REM + extra] -= 1
+                _turn_over(st, SCAL, REM, extra, lr)
                 if extra < ncol:
                     keys[seat] += dig[st[me + extra] + 1] - dig[st[me + extra]]
                 st[me + extra] += 1

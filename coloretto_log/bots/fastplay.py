@@ -155,7 +155,7 @@ def _digits() -> Any:
 _TABLES: dict[tuple[int, object], Any] = {}
 
 
-def score_table(view: Table) -> Any:
+def score_table(view: Table | GameState) -> Any:
     """``tab[jokers, key]``: the score of every pattern of colour counts of this game's colours in play and
     scoring table, "+2" cards aside (``bots._kernel`` says the key), read from ``Scores.memo`` itself."""
     import numpy as np
@@ -188,7 +188,7 @@ def score_table(view: Table) -> Any:
     return tab
 
 
-def _packed(t: Table) -> list[int]:
+def _packed(t: Table | GameState) -> list[int]:
     """A table as the kernel's state row (``_kernel.offsets``)."""
     row_codes = _ROW_CODES
     row: list[int] = []
@@ -217,7 +217,7 @@ def _orders(cards: Sequence[Sequence[str]]) -> tuple[Any, Any]:
     return deck, np.fromiter(map(len, cards), dtype=np.int64, count=len(cards))
 
 
-def _run(kernel: ModuleType, first: Table, *arrays: Any) -> None:
+def _run(kernel: ModuleType, first: Table | GameState, *arrays: Any) -> None:
     """``_kernel.play`` on the arrays (``play``'s from ``state`` on), for ``first``'s game."""
     import numpy as np
 
@@ -235,13 +235,32 @@ def place(i: int) -> int:
     return -10 - i
 
 
-def playouts(table: Table, firsts: Sequence[int], orders: Sequence[Sequence[str]], base: int, take_at: int, *,
-             stop_round: int = 0, hand: str | None = None) -> list[list[int]]:
+def playouts(table: Table | GameState, firsts: Sequence[int], orders: Sequence[Sequence[str]], base: int,
+             take_at: int, *, stop_round: int = 0, hand: str | None = None) -> list[list[int]]:
     """Every seat's score after each first decision at ``table`` (``GREEDY``, ``DRAW``, a row ``i`` to take,
     ``place(i)`` for ``hand``, the card turned over) and greedy play for all on each order of the cards to
     come (the next at ``table.turned - base``) to the end of the game or as round ``stop_round`` begins: one
     kernel call for them all, the table packed once. The first decision's ``f``, order ``o``: row
     ``f * len(orders) + o`` of the answer. The table is left as it was."""
+    _, final = _from_position(table, firsts, orders, base, take_at, stop_round, hand)
+    scores: list[list[int]] = final.tolist()
+    return scores
+
+
+def play_from(table: Table | GameState, firsts: Sequence[int], orders: Sequence[Sequence[str]], base: int,
+              take_at: int, *, stop_round: int = 0, hand: str | None = None) -> list[Table]:
+    """``playouts``, answering with the table where each playout stopped (a new ``Table`` each, in the same
+    order) instead of the scores."""
+    state, _ = _from_position(table, firsts, orders, base, take_at, stop_round, hand)
+    start = table.state() if isinstance(table, Table) else table
+    tables = [Table(start) for _ in range(state.shape[0])]
+    _write(tables, state.tolist(), table.players, len(table.limits))
+    return tables
+
+
+def _from_position(table: Table | GameState, firsts: Sequence[int], orders: Sequence[Sequence[str]], base: int,
+                   take_at: int, stop_round: int, hand: str | None) -> tuple[Any, Any]:
+    """The kernel's state rows and scores after ``playouts``' games."""
     import numpy as np
 
     kernel = _load()
@@ -255,8 +274,7 @@ def playouts(table: Table, firsts: Sequence[int], orders: Sequence[Sequence[str]
     final = np.zeros((n, table.players), dtype=np.int64)
     _run(kernel, table, state, deck, ncards, which, np.full(n, base, dtype=np.int64), first, in_hand, take_at, -1,
          stop_round, False, np.zeros((1, 1), dtype=np.int64), np.zeros(n, dtype=np.int64), final)
-    scores: list[list[int]] = final.tolist()
-    return scores
+    return state, final
 
 
 def play_tables(
@@ -297,10 +315,21 @@ def play_tables(
          nmoves, final)
     if not write:
         return None, state[:, -1].astype(bool).tolist(), final.tolist()
+    stopped = _write(tables, state.tolist(), nseats, nrows)
+    if not keep:
+        return None, stopped, final.tolist()
+    move_of = _MOVES
+    out = [[move_of[c] for c in m[:n]] for m, n in zip(moves.tolist(), nmoves.tolist())]
+    return out, stopped, final.tolist()
+
+
+def _write(tables: Sequence[Table], rows: list[list[int]], nseats: int, nrows: int) -> list[bool]:
+    """Each kernel state row written back into its table; for each, whether its cards ran out."""
+    kernel = _state["kernel"]
     rlen_at, taken_at, coll_at, done_at, rem_at, disc_at, scal_at, _ = kernel.offsets(nrows, nseats, N_KINDS)
     names = _ROW_NAMES
     stopped = []
-    for t, st in zip(tables, state.tolist()):
+    for t, st in zip(tables, rows):
         t.rows[:] = [names[tuple(st[_MAX_ROW * i: _MAX_ROW * i + n])] for i, n in enumerate(st[rlen_at:taken_at])]
         t.taken[:] = map(bool, st[taken_at:coll_at])
         t.collections = [tuple(st[a: a + N_KINDS]) for a in range(coll_at, done_at, N_KINDS)]
@@ -311,11 +340,7 @@ def play_tables(
         t.current, t.round, t.last_round, t.over, t.turned, t.lr_pending = (
             cur, rnd, last == 1, over == 1, turned, lr_pending == 1)
         stopped.append(stop == 1)
-    if not keep:
-        return None, stopped, final.tolist()
-    move_of = _MOVES
-    out = [[move_of[c] for c in m[:n]] for m, n in zip(moves.tolist(), nmoves.tolist())]
-    return out, stopped, final.tolist()
+    return stopped
 
 
 class _RowCodes(dict[tuple[str, ...], list[int]]):

@@ -90,7 +90,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..bots.players import Scores, pack, scores_for
+from ..bots.players import GreedyBot, Scores, fastplay, pack, scores_for
 from ..bots.playout import Choice, Start
 from ..core.cards import KIND_INDEX, LAST_ROUND
 from ..core.engine import Table
@@ -407,9 +407,9 @@ def sample(start: Start, reps: list[Choice], labels: list[str], played: int, see
         batch = min(BATCH, limit - n)
         live = [c for c in range(len(reps)) if tally.active[c]]
         played_out: list[tuple[int, Table]] = []
-        for k in range(n, n + batch):
-            deck = start.deal(nth_output(seed, k + 1), need, ((offset + k * _PHI) & MASK64) if STRATIFY else None)
-            tables = [met.play(c, deck) for c in live]
+        decks = [start.deal(nth_output(seed, k + 1), need, ((offset + k * _PHI) & MASK64) if STRATIFY else None)
+                 for k in range(n, n + batch)]
+        for deck, tables in zip(decks, met.play_many(live, decks, need)):
             played_out.extend(zip(live, tables))
             if counting:  # the chances of the cards met, as far as the longest playout went
                 inverse = _inverse_chances(start, deck, max(t.turned for t in tables) - turned)
@@ -478,6 +478,21 @@ class _Playouts:
         self.turned = start.state.turned
         self.known: dict[tuple[int, tuple[str, ...]], Table] = {}  # (choice, the cards turned over): the table
         self.lengths: list[list[int]] = [[] for _ in reps]  # per choice, how many cards its playouts turned over
+
+    def play_many(self, live: list[int], decks: list[list[str]], need: int) -> list[list[Table]]:
+        """For each deck, the table where each choice of ``live`` stops on it: ``play`` for each, or on the fast
+        path (``bots.fastplay``, when ready) every one in one call of its kernel (the same tables: the kernel
+        plays as ``Start.play_to``, every seat greedy, its first decision the choice)."""
+        fast = fastplay()
+        if not fast.ready(len(live) * len(decks) * need):
+            return [[self.play(c, deck) for c in live] for deck in decks]
+        start = self.start
+        firsts = [fast.place(i) if kind == "row" else fast.DRAW if kind == "draw" else i
+                  for kind, i in (self.reps[c] for c in live)]
+        tables = fast.play_from(start.state, firsts, decks, self.turned, GreedyBot().take_at, stop_round=self.stop,
+                                hand=start.card)
+        m = len(decks)
+        return [[tables[f * m + d] for f in range(len(live))] for d in range(m)]
 
     def play(self, c: int, deck: list[str]) -> Table:
         """The table where choice ``c``'s playout on ``deck`` stops (``Start.play_to``)."""

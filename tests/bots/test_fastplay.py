@@ -15,6 +15,7 @@ import pytest
 from coloretto_log.bots import fastplay
 from coloretto_log.bots import players as bots
 from coloretto_log.bots.players import GreedyBot, StrongBot, play_to_end
+from coloretto_log.bots.playout import Start
 from coloretto_log.core import engine
 from coloretto_log.core.rng import SplitMix64
 from coloretto_log.core.ruleset import RuleSet
@@ -122,3 +123,36 @@ def test_without_numba_everything_plays_on_the_pure_path_and_says_so_once(monkey
         _, moves, end = _greedy_game(3, players=2)
     assert end.over and moves
     assert (fastplay.reason() or "").startswith("numba did not load (")
+
+
+@needs_kernel
+@pytest.mark.parametrize(("edition", "players"), [("classic", 2), ("anniversary", 3), ("classic", 4), ("anniversary", 5)])
+def test_a_first_decision_then_greedy_play_is_start_play_to(edition: str, players: int) -> None:
+    """``play_from``: every choice of every decision of a game of random play, on orders drawn as the analysis
+    draws them, to where the analysis stops and to the end, is the table ``Start.play_to`` reaches."""
+    rules = RuleSet.of(edition=edition)
+    s = seeded_setup(rules, players, 3, 0)
+    state = engine.new_game(rules, players, removed=s.removed, starting=s.starting, first=s.first, deck=s.deck)
+    random_bot, rng = bots.RandomBot(), SplitMix64(3)
+    compared = 0
+    while not state.over:
+        move = bots.turn(random_bot, state, rng)
+        if isinstance(move, engine.Draw):
+            starts = [Start(state), Start(state, move.card, bool(move.last_round))]
+        else:
+            starts = [Start(state)]
+        for start in starts:
+            for stop in {0, start.stop_round()}:
+                need = start.need(stop)
+                decks = [start.deal(seed, need) for seed in range(3)] + [[]]  # and an order with no card at all
+                choices = start.choices()
+                firsts = [fastplay.place(i) if kind == "row" else fastplay.DRAW if kind == "draw" else i
+                          for kind, i in choices]
+                tables = fastplay.play_from(start.state, firsts, decks, start.state.turned, bots.TAKE_AT,
+                                            stop_round=stop, hand=start.card)
+                for f, choice in enumerate(choices):
+                    for d, deck in enumerate(decks):
+                        assert tables[f * len(decks) + d].state() == start.play_to(choice, deck, stop).state()
+                        compared += 1
+        state = engine.apply(state, move)
+    assert compared > 500
