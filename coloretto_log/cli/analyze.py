@@ -416,12 +416,13 @@ def _print_header(console: Console, settings: Settings, *, short: bool = False) 
                        f"game) against the best choice (the highest chance; within its noise, the best margin): "
                        f"{marks}; none where the played and the best choice are about equal (within 2 standard "
                        f"errors or 0.1 point); a chance lost within one standard error of a line says both marks "
-                       f"(inaccuracy–mistake, or mistake? below the first)", style="dim"))
+                       f"(inaccuracy–mistake; inaccuracy? near the first line)", style="dim"))
     if not short:
         print_wrapped(console, Text(
             "loss: the best choice's expected margin less the played one's, measured on samples apart from those "
             "that picked the best · win %: the chance of winning the game after the played choice (→ after the "
-            "best one) · match %: the chance of winning the match, where one is under way · chance lost: the best one's chance less the played one's · accuracy: 100 × 2^(−loss/3) a "
+            "best one) · match: the chance of winning the match (%), where one is under way · chance lost: the best "
+            "one's chance less the played one's · accuracy: 100 × 2^(−loss/3) a "
             "decision, averaged · start + luck + skill + others = margin: the expected margin before any card, what "
             "the cards turned over moved, minus the player's losses, what the other players' decisions moved",
             style="dim",
@@ -478,7 +479,7 @@ def _print_match(console: Console, r: MatchAnalysis, *, explain_all: bool = Fals
         in_match = any(d.match is not None for d in r.decisions if d.game == number)
         columns = (("move", "right"), ("player", "left"), ("decision", "left"), ("played", "left"),
                    ("best", "left"), ("loss ± se", "right"), ("win %", "right"),
-                   *((("match %", "right"),) if in_match else ()), ("lost", "right"), ("mark", "left"))
+                   *((("match", "right"),) if in_match else ()), ("lost", "right"), ("mark", "left"))
         for name, justify in columns:
             table.add_column(name, justify=justify, no_wrap=name != "player",
                              min_width=6 if name == "player" else None)

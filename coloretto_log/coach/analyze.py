@@ -34,8 +34,10 @@ Every value comes from one source, ``VALUE`` (a ``ValueSource``: today ``playout
 at the end and the sampled playouts elsewhere); another evaluator is swapped in there.
 
 Marks (``marks.mark_for``) go by the winning chance lost (``chance_loss``), as lichess marks by the
-win % lost; a decision whose played and best choices are within their noise is ``about_equal`` and
-unmarked (``judge``).
+win % lost: the chance of winning the match where one is under way (``match``: each game of a match with
+its ``MatchContext``, ``match_contexts``), else the game's; the best is the highest such chance, the margin
+breaking ties within the noise (``marks.pick``); a decision whose played and best choices are within their
+noise is ``about_equal`` and unmarked (``judge``); near a line, ``Decision.mark_label`` says both marks.
 Why, in words: ``explain``; error rate, accuracy, luck and skill: ``luck``.
 ``best_choice`` gives the best choice of any position (for a bot).
 

@@ -29,7 +29,7 @@ spread of the two choices as one more observation: on a few samples the
 difference can come out the same every time while either side still varies.
 
 **The chance lost** (``Tally.chance``) is cross-fitted the same way, on
-the choices the margins pick: ``mean over i of w_i(best picked on the other
+the choices the rule picks (below): ``mean over i of w_i(best picked on the other
 half) − w_i(played)``, ``w`` a sample's win (1) or not (0), with the
 standard error of those differences. The marks go by it (``marks``).
 
@@ -51,8 +51,11 @@ standard error of those differences. The marks go by it (``marks``).
   different choices, half the cross-fitted differences are 0, and their
   standard error understates the in-sample one's);
 
-or until ``samples`` (the cap). The named best is the choice with the best
-mean on all samples (ties to the first: drawing, then the rows in order).
+or until ``samples`` (the cap). The named best (``Tally.best``, ``marks.pick``) is the choice with the
+highest chance of winning what is played on all samples (the match's, per sample, where one is under way:
+``match``), the best mean margin breaking ties within ``marks.Z`` standard errors of the paired chance
+difference, never one the played choice beats on that chance (ties to the first: drawing, then the rows in
+order); the cross-fitted picks follow the same rule on each half.
 
 **Past the cap, for the mark alone.** A decision whose chance lost is still
 within ``NEAR`` (1.5) standard errors of a threshold at the cap samples on,
