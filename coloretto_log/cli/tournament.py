@@ -94,7 +94,7 @@ def tournament(
     Example: coloretto-log tournament new "Autumn open" --db club.duckdb --players "Aiko,Boris,Chloe,Dae,Emil,Fay,Gus" --rounds 3
     Example: coloretto-log tournament new "Winter cup" --db club.duckdb --players "Aiko,Boris,Chloe,Dae,Emil,Fay,Gus,Hana" --hours 3
     Example: coloretto-log tournament pair "Autumn open" --db club.duckdb
-    Example: coloretto-log tournament final "Autumn open" --db club.duckdb --size 4
+    Example: coloretto-log tournament final "Autumn open" --db club.duckdb --size 4   # after the last round; before it, exits 2
     Example: coloretto-log tournament standings "Autumn open" --db club.duckdb --format csv
     """
     chosen = output_format(fmt, json_out)

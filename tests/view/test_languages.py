@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from coloretto_log.cli import app
 from coloretto_log.lang import LANGUAGES, NATIVE_NAMES, translator
 from coloretto_log.lang.chips import CHIP_LABELS
-from coloretto_log.view.html import VIEWER_MESSAGES, _asset
+from coloretto_log.view.html import VIEWER_MESSAGES, _asset, _back_links
 
 from ..builders.browser import Browser
 from ..conftest import SAMPLES
@@ -35,7 +35,8 @@ def test_the_catalogue_list_is_the_pages_words() -> None:
     js, page = _asset("viewer.js"), _asset("viewer.html")
     singles = {_js_string(m.group(2)) for m in re.finditer(r"\bt\((['\"])((?:\\.|(?!\1).)*)\1", js)}
     counted = {(_js_string(a), _js_string(b)) for a, b in re.findall(r"\bnt\('((?:\\.|[^'])*)',\s*'((?:\\.|[^'])*)'", js)}
-    attrs = set(re.findall(r'data-t(?:-title|-aria)?="([^"]+)"', page))
+    back = _back_links({"index": "index", "evening": "evenings/x", "date": "2026-01-01"})  # a site replay's own HTML
+    attrs = set(re.findall(r'data-t(?:-title|-aria)?="([^"]+)"', page + back))
     used = singles | attrs | counted
     listed = set(VIEWER_MESSAGES)
     assert len(used) > 80 and counted
