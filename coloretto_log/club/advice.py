@@ -19,12 +19,13 @@ ROUND_MINUTES = 40
 #: How often the strongest entrant won, measured: (players, Swiss rounds) -> (the Swiss alone, the Swiss then a
 #: final of four that decides, the low end of the 95% interval of the final's gain over the Swiss alone), from
 #: ``bench_tournament.py synthetic --sizes 12,16,24,40 --rounds 3,4,5,6 --seeds 100 --restarts 4`` (40 players
-#: measured for 3 rounds only; docs/design/tournament-pairing.md).
+#: for 4 to 6 rounds in a run of their own, ``--sizes 40 --rounds 4,5,6``, the same seeds;
+#: docs/design/tournament-pairing.md).
 MEASURED: dict[tuple[int, int], tuple[float, float, float]] = {
     (12, 3): (0.63, 0.67, -0.081), (12, 4): (0.66, 0.62, -0.155), (12, 5): (0.64, 0.57, -0.175), (12, 6): (0.67, 0.59, -0.190),
     (16, 3): (0.59, 0.62, -0.076), (16, 4): (0.64, 0.55, -0.230), (16, 5): (0.62, 0.59, -0.153), (16, 6): (0.66, 0.48, -0.303),
     (24, 3): (0.51, 0.54, -0.090), (24, 4): (0.56, 0.57, -0.113), (24, 5): (0.60, 0.53, -0.201), (24, 6): (0.63, 0.55, -0.200),
-    (40, 3): (0.44, 0.52, -0.037),
+    (40, 3): (0.44, 0.52, -0.037), (40, 4): (0.53, 0.44, -0.202), (40, 5): (0.55, 0.45, -0.226), (40, 6): (0.59, 0.51, -0.200),
 }  # fmt: skip
 
 
