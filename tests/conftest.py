@@ -42,7 +42,7 @@ INVALID = ROOT / "tests" / "data" / "invalid"
 #: trivial query (a Python child that loads DuckDB) crossed at load 6-9 on 2 cores (issue 30).
 GENEROUS = ("--timeout", "600")
 #: ``pytest -n auto``'s workers for each core (``pytest_xdist_auto_num_workers`` below).
-WORKERS_A_CORE = 1.5
+WORKERS_A_CORE = 2.0
 
 
 def load_json(path: Path) -> Any:
